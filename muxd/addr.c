@@ -1,0 +1,375 @@
+/*
+ * Endpoint addresses, one syntax for the configuration, the command line
+ * and comprog:
+ *
+ *	/dev/PATH[,OPTION...]		serial device (or pty slave) path
+ *	serial:PATH[,OPTION...]		the same, explicitly
+ *	pty:PATH[,OPTION...]		a pty created by muxd, linked at PATH
+ *	exec:COMMAND			COMMAND run by /bin/sh on a pty
+ *	tcp:HOST:PORT			TCP connection to HOST
+ *	tcp-listen:[HOST:]PORT		TCP listener, one peer at a time
+ *
+ * OPTION is baud=N (or just N), data=5..8, parity=none|odd|even|mark|space,
+ * stop=1|2, flow=none|rtscts|xonxoff|dtrdsr, or a frame such as 8N1.
+ * HOST may be an IPv6 address in brackets.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "muxd.h"
+
+static const int addr_bauds[] = {
+	50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600,
+	19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600,
+	1000000, 1152000, 1500000, 2000000, 2500000, 3000000, 3500000, 4000000
+};
+
+static const char *addr_parities[] = { "none", "odd", "even", "mark", "space" };
+static const char *addr_flows[] = { "none", "rtscts", "xonxoff", "dtrdsr" };
+
+static int	addr_options(char *, struct addr *, char *, size_t);
+static int	addr_option(const char *, struct addr *, char *, size_t);
+static int	addr_hostport(const char *, int, struct addr *, char *, size_t);
+static int	addr_lookup(const char *, const char **, size_t);
+static int	addr_number(const char *, int *);
+
+/* Tell whether a baud rate is one a serial line can be set to. */
+int
+addr_baud_valid(int baud)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(addr_bauds) / sizeof(addr_bauds[0]); i++)
+		if (addr_bauds[i] == baud)
+			return (1);
+	return (0);
+}
+
+/* Name an address kind as the control protocol shows it. */
+const char *
+addr_kind_name(enum addr_kind kind)
+{
+	switch (kind) {
+	case ADDR_DEVICE:
+		return ("device");
+	case ADDR_PTY:
+		return ("pty");
+	case ADDR_EXEC:
+		return ("exec");
+	case ADDR_TCP:
+		return ("tcp");
+	case ADDR_TCP_LISTEN:
+		return ("tcp-listen");
+	}
+	return ("unknown");
+}
+
+/* Find a word in a table, returning its index or -1. */
+static int
+addr_lookup(const char *word, const char **table, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcasecmp(word, table[i]) == 0)
+			return ((int)i);
+	return (-1);
+}
+
+/* Parse a decimal number that fills the whole string. */
+static int
+addr_number(const char *s, int *out)
+{
+	char	*end;
+	long	 v;
+
+	if (*s == '\0' || !isdigit((unsigned char)*s))
+		return (-1);
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || v > 100000000)
+		return (-1);
+	*out = (int)v;
+	return (0);
+}
+
+/* Apply one line-setting option such as baud=9600 or 7E1. */
+static int
+addr_option(const char *opt, struct addr *a, char *err, size_t errlen)
+{
+	const char	*eq, *val;
+	char		 key[32];
+	int		 n, i;
+
+	if (addr_number(opt, &n) == 0) {
+		snprintf(key, sizeof(key), "baud");
+		val = opt;
+	} else if ((eq = strchr(opt, '=')) != NULL) {
+		if ((size_t)(eq - opt) >= sizeof(key))
+			goto unknown;
+		memcpy(key, opt, eq - opt);
+		key[eq - opt] = '\0';
+		val = eq + 1;
+	} else if (strlen(opt) == 3 && strchr("5678", opt[0]) != NULL &&
+	    strchr("NOEMSnoems", opt[1]) != NULL && strchr("12", opt[2])) {
+		a->databits = opt[0] - '0';
+		a->parity = (enum addr_parity)(strchr("noems",
+		    tolower((unsigned char)opt[1])) - "noems");
+		a->stopbits = opt[2] - '0';
+		return (0);
+	} else
+		goto unknown;
+
+	if (strcmp(key, "baud") == 0 || strcmp(key, "b") == 0) {
+		if (addr_number(val, &n) == -1 || !addr_baud_valid(n)) {
+			snprintf(err, errlen, "impossible baud rate '%s' "
+			    "(a standard rate from 50 to 4000000)", val);
+			return (-1);
+		}
+		a->baud = n;
+	} else if (strcmp(key, "data") == 0 || strcmp(key, "bits") == 0 ||
+	    strcmp(key, "databits") == 0) {
+		if (addr_number(val, &n) == -1 || n < 5 || n > 8) {
+			snprintf(err, errlen, "data bits '%s' not 5 to 8", val);
+			return (-1);
+		}
+		a->databits = n;
+	} else if (strcmp(key, "parity") == 0) {
+		if ((i = addr_lookup(val, addr_parities, 5)) == -1) {
+			snprintf(err, errlen, "unknown parity '%s' "
+			    "(none, odd, even, mark, space)", val);
+			return (-1);
+		}
+		a->parity = (enum addr_parity)i;
+	} else if (strcmp(key, "stop") == 0 || strcmp(key, "stopbits") == 0) {
+		if (addr_number(val, &n) == -1 || n < 1 || n > 2) {
+			snprintf(err, errlen, "stop bits '%s' not 1 or 2", val);
+			return (-1);
+		}
+		a->stopbits = n;
+	} else if (strcmp(key, "flow") == 0) {
+		if ((i = addr_lookup(val, addr_flows, 4)) == -1) {
+			snprintf(err, errlen, "unknown flow control '%s' "
+			    "(none, rtscts, xonxoff, dtrdsr)", val);
+			return (-1);
+		}
+		a->flow = (enum addr_flow)i;
+	} else
+		goto unknown;
+	return (0);
+
+unknown:
+	snprintf(err, errlen, "unknown option '%s' (baud=N, data=N, "
+	    "parity=P, stop=N, flow=F, or a frame like 8N1)", opt);
+	return (-1);
+}
+
+/* Apply the comma-separated options that follow a path. */
+static int
+addr_options(char *list, struct addr *a, char *err, size_t errlen)
+{
+	char	*opt;
+
+	while ((opt = strsep(&list, ",")) != NULL) {
+		if (*opt == '\0') {
+			snprintf(err, errlen, "empty option");
+			return (-1);
+		}
+		if (addr_option(opt, a, err, errlen) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/* Split HOST:PORT (HOST optional when listening, [v6] allowed). */
+static int
+addr_hostport(const char *s, int listen, struct addr *a, char *err,
+    size_t errlen)
+{
+	const char	*colon, *host = NULL, *port;
+	size_t		 hostlen = 0;
+	int		 n;
+
+	if (*s == '[') {
+		if ((colon = strchr(s, ']')) == NULL || colon[1] != ':') {
+			snprintf(err, errlen, "bad IPv6 host in '%s' "
+			    "(expected [ADDRESS]:PORT)", s);
+			return (-1);
+		}
+		host = s + 1;
+		hostlen = colon - host;
+		port = colon + 2;
+	} else if ((colon = strrchr(s, ':')) != NULL) {
+		host = s;
+		hostlen = colon - s;
+		port = colon + 1;
+	} else if (listen)
+		port = s;
+	else {
+		snprintf(err, errlen, "missing port in '%s' "
+		    "(expected HOST:PORT)", s);
+		return (-1);
+	}
+	if (addr_number(port, &n) == -1 || n < 1 || n > 65535) {
+		snprintf(err, errlen, "bad TCP port '%s' (1 to 65535)", port);
+		return (-1);
+	}
+	if (host != NULL && hostlen == 0 && !listen) {
+		snprintf(err, errlen, "missing host in '%s'", s);
+		return (-1);
+	}
+	if (host != NULL && hostlen > 0)
+		a->host = strndup(host, hostlen);
+	a->service = strdup(port);
+	return (0);
+}
+
+/* Parse an address; on failure return -1 with a message in err. */
+int
+addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
+{
+	char	*copy, *opts;
+	const char *body;
+
+	memset(a, 0, sizeof(*a));
+	a->baud = 9600;
+	a->databits = 8;
+	a->stopbits = 1;
+	if (text == NULL || *text == '\0') {
+		snprintf(err, errlen, "empty address");
+		return (-1);
+	}
+	if (strncmp(text, "exec:", 5) == 0) {
+		a->kind = ADDR_EXEC;
+		if (text[5] == '\0') {
+			snprintf(err, errlen, "exec: needs a command");
+			return (-1);
+		}
+		a->path = strdup(text + 5);
+		return (0);
+	}
+	if (strncmp(text, "tcp:", 4) == 0) {
+		a->kind = ADDR_TCP;
+		if (addr_hostport(text + 4, 0, a, err, errlen) == -1)
+			goto fail;
+		return (0);
+	}
+	if (strncmp(text, "tcp-listen:", 11) == 0) {
+		a->kind = ADDR_TCP_LISTEN;
+		if (addr_hostport(text + 11, 1, a, err, errlen) == -1)
+			goto fail;
+		return (0);
+	}
+	if (strncmp(text, "pty:", 4) == 0) {
+		a->kind = ADDR_PTY;
+		body = text + 4;
+	} else if (strncmp(text, "serial:", 7) == 0) {
+		a->kind = ADDR_DEVICE;
+		body = text + 7;
+	} else if (text[0] == '/') {
+		a->kind = ADDR_DEVICE;
+		body = text;
+	} else {
+		snprintf(err, errlen, "unknown address scheme in '%s' (known: "
+		    "/dev/PATH, serial:PATH, pty:PATH, exec:COMMAND, "
+		    "tcp:HOST:PORT, tcp-listen:[HOST:]PORT)", text);
+		return (-1);
+	}
+	if ((copy = strdup(body)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return (-1);
+	}
+	if ((opts = strchr(copy, ',')) != NULL)
+		*opts++ = '\0';
+	if (copy[0] != '/') {
+		snprintf(err, errlen, "path '%s' is not absolute", copy);
+		free(copy);
+		return (-1);
+	}
+	a->path = strdup(copy);
+	if (opts != NULL && addr_options(opts, a, err, errlen) == -1) {
+		free(copy);
+		goto fail;
+	}
+	free(copy);
+	return (0);
+
+fail:
+	addr_free(a);
+	return (-1);
+}
+
+/* Release what an address holds. */
+void
+addr_free(struct addr *a)
+{
+	free(a->path);
+	free(a->host);
+	free(a->service);
+	a->path = a->host = a->service = NULL;
+}
+
+/* Write an address in its canonical form; the caller frees it. */
+char *
+addr_format(const struct addr *a)
+{
+	char	*s = NULL;
+	int	 r = -1;
+
+	switch (a->kind) {
+	case ADDR_EXEC:
+		r = asprintf(&s, "exec:%s", a->path);
+		break;
+	case ADDR_TCP:
+	case ADDR_TCP_LISTEN:
+		r = asprintf(&s, "%s:%s%s%s%s%s",
+		    a->kind == ADDR_TCP ? "tcp" : "tcp-listen",
+		    a->host != NULL && strchr(a->host, ':') ? "[" : "",
+		    a->host != NULL ? a->host : "",
+		    a->host != NULL && strchr(a->host, ':') ? "]" : "",
+		    a->host != NULL ? ":" : "", a->service);
+		break;
+	case ADDR_DEVICE:
+	case ADDR_PTY:
+		r = asprintf(&s, "%s%s,baud=%d,%d%c%d%s%s",
+		    a->kind == ADDR_PTY ? "pty:" : "", a->path, a->baud,
+		    a->databits, "NOEMS"[a->parity], a->stopbits,
+		    a->flow != ADDR_FLOW_NONE ? ",flow=" : "",
+		    a->flow != ADDR_FLOW_NONE ? addr_flows[a->flow] : "");
+		break;
+	}
+	return (r == -1 ? NULL : s);
+}
+
+/* Tell whether two addresses name the same endpoint with the same settings. */
+int
+addr_equal(const struct addr *x, const struct addr *y)
+{
+	char	*fx, *fy;
+	int	 same;
+
+	fx = addr_format(x);
+	fy = addr_format(y);
+	same = fx != NULL && fy != NULL && strcmp(fx, fy) == 0;
+	free(fx);
+	free(fy);
+	return (same);
+}
+
+/* Copy an address into dst; returns -1 when out of memory. */
+int
+addr_copy(struct addr *dst, const struct addr *src)
+{
+	*dst = *src;
+	dst->path = src->path != NULL ? strdup(src->path) : NULL;
+	dst->host = src->host != NULL ? strdup(src->host) : NULL;
+	dst->service = src->service != NULL ? strdup(src->service) : NULL;
+	if ((src->path != NULL && dst->path == NULL) ||
+	    (src->host != NULL && dst->host == NULL) ||
+	    (src->service != NULL && dst->service == NULL)) {
+		addr_free(dst);
+		return (-1);
+	}
+	return (0);
+}

@@ -1,0 +1,430 @@
+/*
+ * The control socket: a unix stream socket, mode 0660, speaking JSON
+ * lines.  Each request is one object {"v":1,"id":...,"cmd":...} of at most
+ * CONTROL_LINE_MAX bytes, checked before use; each gets one reply
+ * {"v":1,"id":...,"ok":true,"result":...} or {..."ok":false,"error":...}.
+ * A request that is not JSON, not an object, of another version, without
+ * a command, or too long is garbage: it gets an error reply and the
+ * connection is closed once the reply is out.  Watchers also receive every
+ * event line; a watcher that does not read is dropped past
+ * CONTROL_WATCH_MAX bytes of backlog, so no client can hold up the daemon.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/bufferevent.h>
+#include <event2/listener.h>
+
+#include "muxd.h"
+
+#define CONTROL_LINE_MAX	65536
+#define CONTROL_WATCH_MAX	(1024 * 1024)
+
+struct control_client {
+	TAILQ_ENTRY(control_client) entry;
+	struct bufferevent	*bev;
+	int			 watching;
+	int			 closing;
+};
+TAILQ_HEAD(, control_client) control_clients =
+    TAILQ_HEAD_INITIALIZER(control_clients);
+
+static struct evconnlistener	*control_listener;
+static char			*control_path;
+
+static void	control_accept(struct evconnlistener *, evutil_socket_t,
+		    struct sockaddr *, int, void *);
+static void	control_read(struct bufferevent *, void *);
+static void	control_written(struct bufferevent *, void *);
+static void	control_error(struct bufferevent *, short, void *);
+static void	control_free(struct control_client *);
+static void	control_reply(struct control_client *, json_t *, json_t *,
+		    const char *);
+static void	control_send(struct control_client *, json_t *);
+static void	control_request(struct control_client *, const char *, size_t);
+static json_t	*control_status(void);
+static json_t	*control_dispatch(struct control_client *, const char *,
+		    json_t *, char *, size_t);
+
+/* Open the control socket at a path, replacing a stale one. */
+int
+control_listen(const char *path, char *err, size_t errlen)
+{
+	struct sockaddr_un	sun;
+	int			s;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		snprintf(err, errlen, "control socket path %s is too long",
+		    path);
+		return (-1);
+	}
+	strncpy(sun.sun_path, path, sizeof(sun.sun_path) - 1);
+	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0)) == -1) {
+		snprintf(err, errlen, "control socket: %s", strerror(errno));
+		return (-1);
+	}
+	/* A socket nobody answers on is stale; one that answers is busy. */
+	if (connect(s, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
+		snprintf(err, errlen, "control socket %s: another muxd is "
+		    "running", path);
+		close(s);
+		return (-1);
+	}
+	close(s);
+	unlink(path);
+	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0)) == -1 || bind(s, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
+	    chmod(path, 0660) == -1 || listen(s, 16) == -1) {
+		snprintf(err, errlen, "control socket %s: %s", path,
+		    strerror(errno));
+		if (s != -1)
+			close(s);
+		return (-1);
+	}
+	control_listener = evconnlistener_new(muxd_base, control_accept, NULL,
+	    LEV_OPT_CLOSE_ON_FREE, -1, s);
+	if (control_listener == NULL)
+		fatalx("control socket: cannot allocate listener");
+	control_path = strdup(path);
+	log_info("control socket %s", path);
+	return (0);
+}
+
+/* Close the control socket and every client. */
+void
+control_close(void)
+{
+	struct control_client	*c;
+
+	while ((c = TAILQ_FIRST(&control_clients)) != NULL)
+		control_free(c);
+	if (control_listener != NULL) {
+		evconnlistener_free(control_listener);
+		unlink(control_path);
+	}
+	control_listener = NULL;
+	free(control_path);
+	control_path = NULL;
+}
+
+/* Take a new client. */
+static void
+control_accept(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct control_client	*c;
+
+	(void)l;
+	(void)sa;
+	(void)salen;
+	(void)arg;
+	if ((c = calloc(1, sizeof(*c))) == NULL) {
+		close(fd);
+		return;
+	}
+	c->bev = bufferevent_socket_new(muxd_base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (c->bev == NULL) {
+		close(fd);
+		free(c);
+		return;
+	}
+	bufferevent_setcb(c->bev, control_read, control_written,
+	    control_error, c);
+	bufferevent_enable(c->bev, EV_READ);
+	TAILQ_INSERT_TAIL(&control_clients, c, entry);
+}
+
+/* Free a client and its connection. */
+static void
+control_free(struct control_client *c)
+{
+	TAILQ_REMOVE(&control_clients, c, entry);
+	bufferevent_free(c->bev);
+	free(c);
+}
+
+/* Close a client whose connection ended or failed. */
+static void
+control_error(struct bufferevent *bev, short what, void *arg)
+{
+	(void)bev;
+	(void)what;
+	control_free(arg);
+}
+
+/* Close a client marked for closing once its reply is out. */
+static void
+control_written(struct bufferevent *bev, void *arg)
+{
+	struct control_client	*c = arg;
+
+	(void)bev;
+	if (c->closing)
+		control_free(c);
+}
+
+/* Handle every complete request line a client has sent. */
+static void
+control_read(struct bufferevent *bev, void *arg)
+{
+	struct control_client	*c = arg;
+	struct evbuffer		*in = bufferevent_get_input(bev);
+	char			*line;
+	size_t			 len;
+
+	while (!c->closing &&
+	    (line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
+		if (len > CONTROL_LINE_MAX)
+			control_reply(c, NULL, NULL, "request longer than "
+			    "65536 bytes");
+		else
+			control_request(c, line, len);
+		free(line);
+	}
+	if (!c->closing && evbuffer_get_length(in) > CONTROL_LINE_MAX)
+		control_reply(c, NULL, NULL, "request longer than 65536 "
+		    "bytes without a newline");
+	if (c->closing)
+		bufferevent_disable(bev, EV_READ);
+}
+
+/* Queue one JSON line to a client, taking the reference. */
+static void
+control_send(struct control_client *c, json_t *o)
+{
+	struct evbuffer	*out = bufferevent_get_output(c->bev);
+	char		*s;
+
+	if ((s = json_dumps(o, JSON_COMPACT)) != NULL) {
+		evbuffer_add(out, s, strlen(s));
+		evbuffer_add(out, "\n", 1);
+		free(s);
+	}
+	json_decref(o);
+}
+
+/*
+ * Reply to a request: a result (taken), or an error message.  An error
+ * without an id answers garbage, after which the connection closes.
+ */
+static void
+control_reply(struct control_client *c, json_t *id, json_t *result,
+    const char *error)
+{
+	json_t	*o;
+
+	o = json_pack("{si}", "v", MUXD_PROTOCOL);
+	if (id != NULL)
+		json_object_set(o, "id", id);
+	if (error == NULL) {
+		json_object_set_new(o, "ok", json_true());
+		json_object_set_new(o, "result", result != NULL ? result :
+		    json_object());
+	} else {
+		json_object_set_new(o, "ok", json_false());
+		json_object_set_new(o, "error", json_string(error));
+	}
+	control_send(c, o);
+}
+
+/* Check one request line and carry it out. */
+static void
+control_request(struct control_client *c, const char *line, size_t len)
+{
+	json_error_t	 jerr;
+	json_t		*req, *v, *id, *cmd, *result;
+	char		 err[MUXD_ERRLEN], msg[MUXD_ERRLEN];
+
+	if (len == 0 || (len == 1 && line[0] == '\r'))
+		return;
+	if ((req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr)) ==
+	    NULL) {
+		snprintf(msg, sizeof(msg), "invalid JSON at byte %d: %s",
+		    jerr.position, jerr.text);
+		goto garbage;
+	}
+	if (!json_is_object(req)) {
+		snprintf(msg, sizeof(msg), "a request must be a JSON object");
+		goto garbage;
+	}
+	id = json_object_get(req, "id");
+	if (id != NULL && (json_is_object(id) || json_is_array(id)))
+		id = NULL;
+	v = json_object_get(req, "v");
+	if (!json_is_integer(v) || json_integer_value(v) != MUXD_PROTOCOL) {
+		snprintf(msg, sizeof(msg), "unsupported protocol version: "
+		    "\"v\" must be %d", MUXD_PROTOCOL);
+		goto garbage;
+	}
+	cmd = json_object_get(req, "cmd");
+	if (!json_is_string(cmd)) {
+		snprintf(msg, sizeof(msg), "\"cmd\" must be a string");
+		goto garbage;
+	}
+	err[0] = '\0';
+	result = control_dispatch(c, json_string_value(cmd), req, err,
+	    sizeof(err));
+	control_reply(c, id, result, result == NULL ? err : NULL);
+	json_decref(req);
+	return;
+
+garbage:
+	log_warnx("control: bad request: %s", msg);
+	control_reply(c, req != NULL && json_is_object(req) ?
+	    json_object_get(req, "id") : NULL, NULL, msg);
+	c->closing = 1;
+	if (req != NULL)
+		json_decref(req);
+}
+
+/* Gather the status of every port and link. */
+static json_t *
+control_status(void)
+{
+	struct port	*p;
+	struct link	*l;
+	json_t		*ps, *ls;
+
+	ps = json_array();
+	TAILQ_FOREACH(p, &ports, entry)
+		json_array_append_new(ps, port_json(p));
+	ls = json_array();
+	TAILQ_FOREACH(l, &links, entry)
+		json_array_append_new(ls, link_json(l));
+	return (json_pack("{ss ss? so so so}", "version", MUXD_VERSION,
+	    "config", muxd_conf != NULL ? muxd_conf->file : NULL,
+	    "round", round_json(), "ports", ps, "links", ls));
+}
+
+/* Carry out one command; NULL with a message in err on failure. */
+static json_t *
+control_dispatch(struct control_client *c, const char *cmd, json_t *req,
+    char *err, size_t errlen)
+{
+	struct port	*a, *b;
+	struct link	*l;
+	const char	*sa, *sb;
+	char		 name[128];
+	json_int_t	 n;
+	int		 number;
+
+	if (strcmp(cmd, "status") == 0)
+		return (control_status());
+	if (strcmp(cmd, "schedule") == 0)
+		return (round_schedule_json());
+	if (strcmp(cmd, "watch") == 0) {
+		c->watching = 1;
+		return (json_pack("{sb}", "watching", 1));
+	}
+	if (strcmp(cmd, "round.start") == 0) {
+		if (json_unpack(req, "{sI}", "round", &n) == -1 || n < 1 ||
+		    n > 1000000) {
+			snprintf(err, errlen, "round.start needs \"round\": "
+			    "a positive integer");
+			return (NULL);
+		}
+		number = (int)n;
+		if (round_start(number, err, errlen) == -1)
+			return (NULL);
+		return (round_json());
+	}
+	if (strcmp(cmd, "round.stop") == 0) {
+		number = round_cur.number;
+		if (round_stop("stopped by operator") == -1) {
+			snprintf(err, errlen, "no round is running");
+			return (NULL);
+		}
+		return (json_pack("{si}", "number", number));
+	}
+	if (strcmp(cmd, "connect") == 0) {
+		if (json_unpack(req, "{ssss}", "a", &sa, "b", &sb) == -1) {
+			snprintf(err, errlen, "connect needs \"a\" and \"b\": "
+			    "two port names");
+			return (NULL);
+		}
+		if ((a = port_find(sa)) == NULL || (b = port_find(sb)) ==
+		    NULL) {
+			snprintf(err, errlen, "no port named %s",
+			    a == NULL ? sa : sb);
+			return (NULL);
+		}
+		snprintf(name, sizeof(name), "%s=%s", sa, sb);
+		if ((l = link_new(name, a, b, LINK_MANUAL, err, errlen)) ==
+		    NULL)
+			return (NULL);
+		state_save();
+		return (json_pack("{so}", "link", link_json(l)));
+	}
+	if (strcmp(cmd, "disconnect") == 0) {
+		if (json_unpack(req, "{ss}", "target", &sa) == -1) {
+			snprintf(err, errlen, "disconnect needs \"target\": a "
+			    "port or link name");
+			return (NULL);
+		}
+		if ((l = link_find(sa)) == NULL && (a = port_find(sa)) != NULL)
+			l = a->link;
+		if (l == NULL) {
+			snprintf(err, errlen, "%s is neither a link nor a "
+			    "linked port", sa);
+			return (NULL);
+		}
+		snprintf(name, sizeof(name), "%s", l->name);
+		link_free(l, "disconnected by operator");
+		state_save();
+		return (json_pack("{ss}", "link", name));
+	}
+	if (strcmp(cmd, "reload") == 0) {
+		if (muxd_reload(err, errlen) == -1)
+			return (NULL);
+		return (json_pack("{ss?}", "config", muxd_conf != NULL ?
+		    muxd_conf->file : NULL));
+	}
+	snprintf(err, errlen, "unknown command '%s' (status, schedule, "
+	    "round.start, round.stop, connect, disconnect, reload, watch)",
+	    cmd);
+	return (NULL);
+}
+
+/* Send an event to every watcher, taking the fields object (or NULL). */
+void
+control_event(const char *type, json_t *fields)
+{
+	struct control_client	*c, *next;
+	struct timeval		 tv;
+	json_t			*o;
+
+	if (TAILQ_EMPTY(&control_clients)) {
+		json_decref(fields);
+		return;
+	}
+	muxd_time(&tv);
+	o = json_pack("{sisssf}", "v", MUXD_PROTOCOL, "event", type, "time",
+	    tv.tv_sec + tv.tv_usec / 1e6);
+	if (fields != NULL)
+		json_object_update(o, fields);
+	json_decref(fields);
+	for (c = TAILQ_FIRST(&control_clients); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, entry);
+		if (!c->watching || c->closing)
+			continue;
+		if (evbuffer_get_length(bufferevent_get_output(c->bev)) >
+		    CONTROL_WATCH_MAX) {
+			log_warnx("control: dropping a watcher that does not "
+			    "read");
+			control_free(c);
+			continue;
+		}
+		control_send(c, json_incref(o));
+	}
+	json_decref(o);
+}

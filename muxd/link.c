@@ -1,0 +1,147 @@
+/*
+ * Links join two ports.  A port is in at most one link, so a byte read
+ * from a port has exactly one place to go, or none.  When a link ends,
+ * bytes still queued at either end belong to the conversation that ended:
+ * they are discarded (counted, logged and announced; the capture already
+ * holds them) so that nothing reaches the next conversation on that port.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "muxd.h"
+
+struct link_list links = TAILQ_HEAD_INITIALIZER(links);
+
+static void	link_discard(struct port *, const char *);
+
+/* Join two free ports under a name; on failure return NULL with a reason. */
+struct link *
+link_new(const char *name, struct port *a, struct port *b,
+    enum link_origin origin, char *err, size_t errlen)
+{
+	struct link	*l;
+
+	if (a == b) {
+		snprintf(err, errlen, "cannot link port %s to itself",
+		    a->name);
+		return (NULL);
+	}
+	if (a->link != NULL || b->link != NULL) {
+		snprintf(err, errlen, "port %s is already in link %s",
+		    a->link != NULL ? a->name : b->name,
+		    a->link != NULL ? a->link->name : b->link->name);
+		return (NULL);
+	}
+	if (link_find(name) != NULL) {
+		snprintf(err, errlen, "link %s already exists", name);
+		return (NULL);
+	}
+	if ((l = calloc(1, sizeof(*l))) == NULL ||
+	    (l->name = strdup(name)) == NULL)
+		fatal("link_new");
+	l->a = a;
+	l->b = b;
+	l->origin = origin;
+	l->station = l->side = l->entity = -1;
+	muxd_time(&l->since);
+	a->link = b->link = l;
+	TAILQ_INSERT_TAIL(&links, l, entry);
+	log_info("link %s: %s <-> %s", name, a->name, b->name);
+	control_event("link.up", json_pack("{ssssssss}", "link", name,
+	    "a", a->name, "b", b->name, "origin",
+	    origin == LINK_ROUND ? "round" : "manual"));
+	return (l);
+}
+
+/* Drop what is still queued at one end of an ending link. */
+static void
+link_discard(struct port *p, const char *link)
+{
+	size_t	n;
+
+	if ((n = evbuffer_get_length(p->outq)) == 0)
+		return;
+	evbuffer_drain(p->outq, n);
+	p->dropped += n;
+	log_warnx("port %s: %zu bytes queued from link %s discarded as the "
+	    "link ended", p->name, n, link);
+	control_event("drop", json_pack("{sssIsIsbss}", "port", p->name,
+	    "bytes", (json_int_t)n, "total", (json_int_t)p->dropped,
+	    "end", 1, "reason", "link ended"));
+}
+
+/* End a link, giving a reason for the log and the watchers. */
+void
+link_free(struct link *l, const char *reason)
+{
+	l->a->link = l->b->link = NULL;
+	port_pause(l->a, 0);
+	port_pause(l->b, 0);
+	link_discard(l->a, l->name);
+	link_discard(l->b, l->name);
+	TAILQ_REMOVE(&links, l, entry);
+	log_info("link %s: ended (%s)", l->name, reason);
+	control_event("link.down", json_pack("{ssss}", "link", l->name,
+	    "reason", reason));
+	free(l->name);
+	free(l);
+}
+
+/* Find a link by name. */
+struct link *
+link_find(const char *name)
+{
+	struct link	*l;
+
+	TAILQ_FOREACH(l, &links, entry)
+		if (strcmp(l->name, name) == 0)
+			return (l);
+	return (NULL);
+}
+
+/* Return the other end of a link. */
+struct port *
+link_peer(const struct link *l, const struct port *p)
+{
+	return (l->a == p ? l->b : l->a);
+}
+
+/* Pass bytes just read from a port to the other end of its link. */
+void
+link_forward(struct port *src, const unsigned char *buf, size_t n,
+    const struct timeval *tv)
+{
+	(void)tv;
+	if (src->link == NULL) {
+		src->unrouted += n;
+		return;
+	}
+	if (port_send(link_peer(src->link, src), buf, n) == 1)
+		port_pause(src, 1);
+}
+
+/* Describe a link for the control protocol. */
+json_t *
+link_json(const struct link *l)
+{
+	const struct conf_station	*st = NULL;
+	const struct conf_entity	*en = NULL;
+
+	if (muxd_conf != NULL && l->station >= 0 &&
+	    (size_t)l->station < muxd_conf->nstations)
+		st = &muxd_conf->stations[l->station];
+	if (muxd_conf != NULL && l->entity >= 0 &&
+	    (size_t)l->entity < muxd_conf->nentities)
+		en = &muxd_conf->entities[l->entity];
+	return (json_pack("{ss ss ss ss si ss? ss? ss? ss? sf}",
+	    "name", l->name, "a", l->a->name, "b", l->b->name,
+	    "origin", l->origin == LINK_ROUND ? "round" : "manual",
+	    "round", l->round,
+	    "station", st != NULL ? st->name : NULL,
+	    "side", l->side == 0 ? "left" : l->side == 1 ? "right" : NULL,
+	    "entity", en != NULL ? en->name : NULL,
+	    "kind", en == NULL ? NULL : en->kind == CONF_ENTRY ? "entry" :
+	    "confederate",
+	    "since", l->since.tv_sec + l->since.tv_usec / 1e6));
+}

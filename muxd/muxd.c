@@ -1,0 +1,339 @@
+/*
+ * muxd: start-up, signals, configuration reloads and quick mode.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "muxd.h"
+
+#define MUXD_CONF	"/etc/muxd.conf"
+
+struct event_base	*muxd_base;
+struct conf		*muxd_conf;
+
+static void	muxd_usage(void) __attribute__((noreturn));
+static int	muxd_check(const char *);
+static int	muxd_probe(const struct conf *, char *, size_t);
+static void	muxd_signal(evutil_socket_t, short, void *);
+static void	muxd_ports(const struct conf *);
+static void	muxd_quick(char **, int);
+static void	muxd_shutdown(void);
+
+/* Print the usage and exit. */
+static void
+muxd_usage(void)
+{
+	fprintf(stderr,
+	    "usage: muxd [-dnv] [-f file] [-s socket]\n"
+	    "       muxd [-v] [-s socket] --link address address "
+	    "[--link address address ...]\n");
+	exit(2);
+}
+
+/* Give the time of the current event, or now outside the loop. */
+void
+muxd_time(struct timeval *tv)
+{
+	if (muxd_base == NULL ||
+	    event_base_gettimeofday_cached(muxd_base, tv) == -1)
+		gettimeofday(tv, NULL);
+}
+
+/*
+ * Check that each device a configuration names exists and is free, as far
+ * as can be told without taking it.
+ */
+static int
+muxd_probe(const struct conf *cf, char *err, size_t errlen)
+{
+	const struct conf_port	*cp;
+	char			 real[PATH_MAX], msg[MUXD_ERRLEN / 2];
+	size_t			 i;
+	int			 fd;
+
+	for (i = 0; i < cf->nports; i++) {
+		cp = &cf->ports[i];
+		if (cp->addr.kind != ADDR_DEVICE)
+			continue;
+		if (realpath(cp->addr.path, real) == NULL) {
+			snprintf(err, errlen, "%s:%d: port '%s': %s: %s",
+			    cf->file, cp->line, cp->name, cp->addr.path,
+			    strerror(errno));
+			return (-1);
+		}
+		if ((fd = open(real, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1) {
+			snprintf(err, errlen, "%s:%d: port '%s': %s: %s",
+			    cf->file, cp->line, cp->name, real,
+			    strerror(errno));
+			return (-1);
+		}
+		if (port_tty_lock(fd, real, msg, sizeof(msg)) == -1) {
+			close(fd);
+			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
+			    cp->line, cp->name, msg);
+			return (-1);
+		}
+		port_tty_unlock(fd);
+		close(fd);
+	}
+	return (0);
+}
+
+/* Check a configuration file for -n: "configuration OK" or the error. */
+static int
+muxd_check(const char *file)
+{
+	struct conf	*cf;
+	char		 err[MUXD_ERRLEN];
+
+	if ((cf = conf_load(file, err, sizeof(err))) == NULL ||
+	    muxd_probe(cf, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s\n", err);
+		conf_free(cf);
+		return (1);
+	}
+	printf("configuration OK\n");
+	conf_free(cf);
+	return (0);
+}
+
+/* Handle a signal: stop, reload, or reap children. */
+static void
+muxd_signal(evutil_socket_t sig, short what, void *arg)
+{
+	char	err[MUXD_ERRLEN];
+	pid_t	pid;
+	int	status;
+
+	(void)what;
+	(void)arg;
+	switch (sig) {
+	case SIGTERM:
+	case SIGINT:
+		log_info("signal %d: stopping", (int)sig);
+		event_base_loopbreak(muxd_base);
+		break;
+	case SIGHUP:
+		if (muxd_reload(err, sizeof(err)) == -1)
+			log_warnx("reload: %s; keeping the configuration",
+			    err);
+		break;
+	case SIGCHLD:
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+			port_child_exited(pid, status);
+		break;
+	}
+}
+
+/* Create and open a port for each port of a configuration. */
+static void
+muxd_ports(const struct conf *cf)
+{
+	struct port	*p;
+	size_t		 i;
+
+	for (i = 0; i < cf->nports; i++) {
+		if (port_find(cf->ports[i].name) != NULL)
+			continue;
+		p = port_new(cf->ports[i].name, &cf->ports[i].addr,
+		    cf->queue_limit);
+		port_start(p);
+	}
+}
+
+/*
+ * Read the configuration again.  Ports whose address is unchanged stay
+ * open with their links and queues; the others are closed or opened; the
+ * running round is brought in line with the new schedule.
+ */
+int
+muxd_reload(char *err, size_t errlen)
+{
+	struct conf	*cf;
+	struct port	*p, *next;
+	int		 i;
+
+	if (muxd_conf == NULL) {
+		snprintf(err, errlen, "quick mode has no configuration");
+		return (-1);
+	}
+	if ((cf = conf_load(muxd_conf->file, err, errlen)) == NULL)
+		return (-1);
+	if (strcmp(cf->control, muxd_conf->control) != 0)
+		log_warnx("reload: the control socket stays %s until muxd "
+		    "restarts", muxd_conf->control);
+	for (p = TAILQ_FIRST(&ports); p != NULL; p = next) {
+		next = TAILQ_NEXT(p, entry);
+		i = conf_port_find(cf, p->name);
+		if (i == -1 || !addr_equal(&p->addr, &cf->ports[i].addr)) {
+			log_info("reload: port %s %s", p->name, i == -1 ?
+			    "removed" : "changed");
+			port_free(p);
+		} else
+			p->limit = cf->queue_limit;
+	}
+	conf_free(muxd_conf);
+	muxd_conf = cf;
+	muxd_ports(cf);
+	round_reload();
+	state_save();
+	log_info("configuration %s reloaded", cf->file);
+	control_event("config.reload", json_pack("{ss}", "file", cf->file));
+	return (0);
+}
+
+/* Set up quick mode: each pair of addresses is one link. */
+static void
+muxd_quick(char **pairs, int npairs)
+{
+	struct addr	 a;
+	struct port	*p[2];
+	char		 name[32], err[MUXD_ERRLEN];
+	int		 i, j;
+
+	for (i = 0; i < npairs; i++) {
+		for (j = 0; j < 2; j++) {
+			if (addr_parse(pairs[2 * i + j], &a, err,
+			    sizeof(err)) == -1)
+				fatalx("--link %d: %s", i + 1, err);
+			snprintf(name, sizeof(name), "link%d-%c", i + 1,
+			    'a' + j);
+			p[j] = port_new(name, &a, MUXD_QUEUE_LIMIT);
+			addr_free(&a);
+		}
+		snprintf(name, sizeof(name), "link%d", i + 1);
+		if (link_new(name, p[0], p[1], LINK_MANUAL, err,
+		    sizeof(err)) == NULL)
+			fatalx("%s", err);
+		port_start(p[0]);
+		port_start(p[1]);
+	}
+}
+
+/* Close everything in order: links, ports, then the control socket. */
+static void
+muxd_shutdown(void)
+{
+	struct link	*l;
+	struct port	*p;
+
+	while ((l = TAILQ_FIRST(&links)) != NULL) {
+		l->a->link = l->b->link = NULL;
+		TAILQ_REMOVE(&links, l, entry);
+		free(l->name);
+		free(l);
+	}
+	while ((p = TAILQ_FIRST(&ports)) != NULL)
+		port_free(p);
+	control_close();
+	conf_free(muxd_conf);
+	muxd_conf = NULL;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "link", required_argument, NULL, 'L' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct event	*sigs[5];
+	const int	 signums[5] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD, 0 };
+	const char	*file = MUXD_CONF, *sockpath = NULL;
+	char		 err[MUXD_ERRLEN], **pairs = NULL;
+	int		 ch, daemonize = 0, check = 0, verbose = 0, npairs = 0;
+	int		 i;
+
+	while ((ch = getopt_long(argc, argv, "df:ns:vV", longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'd':
+			daemonize = 1;
+			break;
+		case 'f':
+			file = optarg;
+			break;
+		case 'n':
+			check = 1;
+			break;
+		case 's':
+			sockpath = optarg;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'V':
+			printf("muxd %s\n", MUXD_VERSION);
+			return (0);
+		case 'L':
+			if (optind >= argc || argv[optind][0] == '-')
+				muxd_usage();
+			pairs = reallocarray(pairs, 2 * (npairs + 1),
+			    sizeof(*pairs));
+			if (pairs == NULL)
+				fatal("reallocarray");
+			pairs[2 * npairs] = optarg;
+			pairs[2 * npairs + 1] = argv[optind++];
+			npairs++;
+			break;
+		default:
+			muxd_usage();
+		}
+	}
+	if (optind != argc || (npairs > 0 && (check || daemonize)))
+		muxd_usage();
+	if (check)
+		return (muxd_check(file));
+
+	log_init(!daemonize, verbose);
+	if (npairs == 0) {
+		if ((muxd_conf = conf_load(file, err, sizeof(err))) == NULL)
+			fatalx("%s", err);
+		if (sockpath == NULL)
+			sockpath = muxd_conf->control;
+	}
+	if (daemonize && daemon(0, 0) == -1)
+		fatal("daemon");
+	signal(SIGPIPE, SIG_IGN);
+	if ((muxd_base = event_base_new()) == NULL)
+		fatalx("cannot create the event loop");
+	for (i = 0; signums[i] != 0; i++) {
+		sigs[i] = evsignal_new(muxd_base, signums[i], muxd_signal,
+		    NULL);
+		if (sigs[i] == NULL || evsignal_add(sigs[i], NULL) == -1)
+			fatalx("cannot watch signal %d", signums[i]);
+	}
+	if (sockpath != NULL && control_listen(sockpath, err,
+	    sizeof(err)) == -1)
+		fatalx("%s", err);
+
+	if (npairs > 0)
+		muxd_quick(pairs, npairs);
+	else {
+		muxd_ports(muxd_conf);
+		state_init(muxd_conf->state_dir);
+		state_load();
+	}
+	log_info("muxd %s running, %d ports", MUXD_VERSION, npairs > 0 ?
+	    2 * npairs : (int)muxd_conf->nports);
+	event_base_dispatch(muxd_base);
+
+	muxd_shutdown();
+	for (i = 0; signums[i] != 0; i++)
+		event_free(sigs[i]);
+	event_base_free(muxd_base);
+	free(pairs);
+	log_info("stopped");
+	return (0);
+}

@@ -1,0 +1,321 @@
+/*
+ * muxd: serial-line multiplexer for a Turing-test contest room.
+ *
+ * A port is one cabled line (a judge terminal or an entity).  A link joins
+ * two ports; every byte read from one end of a link is written to the other
+ * end at once.  A port belongs to at most one link; bytes from an unrouted
+ * port go nowhere (they still pass tap_bytes()).  Rounds create links from
+ * the schedule; the control socket lets operators add and remove them.
+ */
+#ifndef MUXD_H
+#define MUXD_H
+
+#include <sys/types.h>
+#include <sys/time.h>
+#include <sys/queue.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#include <event2/event.h>
+#include <event2/buffer.h>
+#include <jansson.h>
+
+#ifndef MUXD_VERSION
+#define MUXD_VERSION "0.1.0"
+#endif
+
+#define MUXD_PROTOCOL		1	/* control protocol version */
+#define MUXD_QUEUE_LIMIT	65536	/* default per-direction queue, bytes */
+#define MUXD_CONTROL_PATH	"/run/muxd/muxd.sock"
+#define MUXD_STATE_DIR		"/var/lib/muxd"
+#define MUXD_ERRLEN		512
+
+/* addr.c */
+enum addr_kind {
+	ADDR_DEVICE,		/* a serial device path, or a pty slave path */
+	ADDR_PTY,		/* pty:PATH, a pty muxd creates, linked at PATH */
+	ADDR_EXEC,		/* exec:COMMAND, a program run on a pty */
+	ADDR_TCP,		/* tcp:HOST:PORT */
+	ADDR_TCP_LISTEN		/* tcp-listen:[HOST:]PORT */
+};
+enum addr_parity {
+	ADDR_PARITY_NONE, ADDR_PARITY_ODD, ADDR_PARITY_EVEN,
+	ADDR_PARITY_MARK, ADDR_PARITY_SPACE
+};
+enum addr_flow {
+	ADDR_FLOW_NONE, ADDR_FLOW_RTSCTS, ADDR_FLOW_XONXOFF, ADDR_FLOW_DTRDSR
+};
+struct addr {
+	enum addr_kind	 kind;
+	char		*path;		/* device, link path or command */
+	char		*host;		/* tcp: NULL means any (listen) */
+	char		*service;	/* tcp port */
+	int		 baud;
+	int		 databits;
+	int		 stopbits;
+	enum addr_parity parity;
+	enum addr_flow	 flow;
+};
+int		 addr_parse(const char *, struct addr *, char *, size_t);
+void		 addr_free(struct addr *);
+int		 addr_copy(struct addr *, const struct addr *);
+char		*addr_format(const struct addr *);
+int		 addr_equal(const struct addr *, const struct addr *);
+int		 addr_baud_valid(int);
+const char	*addr_kind_name(enum addr_kind);
+
+/* log.c */
+void		 log_init(int, int);
+void		 log_verbose(int);
+void		 log_warn(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 log_warnx(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 log_info(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 log_debug(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 fatal(const char *, ...)
+		    __attribute__((format(printf, 1, 2), noreturn));
+void		 fatalx(const char *, ...)
+		    __attribute__((format(printf, 1, 2), noreturn));
+
+/* conf.c */
+enum conf_kind { CONF_ENTRY, CONF_CONFEDERATE };
+struct conf_port {
+	char		*name;
+	char		*address;	/* as written */
+	struct addr	 addr;
+	int		 line;
+};
+struct conf_station {
+	char		*name;
+	int		 judge;		/* judge number, 1..99 */
+	int		 left;		/* index into ports */
+	int		 right;
+	int		 line;
+};
+struct conf_entity {
+	char		*name;
+	enum conf_kind	 kind;
+	int		 port;		/* index into ports */
+	char		*approved;	/* approved human name for rule 3 */
+	char		*program;	/* transcript header */
+	char		*contestant;
+	int		 line;
+};
+struct conf_part {			/* one judge comparing a pair */
+	int		 station;	/* index into stations */
+	int		 entry;		/* index into entities */
+	int		 confederate;	/* index into entities */
+};
+struct conf_round {
+	int		 number;
+	struct conf_part *parts;
+	size_t		 nparts;
+	char		*excused;	/* as printed, or NULL */
+};
+struct conf {
+	char		*file;
+	char		*control;	/* control socket path */
+	char		*state_dir;
+	char		*capture_dir;
+	char		*transcript_dir;
+	size_t		 queue_limit;
+	struct conf_port *ports;
+	size_t		 nports;
+	struct conf_station *stations;
+	size_t		 nstations;
+	struct conf_entity *entities;
+	size_t		 nentities;
+	struct conf_round *rounds;
+	size_t		 nrounds;
+	char		*preset;	/* schedule preset name, or NULL */
+	int		 duration;	/* round duration, seconds; 0: none */
+	uint64_t	 seed;
+	int		 seed_set;
+};
+struct conf	*conf_load(const char *, char *, size_t);
+struct conf	*conf_load_string(const char *, const char *, char *, size_t);
+void		 conf_free(struct conf *);
+int		 conf_port_find(const struct conf *, const char *);
+int		 conf_station_find(const struct conf *, const char *);
+int		 conf_entity_find(const struct conf *, const char *);
+const struct conf_round *conf_round_find(const struct conf *, int);
+
+/* schedule.c */
+struct schedule_triple {		/* 1-based labels: Jn En Cn */
+	int		 judge;
+	int		 entry;
+	int		 confederate;
+};
+struct schedule_round {
+	int		 number;
+	struct schedule_triple parts[4];
+	size_t		 nparts;
+	const char	*excused;	/* as printed in the rules */
+};
+const struct schedule_round *schedule_preset(const char *, size_t *);
+int		 schedule_matrix(const char *, int, int);
+const char	*schedule_preset_names(void);
+
+/* tap.c */
+enum tap_dir { TAP_IN, TAP_OUT };	/* read from / written to a port */
+struct port;
+struct link;
+typedef void (*tap_fn)(void *, const struct port *, const struct link *,
+    enum tap_dir, const unsigned char *, size_t, const struct timeval *);
+void		 tap_bytes(struct port *, struct link *, enum tap_dir,
+		    const unsigned char *, size_t, const struct timeval *);
+int		 tap_register(tap_fn, void *);
+void		 tap_unregister(tap_fn, void *);
+
+/* port.c */
+enum port_state { PORT_DOWN, PORT_UP, PORT_WAITING };
+struct port;
+/*
+ * open() returns 0 with the line open in fd (the port is up), 1 when the
+ * port waits for a peer (a listener, a connect in progress) or -1 with a
+ * message.  close() closes the line; release() frees what outlives a line
+ * (a listener, a held pty slave, a child).
+ */
+struct port_ops {
+	const char	*name;
+	int		 (*open)(struct port *, char *, size_t);
+	void		 (*close)(struct port *);
+	void		 (*release)(struct port *);
+};
+struct port {
+	TAILQ_ENTRY(port) entry;
+	char		*name;
+	struct addr	 addr;
+	const struct port_ops *ops;
+	enum port_state	 state;
+	int		 fd;		/* the line, -1 when down */
+	struct event	*ev_read;
+	struct event	*ev_write;
+	struct event	*ev_retry;
+	struct evbuffer	*outq;		/* bytes waiting to go out on this port */
+	size_t		 limit;		/* outq limit */
+	struct link	*link;
+	int		 backoff_ms;
+	char		 error[MUXD_ERRLEN];	/* why it is down */
+	uint64_t	 bytes_in;
+	uint64_t	 bytes_out;
+	uint64_t	 dropped;	/* bytes dropped on a full outq */
+	uint64_t	 dropping;	/* dropped in the current episode */
+	uint64_t	 unrouted;	/* bytes read with no link */
+	uint64_t	 downs;
+	struct timeval	 last_in;
+	struct timeval	 last_out;
+	struct timeval	 since;		/* state change */
+	int		 paused;	/* not read: its peer's outq is full */
+	/* kind-specific */
+	int		 aux_fd;	/* pty: held slave; tcp-listen: listener */
+	struct event	*ev_aux;
+	pid_t		 pid;		/* exec: child */
+	void		*sp;		/* libserialport handle */
+	int		 locked;	/* TIOCEXCL set */
+};
+TAILQ_HEAD(port_list, port);
+extern struct port_list ports;
+extern struct event_base *muxd_base;
+
+struct port	*port_new(const char *, const struct addr *, size_t);
+void		 port_free(struct port *);
+void		 port_start(struct port *);
+void		 port_down(struct port *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+void		 port_up(struct port *);
+int		 port_send(struct port *, const unsigned char *, size_t);
+void		 port_pause(struct port *, int);
+struct port	*port_find(const char *);
+const char	*port_state_name(enum port_state);
+json_t		*port_json(const struct port *);
+void		 port_child_exited(pid_t, int);
+
+/* port-tty.c */
+extern const struct port_ops port_tty_ops;
+int		 port_tty_is_pty(const char *);
+int		 port_tty_lock(int, const char *, char *, size_t);
+void		 port_tty_unlock(int);
+int		 port_tty_apply(int, const struct addr *, char *, size_t);
+int		 port_tty_open(struct port *, const char *, char *, size_t);
+void		 port_tty_close(struct port *);
+
+/* port-serial.c */
+extern const struct port_ops port_serial_ops;
+
+/* port-pty.c */
+extern const struct port_ops port_pty_ops;
+int		 port_pty_create(const struct addr *, char *, size_t, int *,
+		    char *, size_t);
+
+/* port-exec.c */
+extern const struct port_ops port_exec_ops;
+
+/* port-tcp.c */
+extern const struct port_ops port_tcp_ops;
+extern const struct port_ops port_tcp_listen_ops;
+
+/* link.c */
+enum link_origin { LINK_ROUND, LINK_MANUAL };
+struct link {
+	TAILQ_ENTRY(link) entry;
+	char		*name;
+	struct port	*a;		/* judge terminal side, if any */
+	struct port	*b;		/* entity side */
+	enum link_origin origin;
+	int		 round;		/* round number, 0 for manual */
+	int		 station;	/* index into conf stations, -1 */
+	int		 side;		/* 0 left, 1 right, -1 none */
+	int		 entity;	/* index into conf entities, -1 */
+	struct timeval	 since;
+};
+TAILQ_HEAD(link_list, link);
+extern struct link_list links;
+
+struct link	*link_new(const char *, struct port *, struct port *,
+		    enum link_origin, char *, size_t);
+void		 link_free(struct link *, const char *);
+struct link	*link_find(const char *);
+struct port	*link_peer(const struct link *, const struct port *);
+json_t		*link_json(const struct link *);
+void		 link_forward(struct port *, const unsigned char *, size_t,
+		    const struct timeval *);
+
+/* round.c */
+struct round_state {
+	int		 active;	/* a round is running */
+	int		 number;	/* the running round */
+	int		 last;		/* the last round run, 0 none */
+	uint64_t	 seed;		/* placement seed of the round */
+	time_t		 started;	/* wall clock */
+	time_t		 ends;		/* 0: no duration */
+};
+extern struct round_state round_cur;
+int		 round_start(int, char *, size_t);
+int		 round_stop(const char *);
+void		 round_resume(void);
+void		 round_reload(void);
+json_t		*round_json(void);
+json_t		*round_schedule_json(void);
+int		 round_right_is_entry(uint64_t, int, size_t);
+
+/* state.c */
+void		 state_init(const char *);
+int		 state_save(void);
+int		 state_load(void);
+
+/* control.c */
+int		 control_listen(const char *, char *, size_t);
+void		 control_close(void);
+void		 control_event(const char *, json_t *);
+
+/* muxd.c */
+extern struct conf *muxd_conf;
+int		 muxd_reload(char *, size_t);
+void		 muxd_time(struct timeval *);
+
+#endif /* MUXD_H */

@@ -1,0 +1,455 @@
+/*
+ * Port lifecycle and I/O, whatever the kind of line.
+ *
+ * A port reads whenever its line is readable and hands each chunk, as soon
+ * as it is read, to link_forward().  Writing to a port first tries the line
+ * directly; what the line does not take waits in outq, and only then is the
+ * port watched for writability.  outq is bounded by limit, with a policy
+ * that depends on the state of the line:
+ *
+ *  - line up but slow or stalled: once outq reaches limit, the port that
+ *    feeds it (its link peer) is no longer read until outq drains to half
+ *    the limit.  Nothing is lost; the bytes wait in the source's own line,
+ *    and only that one conversation waits.  outq never exceeds limit plus
+ *    one read (PORT_READ_SIZE).
+ *  - line down: outq keeps what arrives up to limit, to be delivered when
+ *    the line returns; bytes beyond it are dropped, counted, logged and
+ *    announced ("drop" events), never silently.
+ *
+ * Either way no port ever waits for another conversation's line.
+ *
+ * A line that fails is closed and reopened with exponential backoff; a
+ * listener waits for its next peer instead.  No timer runs while every port
+ * is up.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "muxd.h"
+
+#define PORT_BACKOFF_MIN	250	/* ms */
+#define PORT_BACKOFF_MAX	8000
+#define PORT_READ_SIZE		4096
+
+struct port_list ports = TAILQ_HEAD_INITIALIZER(ports);
+
+static void	port_open(struct port *);
+static void	port_read_cb(evutil_socket_t, short, void *);
+static void	port_write_cb(evutil_socket_t, short, void *);
+static void	port_retry_cb(evutil_socket_t, short, void *);
+static void	port_drop(struct port *, size_t);
+static void	port_wrote(struct port *, const unsigned char *, size_t);
+static void	port_events_free(struct port *);
+
+/* Name a port state as the control protocol shows it. */
+const char *
+port_state_name(enum port_state state)
+{
+	switch (state) {
+	case PORT_UP:
+		return ("up");
+	case PORT_WAITING:
+		return ("waiting");
+	case PORT_DOWN:
+		break;
+	}
+	return ("down");
+}
+
+/* Create a port for an address; it stays down until port_start(). */
+struct port *
+port_new(const char *name, const struct addr *addr, size_t limit)
+{
+	struct port	*p;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		fatal("calloc");
+	if ((p->name = strdup(name)) == NULL || addr_copy(&p->addr, addr) == -1)
+		fatal("strdup");
+	switch (addr->kind) {
+	case ADDR_DEVICE:
+		p->ops = &port_serial_ops;
+		break;
+	case ADDR_PTY:
+		p->ops = &port_pty_ops;
+		break;
+	case ADDR_EXEC:
+		p->ops = &port_exec_ops;
+		break;
+	case ADDR_TCP:
+		p->ops = &port_tcp_ops;
+		break;
+	case ADDR_TCP_LISTEN:
+		p->ops = &port_tcp_listen_ops;
+		break;
+	}
+	p->fd = p->aux_fd = -1;
+	p->pid = -1;
+	p->limit = limit;
+	p->state = PORT_DOWN;
+	p->backoff_ms = PORT_BACKOFF_MIN;
+	if ((p->outq = evbuffer_new()) == NULL ||
+	    (p->ev_retry = evtimer_new(muxd_base, port_retry_cb, p)) == NULL)
+		fatalx("port %s: cannot allocate events", name);
+	muxd_time(&p->since);
+	TAILQ_INSERT_TAIL(&ports, p, entry);
+	return (p);
+}
+
+/* Close a port's line and free it, unlinking it first. */
+void
+port_free(struct port *p)
+{
+	if (p->link != NULL)
+		link_free(p->link, "port removed");
+	port_events_free(p);
+	if (p->state != PORT_DOWN)
+		p->ops->close(p);
+	p->ops->release(p);
+	event_free(p->ev_retry);
+	evbuffer_free(p->outq);
+	TAILQ_REMOVE(&ports, p, entry);
+	addr_free(&p->addr);
+	free(p->name);
+	free(p);
+}
+
+/* Find a port by name. */
+struct port *
+port_find(const char *name)
+{
+	struct port	*p;
+
+	TAILQ_FOREACH(p, &ports, entry)
+		if (strcmp(p->name, name) == 0)
+			return (p);
+	return (NULL);
+}
+
+/* Open a port's line for the first time. */
+void
+port_start(struct port *p)
+{
+	port_open(p);
+}
+
+/* Try to open the line; on failure the port stays down and retries. */
+static void
+port_open(struct port *p)
+{
+	char	err[MUXD_ERRLEN];
+	int	r;
+
+	err[0] = '\0';
+	r = p->ops->open(p, err, sizeof(err));
+	if (r == 0)
+		port_up(p);
+	else if (r == 1) {
+		p->state = PORT_WAITING;
+		muxd_time(&p->since);
+	} else
+		port_down(p, "%s", err);
+}
+
+/* Retry opening a line after the backoff delay. */
+static void
+port_retry_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	port_open(arg);
+}
+
+/* Free the read and write events of a line. */
+static void
+port_events_free(struct port *p)
+{
+	if (p->ev_read != NULL)
+		event_free(p->ev_read);
+	if (p->ev_write != NULL)
+		event_free(p->ev_write);
+	p->ev_read = p->ev_write = NULL;
+}
+
+/* Mark a port up once its line is open in fd, and deliver what waits. */
+void
+port_up(struct port *p)
+{
+	int	flags;
+
+	if ((flags = fcntl(p->fd, F_GETFL)) != -1)
+		fcntl(p->fd, F_SETFL, flags | O_NONBLOCK);
+	port_events_free(p);
+	p->ev_read = event_new(muxd_base, p->fd, EV_READ | EV_PERSIST,
+	    port_read_cb, p);
+	p->ev_write = event_new(muxd_base, p->fd, EV_WRITE | EV_PERSIST,
+	    port_write_cb, p);
+	if (p->ev_read == NULL || p->ev_write == NULL)
+		fatalx("port %s: cannot allocate events", p->name);
+	if (!p->paused)
+		event_add(p->ev_read, NULL);
+	p->state = PORT_UP;
+	p->backoff_ms = PORT_BACKOFF_MIN;
+	p->error[0] = '\0';
+	muxd_time(&p->since);
+	log_info("port %s: up", p->name);
+	control_event("port.up", json_pack("{ss}", "port", p->name));
+	if (evbuffer_get_length(p->outq) > 0) {
+		log_info("port %s: delivering %zu queued bytes", p->name,
+		    evbuffer_get_length(p->outq));
+		event_add(p->ev_write, NULL);
+	}
+}
+
+/*
+ * Mark a port down with the reason, close its line and arrange to reopen
+ * it: a listener waits for its next peer, anything else retries with
+ * backoff.  The reason is logged when it changes.
+ */
+void
+port_down(struct port *p, const char *fmt, ...)
+{
+	char		 why[MUXD_ERRLEN];
+	struct timeval	 tv;
+	va_list		 ap;
+	enum port_state	 was = p->state;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+
+	port_events_free(p);
+	if (was != PORT_DOWN)
+		p->ops->close(p);
+	p->fd = -1;
+	if (p->link != NULL)
+		port_pause(link_peer(p->link, p), 0);
+	if (was == PORT_UP) {
+		p->downs++;
+		log_warnx("port %s: down: %s", p->name, why);
+		control_event("port.down", json_pack("{ssss}", "port", p->name,
+		    "error", why));
+	} else if (strcmp(why, p->error) != 0)
+		log_warnx("port %s: %s; retrying", p->name, why);
+	snprintf(p->error, sizeof(p->error), "%s", why);
+	muxd_time(&p->since);
+
+	if (p->addr.kind == ADDR_TCP_LISTEN && p->aux_fd != -1) {
+		p->state = PORT_WAITING;
+		return;
+	}
+	p->state = PORT_DOWN;
+	if (was == PORT_UP)
+		p->backoff_ms = PORT_BACKOFF_MIN;
+	tv.tv_sec = p->backoff_ms / 1000;
+	tv.tv_usec = (p->backoff_ms % 1000) * 1000;
+	evtimer_add(p->ev_retry, &tv);
+	p->backoff_ms *= 2;
+	if (p->backoff_ms > PORT_BACKOFF_MAX)
+		p->backoff_ms = PORT_BACKOFF_MAX;
+}
+
+/* Read what the line has and forward it at once. */
+static void
+port_read_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct port	*p = arg;
+	unsigned char	 buf[PORT_READ_SIZE];
+	struct timeval	 tv;
+	ssize_t		 n;
+
+	(void)what;
+	n = read(fd, buf, sizeof(buf));
+	if (n > 0) {
+		muxd_time(&tv);
+		p->bytes_in += n;
+		p->last_in = tv;
+		tap_bytes(p, p->link, TAP_IN, buf, n, &tv);
+		link_forward(p, buf, n, &tv);
+		return;
+	}
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n == 0)
+		port_down(p, p->addr.kind == ADDR_TCP ||
+		    p->addr.kind == ADDR_TCP_LISTEN ?
+		    "peer closed the connection" : "end of file");
+	else if (errno == EIO && p->addr.kind == ADDR_EXEC)
+		port_down(p, "program ended");
+	else
+		port_down(p, "read: %s", strerror(errno));
+}
+
+/* Account for bytes written to a port's line. */
+static void
+port_wrote(struct port *p, const unsigned char *buf, size_t n)
+{
+	struct timeval	tv;
+
+	muxd_time(&tv);
+	p->bytes_out += n;
+	p->last_out = tv;
+	tap_bytes(p, p->link, TAP_OUT, buf, n, &tv);
+}
+
+/* Write queued bytes when the line can take them. */
+static void
+port_write_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct port		*p = arg;
+	struct evbuffer_iovec	 v;
+	ssize_t			 n;
+
+	(void)what;
+	if (evbuffer_peek(p->outq, -1, NULL, &v, 1) < 1) {
+		event_del(p->ev_write);
+		return;
+	}
+	n = write(fd, v.iov_base, v.iov_len);
+	if (n == -1) {
+		if (errno != EAGAIN && errno != EINTR)
+			port_down(p, "write: %s", strerror(errno));
+		return;
+	}
+	port_wrote(p, v.iov_base, n);
+	evbuffer_drain(p->outq, n);
+	if (p->link != NULL && evbuffer_get_length(p->outq) <= p->limit / 2)
+		port_pause(link_peer(p->link, p), 0);
+	if (evbuffer_get_length(p->outq) > 0)
+		return;
+	event_del(p->ev_write);
+	if (p->dropping > 0) {
+		log_warnx("port %s: queue drained; %llu bytes were dropped "
+		    "while it was full", p->name,
+		    (unsigned long long)p->dropping);
+		control_event("drop", json_pack("{sssIsIsb}", "port", p->name,
+		    "bytes", (json_int_t)p->dropping, "total",
+		    (json_int_t)p->dropped, "end", 1));
+		p->dropping = 0;
+	}
+}
+
+/* Count bytes dropped on a full queue; the first of an episode is logged. */
+static void
+port_drop(struct port *p, size_t n)
+{
+	if (p->dropping == 0) {
+		log_warnx("port %s: queue full (%zu bytes), dropping bytes "
+		    "for it", p->name, p->limit);
+		control_event("drop", json_pack("{sssIsIsb}", "port", p->name,
+		    "bytes", (json_int_t)n, "total",
+		    (json_int_t)(p->dropped + n), "end", 0));
+	}
+	p->dropped += n;
+	p->dropping += n;
+}
+
+/*
+ * Send bytes out on a port: at once if its line takes them, else queued.
+ * Returns 1 when the queue is full and the caller should stop reading the
+ * source until the port drains.
+ */
+int
+port_send(struct port *p, const unsigned char *buf, size_t n)
+{
+	size_t	queued, room;
+	ssize_t	w;
+
+	if (p->state == PORT_UP && evbuffer_get_length(p->outq) == 0) {
+		w = write(p->fd, buf, n);
+		if (w == -1 && errno != EAGAIN && errno != EINTR)
+			port_down(p, "write: %s", strerror(errno));
+		if (w > 0) {
+			port_wrote(p, buf, w);
+			buf += w;
+			n -= w;
+		}
+		if (n == 0)
+			return (0);
+	}
+	if (p->state == PORT_UP) {
+		evbuffer_add(p->outq, buf, n);
+		event_add(p->ev_write, NULL);
+		return (evbuffer_get_length(p->outq) >= p->limit);
+	}
+	queued = evbuffer_get_length(p->outq);
+	room = queued < p->limit ? p->limit - queued : 0;
+	if (n > room) {
+		port_drop(p, n - room);
+		n = room;
+	}
+	if (n > 0)
+		evbuffer_add(p->outq, buf, n);
+	return (0);
+}
+
+/* Stop or resume reading a port's line. */
+void
+port_pause(struct port *p, int on)
+{
+	if (p->paused == on)
+		return;
+	p->paused = on;
+	if (p->ev_read == NULL)
+		return;
+	if (on)
+		event_del(p->ev_read);
+	else
+		event_add(p->ev_read, NULL);
+	log_debug("port %s: %s", p->name, on ? "paused" : "resumed");
+}
+
+/* Note that a child process has ended; its pty reports the end. */
+void
+port_child_exited(pid_t pid, int status)
+{
+	struct port	*p;
+
+	TAILQ_FOREACH(p, &ports, entry) {
+		if (p->pid != pid)
+			continue;
+		p->pid = -1;
+		if (WIFSIGNALED(status))
+			log_warnx("port %s: program killed by signal %d",
+			    p->name, WTERMSIG(status));
+		else
+			log_warnx("port %s: program exited with status %d",
+			    p->name, WEXITSTATUS(status));
+		return;
+	}
+}
+
+/* Describe a port for the control protocol. */
+json_t *
+port_json(const struct port *p)
+{
+	char	*addr;
+	json_t	*o;
+
+	addr = addr_format(&p->addr);
+	o = json_pack("{ss ss? ss ss ss? sI sI sI sI sI sI so so sf so}",
+	    "name", p->name,
+	    "address", addr,
+	    "kind", addr_kind_name(p->addr.kind),
+	    "state", port_state_name(p->state),
+	    "error", p->state == PORT_UP ? NULL : p->error,
+	    "bytes_in", (json_int_t)p->bytes_in,
+	    "bytes_out", (json_int_t)p->bytes_out,
+	    "dropped", (json_int_t)p->dropped,
+	    "unrouted", (json_int_t)p->unrouted,
+	    "queued", (json_int_t)evbuffer_get_length(p->outq),
+	    "downs", (json_int_t)p->downs,
+	    "last_in", p->last_in.tv_sec == 0 ? json_null() :
+	    json_real(p->last_in.tv_sec + p->last_in.tv_usec / 1e6),
+	    "last_out", p->last_out.tv_sec == 0 ? json_null() :
+	    json_real(p->last_out.tv_sec + p->last_out.tv_usec / 1e6),
+	    "since", p->since.tv_sec + p->since.tv_usec / 1e6,
+	    "link", p->link != NULL ? json_string(p->link->name) : json_null());
+	free(addr);
+	return (o);
+}

@@ -1,0 +1,345 @@
+/*
+ * Rounds: starting a round links every participating station's left and
+ * right terminals to its entry and its confederate.  Which side gets the
+ * entry is random (2009 rules) but reproducible: it follows from the
+ * round's seed, and the seed and placements are recorded in the state
+ * file, the log and the round.start event.  A round with a duration stops
+ * itself; that is the only timer a round keeps.
+ */
+#include <sys/random.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "muxd.h"
+
+struct round_state	 round_cur;
+static struct event	*round_timer;
+
+static void	round_timer_cb(evutil_socket_t, short, void *);
+static void	round_arm(void);
+static int	round_link(const struct conf_round *, size_t, int, char *,
+		    size_t);
+static int	round_wanted(const struct conf_round *, const char *);
+static void	round_names(const struct conf_part *, int, int *, int *);
+
+/* Decide from the seed whether a part's entry sits on the right. */
+int
+round_right_is_entry(uint64_t seed, int round, size_t part)
+{
+	uint64_t	z;
+
+	/* splitmix64 of the seed, the round and the part */
+	z = seed + (uint64_t)round * 0x9e3779b97f4a7c15ULL +
+	    (uint64_t)(part + 1) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((int)(z >> 63));
+}
+
+/* Give the entity on the left and on the right of a part. */
+static void
+round_names(const struct conf_part *pt, int right_entry, int *left,
+    int *right)
+{
+	*left = right_entry ? pt->confederate : pt->entry;
+	*right = right_entry ? pt->entry : pt->confederate;
+}
+
+/*
+ * Make the link of one side of one part unless it exists already.
+ * Returns -1 with a reason when a port is missing or taken.
+ */
+static int
+round_link(const struct conf_round *r, size_t i, int side, char *err,
+    size_t errlen)
+{
+	const struct conf_part		*pt = &r->parts[i];
+	const struct conf_station	*st = &muxd_conf->stations[pt->station];
+	const struct conf_entity	*en;
+	struct port			*a, *b;
+	struct link			*l;
+	char				 name[80];
+	int				 left, right, entity;
+
+	round_names(pt, round_right_is_entry(round_cur.seed, r->number, i),
+	    &left, &right);
+	entity = side == 0 ? left : right;
+	en = &muxd_conf->entities[entity];
+	snprintf(name, sizeof(name), "%s-%s", st->name,
+	    side == 0 ? "left" : "right");
+	a = port_find(muxd_conf->ports[side == 0 ? st->left :
+	    st->right].name);
+	b = port_find(muxd_conf->ports[en->port].name);
+	if (a == NULL || b == NULL) {
+		snprintf(err, errlen, "round %d: port for %s missing",
+		    r->number, a == NULL ? name : en->name);
+		return (-1);
+	}
+	if ((l = link_find(name)) != NULL && l->a == a && l->b == b)
+		;
+	else {
+		if (l != NULL && l->origin == LINK_ROUND)
+			link_free(l, "round placement changed");
+		if ((l = link_new(name, a, b, LINK_ROUND, err, errlen)) ==
+		    NULL)
+			return (-1);
+	}
+	l->round = r->number;
+	l->station = pt->station;
+	l->side = side;
+	l->entity = entity;
+	return (0);
+}
+
+/* Start a round of the schedule. */
+int
+round_start(int number, char *err, size_t errlen)
+{
+	const struct conf_round	*r;
+	struct port		*a;
+	size_t			 i;
+	int			 side;
+	uint32_t		 rnd;
+
+	if (muxd_conf == NULL || muxd_conf->nrounds == 0) {
+		snprintf(err, errlen, "there is no schedule");
+		return (-1);
+	}
+	if (round_cur.active) {
+		snprintf(err, errlen, "round %d is running; stop it first",
+		    round_cur.number);
+		return (-1);
+	}
+	if ((r = conf_round_find(muxd_conf, number)) == NULL) {
+		snprintf(err, errlen, "there is no round %d in the schedule",
+		    number);
+		return (-1);
+	}
+	/* Check every port first, so that a round starts whole or not. */
+	for (i = 0; i < r->nparts; i++) {
+		const struct conf_part *pt = &r->parts[i];
+		const struct conf_station *st = &muxd_conf->stations[pt->station];
+		int idx[4] = { st->left, st->right,
+		    muxd_conf->entities[pt->entry].port,
+		    muxd_conf->entities[pt->confederate].port };
+
+		for (side = 0; side < 4; side++) {
+			a = port_find(muxd_conf->ports[idx[side]].name);
+			if (a != NULL && a->link != NULL) {
+				snprintf(err, errlen, "port %s is in link %s; "
+				    "disconnect it first", a->name,
+				    a->link->name);
+				return (-1);
+			}
+		}
+	}
+	if (muxd_conf->seed_set)
+		round_cur.seed = muxd_conf->seed;
+	else {
+		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+			rnd = (uint32_t)time(NULL) ^ (uint32_t)getpid();
+		round_cur.seed = rnd;
+	}
+	round_cur.active = 1;
+	round_cur.number = number;
+	round_cur.started = time(NULL);
+	round_cur.ends = muxd_conf->duration > 0 ?
+	    round_cur.started + muxd_conf->duration : 0;
+	for (i = 0; i < r->nparts; i++)
+		for (side = 0; side < 2; side++)
+			if (round_link(r, i, side, err, errlen) == -1)
+				log_warnx("%s", err);
+	round_arm();
+	state_save();
+	log_info("round %d started, seed %llu", number,
+	    (unsigned long long)round_cur.seed);
+	control_event("round.start", round_json());
+	return (0);
+}
+
+/* Stop the running round, ending its links. */
+int
+round_stop(const char *reason)
+{
+	struct link	*l, *next;
+	int		 number = round_cur.number;
+
+	if (!round_cur.active)
+		return (-1);
+	for (l = TAILQ_FIRST(&links); l != NULL; l = next) {
+		next = TAILQ_NEXT(l, entry);
+		if (l->origin == LINK_ROUND)
+			link_free(l, "round stopped");
+	}
+	round_cur.active = 0;
+	round_cur.last = number;
+	if (round_timer != NULL)
+		evtimer_del(round_timer);
+	state_save();
+	log_info("round %d stopped (%s)", number, reason);
+	control_event("round.stop", json_pack("{siss}", "round", number,
+	    "reason", reason));
+	return (0);
+}
+
+/* Stop the round when its time is up. */
+static void
+round_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	round_stop("duration elapsed");
+}
+
+/* Set the timer that ends the round, if it has a duration. */
+static void
+round_arm(void)
+{
+	struct timeval	tv;
+	time_t		now = time(NULL);
+
+	if (round_timer == NULL &&
+	    (round_timer = evtimer_new(muxd_base, round_timer_cb, NULL)) ==
+	    NULL)
+		fatalx("cannot allocate the round timer");
+	evtimer_del(round_timer);
+	if (!round_cur.active || round_cur.ends == 0)
+		return;
+	tv.tv_sec = round_cur.ends > now ? round_cur.ends - now : 0;
+	tv.tv_usec = 0;
+	evtimer_add(round_timer, &tv);
+}
+
+/* Carry on with a round found in the state file after a restart. */
+void
+round_resume(void)
+{
+	if (!round_cur.active)
+		return;
+	log_info("resuming round %d (started %lld, seed %llu)",
+	    round_cur.number, (long long)round_cur.started,
+	    (unsigned long long)round_cur.seed);
+	if (round_cur.ends != 0 && time(NULL) >= round_cur.ends) {
+		round_stop("duration elapsed while muxd was not running");
+		return;
+	}
+	round_reload();
+	control_event("round.resume", round_json());
+}
+
+/* Tell whether a link name is one the round makes. */
+static int
+round_wanted(const struct conf_round *r, const char *name)
+{
+	const char	*st;
+	size_t		 i, n;
+
+	for (i = 0; i < r->nparts; i++) {
+		st = muxd_conf->stations[r->parts[i].station].name;
+		n = strlen(st);
+		if (strncmp(name, st, n) == 0 && (strcmp(name + n, "-left") ==
+		    0 || strcmp(name + n, "-right") == 0))
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Bring the running round's links in line with the configuration, after a
+ * restart or a reload: links that are right stay up, with their queues.
+ */
+void
+round_reload(void)
+{
+	const struct conf_round	*r;
+	struct link		*l, *next;
+	char			 err[MUXD_ERRLEN];
+	size_t			 i;
+	int			 side;
+
+	round_arm();
+	if (!round_cur.active)
+		return;
+	if ((r = conf_round_find(muxd_conf, round_cur.number)) == NULL) {
+		round_stop("round no longer in the schedule");
+		return;
+	}
+	for (l = TAILQ_FIRST(&links); l != NULL; l = next) {
+		next = TAILQ_NEXT(l, entry);
+		if (l->origin == LINK_ROUND && !round_wanted(r, l->name))
+			link_free(l, "no longer in the round");
+	}
+	for (i = 0; i < r->nparts; i++)
+		for (side = 0; side < 2; side++)
+			if (round_link(r, i, side, err, sizeof(err)) == -1)
+				log_warnx("%s", err);
+}
+
+/* Describe the round for the control protocol. */
+json_t *
+round_json(void)
+{
+	const struct conf_round		*r;
+	const struct conf_station	*st;
+	json_t				*pl;
+	size_t				 i;
+	int				 left, right;
+
+	if (!round_cur.active)
+		return (json_pack("{sbso}", "active", 0, "last",
+		    round_cur.last > 0 ? json_integer(round_cur.last) :
+		    json_null()));
+	pl = json_array();
+	r = muxd_conf != NULL ? conf_round_find(muxd_conf, round_cur.number) :
+	    NULL;
+	for (i = 0; r != NULL && i < r->nparts; i++) {
+		st = &muxd_conf->stations[r->parts[i].station];
+		round_names(&r->parts[i], round_right_is_entry(round_cur.seed,
+		    r->number, i), &left, &right);
+		json_array_append_new(pl, json_pack("{sssissss}",
+		    "station", st->name, "judge", st->judge,
+		    "left", muxd_conf->entities[left].name,
+		    "right", muxd_conf->entities[right].name));
+	}
+	return (json_pack("{sbsisIsIsosoo}", "active", 1,
+	    "number", round_cur.number, "seed", (json_int_t)round_cur.seed,
+	    "started", (json_int_t)round_cur.started, "ends",
+	    round_cur.ends ? json_integer(round_cur.ends) : json_null(),
+	    "placements", pl));
+}
+
+/* Describe the schedule for the control protocol. */
+json_t *
+round_schedule_json(void)
+{
+	const struct conf_round	*r;
+	const struct conf_part	*pt;
+	json_t			*rounds, *pairs;
+	size_t			 i, j;
+
+	rounds = json_array();
+	for (i = 0; muxd_conf != NULL && i < muxd_conf->nrounds; i++) {
+		r = &muxd_conf->rounds[i];
+		pairs = json_array();
+		for (j = 0; j < r->nparts; j++) {
+			pt = &r->parts[j];
+			json_array_append_new(pairs, json_pack("{sssissss}",
+			    "station", muxd_conf->stations[pt->station].name,
+			    "judge", muxd_conf->stations[pt->station].judge,
+			    "entry", muxd_conf->entities[pt->entry].name,
+			    "confederate",
+			    muxd_conf->entities[pt->confederate].name));
+		}
+		json_array_append_new(rounds, json_pack("{siso ss?}", "round",
+		    r->number, "pairs", pairs, "excused", r->excused));
+	}
+	return (json_pack("{ss? si so}", "preset", muxd_conf != NULL ?
+	    muxd_conf->preset : NULL, "duration", muxd_conf != NULL ?
+	    muxd_conf->duration : 0, "rounds", rounds));
+}

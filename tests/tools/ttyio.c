@@ -1,0 +1,556 @@
+/*
+ * ttyio: a scriptable terminal end for shell tests.
+ *
+ * Opens one endpoint and runs its actions in order, so a shell script can
+ * play a judge terminal or an entity:
+ *
+ *	send:TEXT	write TEXT at once
+ *	type:TEXT	write TEXT a byte at a time, -d ms between bytes
+ *	expect:TEXT	read until what arrived since the last expect holds TEXT
+ *	quiet:MS	read for MS ms; fail if anything arrives
+ *	drain:MS	read for MS ms and forget everything received so far
+ *	sleep:MS	wait MS ms (still reading)
+ *	print		print everything received so far, escaped
+ *
+ * TEXT takes the C escapes \r \n \t \e \\ \xHH.  Input is read all the time,
+ * whatever the action, so a peer that writes while we write never blocks.
+ * Failures go to stderr with what was received, escaped; exit status 1.
+ */
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TTYIO_SHOW_MAX	4096	/* bytes of input shown in a failure */
+
+enum ttyio_kind {
+	TTYIO_SEND,
+	TTYIO_TYPE,
+	TTYIO_EXPECT,
+	TTYIO_QUIET,
+	TTYIO_DRAIN,
+	TTYIO_SLEEP,
+	TTYIO_PRINT,
+};
+
+/* One parsed action. */
+struct ttyio_action {
+	enum ttyio_kind	 kind;
+	const char	*arg;		/* as given, for messages */
+	unsigned char	*text;		/* decoded TEXT */
+	size_t		 len;
+	long long	 ms;
+};
+
+/* The endpoint. */
+struct ttyio_end {
+	const char	*name;
+	int		 fd;
+	int		 istty;
+	struct termios	 saved;
+};
+
+static struct ttyio_end	 ttyio_end = { .fd = -1 };
+
+/*
+ * Everything received, in order.  Bytes before mark were consumed by an
+ * expect (or a drain); expect searches from mark on.
+ */
+static unsigned char	*ttyio_hist;
+static size_t		 ttyio_len, ttyio_cap, ttyio_mark;
+
+static void		 usage(void) __attribute__((noreturn));
+
+/* Print the command line summary and exit. */
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: ttyio [-d delay_ms] [-t timeout_ms] endpoint [action ...]\n"
+	    "       endpoint: a tty or pty path, or tcp:HOST:PORT\n"
+	    "       actions: send:TEXT type:TEXT expect:TEXT quiet:MS drain:MS "
+	    "sleep:MS print\n"
+	    "       TEXT takes \\r \\n \\t \\e \\\\ \\xHH\n");
+	exit(1);
+}
+
+/* Parse a number of milliseconds or exit naming what it is for. */
+static long long
+ttyio_ms(const char *s, const char *what)
+{
+	char		*end;
+	long long	 v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < 0 || v > 86400000)
+		errx(1, "%s: expected milliseconds (0 to 86400000): %s", what,
+		    s);
+	return (v);
+}
+
+/* Return the monotonic clock in milliseconds. */
+static long long
+ttyio_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/* Put the terminal back as it was. */
+static void
+ttyio_restore(void)
+{
+	if (ttyio_end.istty && ttyio_end.fd != -1)
+		tcsetattr(ttyio_end.fd, TCSANOW, &ttyio_end.saved);
+}
+
+/* Restore the terminal and die on a fatal signal. */
+static void
+ttyio_signal(int sig)
+{
+	ttyio_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Connect to tcp:HOST:PORT; return the socket. */
+static int
+ttyio_tcp(const char *name)
+{
+	struct addrinfo	 hints, *res, *ai;
+	char		*host, *port;
+	int		 fd = -1, e, on = 1;
+
+	if ((host = strdup(name + 4)) == NULL)
+		err(1, NULL);
+	if ((port = strrchr(host, ':')) == NULL || port[1] == '\0')
+		errx(1, "%s: expected tcp:HOST:PORT", name);
+	*port++ = '\0';
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		host[strlen(host) - 1] = '\0';
+		host++;
+	}
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if ((e = getaddrinfo(host, port, &hints, &res)) != 0)
+		errx(1, "%s: %s", name, gai_strerror(e));
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		if ((fd = socket(ai->ai_family, ai->ai_socktype,
+		    ai->ai_protocol)) == -1)
+			continue;
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			break;
+		e = errno;
+		close(fd);
+		fd = -1;
+		errno = e;
+	}
+	if (fd == -1)
+		err(1, "connect %s", name);
+	freeaddrinfo(res);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+	return (fd);
+}
+
+/* Connect to a unix-domain socket at path; return the socket. */
+static int
+ttyio_unix(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path)
+		errx(1, "%s: socket path too long", path);
+	memcpy(sun.sun_path, path, strlen(path));
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		err(1, "socket");
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1)
+		err(1, "connect %s", path);
+	return (fd);
+}
+
+/* Open one endpoint: raw non-blocking tty, or a connected socket. */
+static void
+ttyio_open(struct ttyio_end *e)
+{
+	struct termios	t;
+	struct stat	st;
+
+	if (strncmp(e->name, "tcp:", 4) == 0)
+		e->fd = ttyio_tcp(e->name);
+	else if (stat(e->name, &st) == 0 && S_ISSOCK(st.st_mode))
+		e->fd = ttyio_unix(e->name);
+	else if ((e->fd = open(e->name, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1)
+		err(1, "open %s", e->name);
+	if (fcntl(e->fd, F_SETFL, fcntl(e->fd, F_GETFL) | O_NONBLOCK) == -1)
+		err(1, "%s: fcntl", e->name);
+	if (isatty(e->fd)) {
+		if (tcgetattr(e->fd, &e->saved) == -1)
+			err(1, "%s: tcgetattr", e->name);
+		t = e->saved;
+		cfmakeraw(&t);
+		t.c_cflag |= CLOCAL | CREAD;
+		t.c_cc[VMIN] = 1;
+		t.c_cc[VTIME] = 0;
+		if (tcsetattr(e->fd, TCSANOW, &t) == -1)
+			err(1, "%s: tcsetattr", e->name);
+		e->istty = 1;
+	}
+}
+
+/* Return the value of a hex digit, or -1. */
+static int
+ttyio_hex(int c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	if (c >= 'A' && c <= 'F')
+		return (c - 'A' + 10);
+	return (-1);
+}
+
+/* Decode C escapes in s into a new buffer; store its length in *lenp. */
+static unsigned char *
+ttyio_unescape(const char *s, size_t *lenp)
+{
+	unsigned char	*buf, *p;
+	int		 h;
+
+	if ((buf = p = malloc(strlen(s) + 1)) == NULL)
+		err(1, NULL);
+	for (; *s != '\0'; s++) {
+		if (*s != '\\') {
+			*p++ = *s;
+			continue;
+		}
+		switch (*++s) {
+		case 'r':	*p++ = '\r'; break;
+		case 'n':	*p++ = '\n'; break;
+		case 't':	*p++ = '\t'; break;
+		case 'e':	*p++ = 0x1b; break;
+		case '\\':	*p++ = '\\'; break;
+		case 'x':
+			if ((h = ttyio_hex(s[1])) == -1)
+				errx(1, "\\x needs a hex digit");
+			*p = h;
+			s++;
+			if ((h = ttyio_hex(s[1])) != -1) {
+				*p = *p << 4 | h;
+				s++;
+			}
+			p++;
+			break;
+		case '\0':
+			errx(1, "text ends with a lone backslash");
+		default:
+			errx(1, "unknown escape \\%c (use \\r \\n \\t \\e "
+			    "\\\\ \\xHH)", *s);
+		}
+	}
+	*lenp = p - buf;
+	return (buf);
+}
+
+/* Write bytes to f escaped: printable ASCII as is, the rest as C escapes. */
+static void
+ttyio_escape(FILE *f, const unsigned char *p, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		switch (p[i]) {
+		case '\r':	fputs("\\r", f); break;
+		case '\n':	fputs("\\n", f); break;
+		case '\t':	fputs("\\t", f); break;
+		case 0x1b:	fputs("\\e", f); break;
+		case '\\':	fputs("\\\\", f); break;
+		default:
+			if (p[i] >= 0x20 && p[i] < 0x7f)
+				fputc(p[i], f);
+			else
+				fprintf(f, "\\x%02x", p[i]);
+		}
+	}
+}
+
+/* Show received bytes from off on stderr, the last ones if many. */
+static void
+ttyio_show(const char *what, size_t off)
+{
+	size_t	len = ttyio_len - off;
+
+	fprintf(stderr, "ttyio: %s (%zu byte%s): \"", what, len,
+	    len == 1 ? "" : "s");
+	if (len > TTYIO_SHOW_MAX) {
+		fprintf(stderr, "...");
+		off = ttyio_len - TTYIO_SHOW_MAX;
+		len = TTYIO_SHOW_MAX;
+	}
+	ttyio_escape(stderr, ttyio_hist + off, len);
+	fprintf(stderr, "\"\n");
+}
+
+/* Read what is waiting and append it to the history. */
+static void
+ttyio_read(void)
+{
+	ssize_t	n;
+
+	for (;;) {
+		if (ttyio_len == ttyio_cap) {
+			ttyio_cap = ttyio_cap ? ttyio_cap * 2 : 65536;
+			if ((ttyio_hist = realloc(ttyio_hist, ttyio_cap)) ==
+			    NULL)
+				err(1, NULL);
+		}
+		n = read(ttyio_end.fd, ttyio_hist + ttyio_len,
+		    ttyio_cap - ttyio_len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		if (n > 0) {
+			ttyio_len += n;
+			continue;
+		}
+		ttyio_show("received since the last expect", ttyio_mark);
+		if (n == 0)
+			errx(1, "%s: end of file", ttyio_end.name);
+		err(1, "read %s", ttyio_end.name);
+	}
+}
+
+/*
+ * Wait until the deadline (ms, monotonic) or until fd is writable if want
+ * is set, reading input meanwhile.  Return 1 if writable, 1 if input arrived
+ * and stop_on_input is set, else 0 at the deadline.
+ */
+static int
+ttyio_poll(long long deadline, int want, int stop_on_input)
+{
+	struct pollfd	pfd;
+	long long	left;
+	size_t		before;
+	int		n;
+
+	for (;;) {
+		left = deadline - ttyio_now();
+		if (left < 0)
+			left = 0;
+		pfd.fd = ttyio_end.fd;
+		pfd.events = POLLIN | (want ? POLLOUT : 0);
+		if ((n = poll(&pfd, 1, left)) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(1, "poll");
+		}
+		if (n == 0)
+			return (0);
+		before = ttyio_len;
+		if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
+			ttyio_read();
+		if (want && (pfd.revents & (POLLOUT | POLLERR)))
+			return (1);
+		if (stop_on_input && ttyio_len > before)
+			return (1);
+		if (left == 0)
+			return (0);
+	}
+}
+
+/* Write all of a buffer, reading input meanwhile. */
+static void
+ttyio_write(const struct ttyio_action *a, const unsigned char *p,
+    size_t len, long long timeout)
+{
+	long long	deadline = ttyio_now() + timeout;
+	ssize_t		n;
+
+	while (len > 0) {
+		if (!ttyio_poll(deadline, 1, 0))
+			errx(1, "%s: %s accepted nothing for %lld ms", a->arg,
+			    ttyio_end.name, timeout);
+		if ((n = write(ttyio_end.fd, p, len)) == -1) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			err(1, "%s: write %s", a->arg, ttyio_end.name);
+		}
+		p += n;
+		len -= n;
+		deadline = ttyio_now() + timeout;
+	}
+}
+
+/* Read until the input since the last expect holds the text. */
+static void
+ttyio_expect(const struct ttyio_action *a, long long timeout)
+{
+	long long	 deadline = ttyio_now() + timeout;
+	unsigned char	*p;
+	int		 late = 0;
+
+	for (;;) {
+		p = memmem(ttyio_hist + ttyio_mark, ttyio_len - ttyio_mark,
+		    a->text, a->len);
+		if (p != NULL) {
+			ttyio_mark = p - ttyio_hist + a->len;
+			return;
+		}
+		if (late) {
+			fprintf(stderr, "ttyio: %s: not received within %lld "
+			    "ms\n", a->arg, timeout);
+			ttyio_show("received since the last expect",
+			    ttyio_mark);
+			exit(1);
+		}
+		if (!ttyio_poll(deadline, 0, 1))
+			late = 1;
+	}
+}
+
+/* Parse one action argument. */
+static void
+ttyio_parse(struct ttyio_action *a, const char *s)
+{
+	static const struct {
+		const char	*name;
+		enum ttyio_kind	 kind;
+		int		 ms;
+	} kinds[] = {
+		{ "send:", TTYIO_SEND, 0 },
+		{ "type:", TTYIO_TYPE, 0 },
+		{ "expect:", TTYIO_EXPECT, 0 },
+		{ "quiet:", TTYIO_QUIET, 1 },
+		{ "drain:", TTYIO_DRAIN, 1 },
+		{ "sleep:", TTYIO_SLEEP, 1 },
+	};
+	size_t	i, l;
+
+	a->arg = s;
+	if (strcmp(s, "print") == 0) {
+		a->kind = TTYIO_PRINT;
+		return;
+	}
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		l = strlen(kinds[i].name);
+		if (strncmp(s, kinds[i].name, l) != 0)
+			continue;
+		a->kind = kinds[i].kind;
+		if (kinds[i].ms)
+			a->ms = ttyio_ms(s + l, s);
+		else
+			a->text = ttyio_unescape(s + l, &a->len);
+		if (a->kind == TTYIO_EXPECT && a->len == 0)
+			errx(1, "%s: nothing to expect", s);
+		return;
+	}
+	errx(1, "unknown action: %s (send:, type:, expect:, quiet:, drain:, "
+	    "sleep:, print)", s);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ttyio_action	*acts, *a;
+	long long		 timeout = 5000, delay = 20;
+	size_t			 i, before;
+	int			 ch, n, nacts;
+
+	while ((ch = getopt(argc, argv, "d:t:")) != -1) {
+		switch (ch) {
+		case 'd':
+			delay = ttyio_ms(optarg, "-d");
+			break;
+		case 't':
+			timeout = ttyio_ms(optarg, "-t");
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+	ttyio_end.name = argv[0];
+	nacts = argc - 1;
+	if ((acts = calloc(nacts + 1, sizeof *acts)) == NULL)
+		err(1, NULL);
+	for (n = 0; n < nacts; n++)
+		ttyio_parse(&acts[n], argv[n + 1]);
+
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, ttyio_signal);
+	signal(SIGTERM, ttyio_signal);
+	signal(SIGHUP, ttyio_signal);
+	atexit(ttyio_restore);
+	ttyio_open(&ttyio_end);
+
+	for (n = 0; n < nacts; n++) {
+		a = &acts[n];
+		switch (a->kind) {
+		case TTYIO_SEND:
+			ttyio_write(a, a->text, a->len, timeout);
+			break;
+		case TTYIO_TYPE:
+			for (i = 0; i < a->len; i++) {
+				if (i > 0)
+					ttyio_poll(ttyio_now() + delay, 0, 0);
+				ttyio_write(a, a->text + i, 1, timeout);
+			}
+			break;
+		case TTYIO_EXPECT:
+			ttyio_expect(a, timeout);
+			break;
+		case TTYIO_QUIET:
+			before = ttyio_len;
+			ttyio_poll(ttyio_now() + a->ms, 0, 0);
+			if (ttyio_len > before) {
+				fprintf(stderr, "ttyio: %s: input arrived\n",
+				    a->arg);
+				ttyio_show("received during the quiet time",
+				    before);
+				exit(1);
+			}
+			break;
+		case TTYIO_DRAIN:
+			ttyio_poll(ttyio_now() + a->ms, 0, 0);
+			ttyio_mark = ttyio_len;
+			break;
+		case TTYIO_SLEEP:
+			ttyio_poll(ttyio_now() + a->ms, 0, 0);
+			break;
+		case TTYIO_PRINT:
+			ttyio_escape(stdout, ttyio_hist, ttyio_len);
+			putchar('\n');
+			if (fflush(stdout) == EOF)
+				err(1, "stdout");
+			break;
+		}
+	}
+	return (0);
+}

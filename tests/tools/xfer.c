@@ -1,0 +1,578 @@
+/*
+ * xfer: bulk byte-exact transfer checker across several links at once.
+ *
+ * For every pair A=B given, a pseudo-random stream goes from A to B and a
+ * different one from B to A, all pairs and both directions at the same time
+ * in one poll() loop.  Each receiver must get exactly its own stream: no byte
+ * lost, altered, duplicated, reordered, added, or taken from another link.
+ * The streams hold every byte value, and are biased towards the bytes a line
+ * discipline or a careless relay would eat or rewrite (NUL, CR, LF, XON,
+ * XOFF, DEL, ESC, 8-bit bytes), often back to back.
+ *
+ * The KiB/s figure counts every byte delivered: all pairs, both directions.
+ * Byte offsets in messages count from 0.
+ */
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define XFER_LINGER_MS	200	/* keep reading after the end for extras */
+#define XFER_SAMPLE	64	/* bytes kept to explain a mismatch */
+#define XFER_MINMATCH	4	/* bytes that must agree at a known offset */
+#define XFER_IDLEN	8	/* bytes that must agree at any offset */
+#define PLURAL(n)	((n) == 1 ? "" : "s")
+
+struct xfer_dir;
+
+/* One endpoint, opened once. */
+struct xfer_end {
+	const char	*name;		/* as given on the command line */
+	int		 fd;
+	int		 istty;
+	struct termios	 saved;		/* restored on exit */
+	struct xfer_dir	*out;		/* the stream this end sends */
+	struct xfer_dir	*in;		/* the stream this end receives */
+};
+
+/* One direction of one pair: a stream from src to dst. */
+struct xfer_dir {
+	int		 pair;		/* 1-based, in command-line order */
+	const char	*label;		/* "B<-A" or "A<-B" */
+	struct xfer_end	*src;
+	struct xfer_end	*dst;
+	unsigned char	*data;		/* the stream, nbytes long */
+	size_t		 sent;
+	unsigned char	*rbuf;		/* received, nbytes + XFER_SAMPLE */
+	size_t		 rcvd;		/* may exceed what rbuf keeps */
+	long long	 bad;		/* offset of the first wrong byte, or -1 */
+};
+
+static struct xfer_end	*xfer_ends;
+static int		 xfer_nends;
+static size_t		 xfer_nbytes = 100000;
+
+static void		 usage(void) __attribute__((noreturn));
+
+/* Print the command line summary and exit. */
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: xfer [-n bytes] [-s seed] [-t timeout_s] "
+	    "[-c chunk] A1=B1 [A2=B2 ...]\n"
+	    "       endpoints: a tty or pty path, or tcp:HOST:PORT\n");
+	exit(1);
+}
+
+/* Parse a decimal number within [min, max] or exit naming the option. */
+static long long
+xfer_num(const char *s, long long min, long long max, const char *what)
+{
+	char		*end;
+	long long	 v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < min || v > max)
+		errx(1, "%s must be a number from %lld to %lld: %s", what,
+		    min, max, s);
+	return (v);
+}
+
+/* Return the monotonic clock in microseconds. */
+static long long
+xfer_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
+}
+
+/* Put the terminals back as they were. */
+static void
+xfer_restore(void)
+{
+	int	i;
+
+	for (i = 0; i < xfer_nends; i++)
+		if (xfer_ends[i].istty && xfer_ends[i].fd != -1)
+			tcsetattr(xfer_ends[i].fd, TCSANOW, &xfer_ends[i].saved);
+}
+
+/* Restore the terminals and die on a fatal signal. */
+static void
+xfer_signal(int sig)
+{
+	xfer_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Connect to tcp:HOST:PORT; return the socket. */
+static int
+xfer_tcp(const char *name)
+{
+	struct addrinfo	 hints, *res, *ai;
+	char		*host, *port;
+	int		 fd = -1, e, on = 1;
+
+	if ((host = strdup(name + 4)) == NULL)
+		err(1, NULL);
+	if ((port = strrchr(host, ':')) == NULL || port[1] == '\0')
+		errx(1, "%s: expected tcp:HOST:PORT", name);
+	*port++ = '\0';
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		host[strlen(host) - 1] = '\0';
+		host++;
+	}
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if ((e = getaddrinfo(host, port, &hints, &res)) != 0)
+		errx(1, "%s: %s", name, gai_strerror(e));
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		if ((fd = socket(ai->ai_family, ai->ai_socktype,
+		    ai->ai_protocol)) == -1)
+			continue;
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			break;
+		e = errno;
+		close(fd);
+		fd = -1;
+		errno = e;
+	}
+	if (fd == -1)
+		err(1, "connect %s", name);
+	freeaddrinfo(res);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+	return (fd);
+}
+
+/* Connect to a unix-domain socket at path; return the socket. */
+static int
+xfer_unix(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path)
+		errx(1, "%s: socket path too long", path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		err(1, "socket");
+	memcpy(sun.sun_path, path, strlen(path));
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1)
+		err(1, "connect %s", path);
+	return (fd);
+}
+
+/* Open one endpoint: raw non-blocking tty, or a connected socket. */
+static void
+xfer_open(struct xfer_end *e)
+{
+	struct termios	t;
+	struct stat	st;
+
+	if (strncmp(e->name, "tcp:", 4) == 0)
+		e->fd = xfer_tcp(e->name);
+	else if (stat(e->name, &st) == 0 && S_ISSOCK(st.st_mode))
+		e->fd = xfer_unix(e->name);
+	else if ((e->fd = open(e->name, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1)
+		err(1, "open %s", e->name);
+	if (fcntl(e->fd, F_SETFL, fcntl(e->fd, F_GETFL) | O_NONBLOCK) == -1)
+		err(1, "%s: fcntl", e->name);
+	if (isatty(e->fd)) {
+		if (tcgetattr(e->fd, &e->saved) == -1)
+			err(1, "%s: tcgetattr", e->name);
+		t = e->saved;
+		cfmakeraw(&t);
+		t.c_cflag |= CLOCAL | CREAD;
+		t.c_cc[VMIN] = 1;
+		t.c_cc[VTIME] = 0;
+		if (tcsetattr(e->fd, TCSANOW, &t) == -1)
+			err(1, "%s: tcsetattr", e->name);
+		e->istty = 1;
+	}
+}
+
+/* Return the next value of a splitmix64 generator. */
+static uint64_t
+xfer_rand(uint64_t *s)
+{
+	uint64_t	z;
+
+	z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31));
+}
+
+/* Fill a stream from (seed, pair, direction). */
+static void
+xfer_fill(unsigned char *p, size_t n, uint64_t seed, int pair, int dir)
+{
+	static const unsigned char special[] = {
+		0x00, 0x0d, 0x0a, 0x11, 0x13, 0x08, 0x7f, 0x1b,
+		0x03, 0x04, 0x1a, 0x40, 0x80, 0x9b, 0xff, 0x0d,
+	};
+	uint64_t	s, r;
+	size_t		i;
+
+	s = seed * 0x100000001b3ULL ^ (uint64_t)pair << 32 ^ (uint64_t)dir;
+	xfer_rand(&s);
+	for (i = 0; i < n; i++) {
+		r = xfer_rand(&s);
+		if ((r >> 8 & 7) == 0)
+			p[i] = special[r >> 16 & 15];
+		else
+			p[i] = r & 0xff;
+	}
+}
+
+/* Take bytes read for a direction, noting the first that is wrong. */
+static void
+xfer_take(struct xfer_dir *d, const unsigned char *buf, size_t n)
+{
+	size_t	i, off;
+
+	for (i = 0; i < n; i++) {
+		off = d->rcvd++;
+		if (off < xfer_nbytes + XFER_SAMPLE)
+			d->rbuf[off] = buf[i];
+		if (d->bad == -1 &&
+		    (off >= xfer_nbytes || buf[i] != d->data[off]))
+			d->bad = off;
+	}
+}
+
+/* Say where the stream sending end e was heading, for cross-talk. */
+static void
+xfer_source(char *note, size_t sz, const struct xfer_dir *d,
+    const struct xfer_dir *e, long long at)
+{
+	char	where[64] = "";
+
+	if (at >= 0)
+		snprintf(where, sizeof where, ", its byte %lld", at);
+	if (e->pair == d->pair)
+		snprintf(note, sz, " (echo: the receiver's own %s stream "
+		    "came back%s)", e->label, where);
+	else
+		snprintf(note, sz, " (cross-talk from pair %d (%s)%s)",
+		    e->pair, e->label, where);
+}
+
+/* Explain the bytes that follow a mismatch in a short note. */
+static void
+xfer_explain(char *note, size_t sz, const struct xfer_dir *d,
+    const struct xfer_dir *dirs, int ndirs)
+{
+	const unsigned char	*s, *p;
+	size_t			 k = d->bad, n = xfer_nbytes, l, m, j, len;
+	size_t			 kept, at;
+	int			 i, o;
+
+	note[0] = '\0';
+	kept = d->rcvd < n + XFER_SAMPLE ? d->rcvd : n + XFER_SAMPLE;
+	s = d->rbuf + k;
+	l = kept - k < XFER_SAMPLE ? kept - k : XFER_SAMPLE;
+	m = l < XFER_IDLEN ? l : XFER_IDLEN;
+	if (l < XFER_MINMATCH) {
+		if (k < n)
+			snprintf(note, sz, " (only %zu byte%s received from "
+			    "there)", l, PLURAL(l));
+		return;
+	}
+	/* Another stream at the same offset: links crossed or merged. */
+	for (i = 0; i < ndirs; i++)
+		if (&dirs[i] != d && k + m <= n &&
+		    memcmp(dirs[i].data + k, s, m) == 0) {
+			xfer_source(note, sz, d, &dirs[i], -1);
+			return;
+		}
+	if (k < n) {
+		len = l - 1 < n - k - 1 ? l - 1 : n - k - 1;
+		if (len >= XFER_MINMATCH &&
+		    memcmp(s + 1, d->data + k + 1, len) == 0) {
+			snprintf(note, sz, " (one byte altered, the next %zu "
+			    "are right)", len);
+			return;
+		}
+		for (j = 1; j + XFER_MINMATCH <= l; j++) {
+			len = l - j < n - k ? l - j : n - k;
+			if (memcmp(s + j, d->data + k, len) != 0)
+				continue;
+			o = snprintf(note, sz, " (%zu byte%s inserted:", j,
+			    PLURAL(j));
+			for (len = 0; len < j && len < 8 && o > 0 &&
+			    (size_t)o < sz; len++)
+				o += snprintf(note + o, sz - o, " 0x%02x",
+				    s[len]);
+			if (o > 0 && (size_t)o < sz)
+				snprintf(note + o, sz - o, "%s)",
+				    j > 8 ? " ..." : "");
+			return;
+		}
+		if (m == XFER_IDLEN &&
+		    (p = memmem(d->data, n, s, m)) != NULL) {
+			at = p - d->data;
+			if (at > k)
+				snprintf(note, sz, " (stream resumes at byte "
+				    "%zu: %zu byte%s lost)", at, at - k,
+				    PLURAL(at - k));
+			else
+				snprintf(note, sz, " (byte %zu onwards sent "
+				    "again: %zu byte%s duplicated)", at,
+				    k - at, PLURAL(k - at));
+			return;
+		}
+	}
+	/* Another stream at any offset. */
+	for (i = 0; m == XFER_IDLEN && i < ndirs; i++)
+		if (&dirs[i] != d &&
+		    (p = memmem(dirs[i].data, n, s, m)) != NULL) {
+			xfer_source(note, sz, d, &dirs[i],
+			    (long long)(p - dirs[i].data));
+			return;
+		}
+	snprintf(note, sz, " (the next %zu bytes match no stream)", m);
+}
+
+/* Report every direction that went wrong. */
+static void
+xfer_report(struct xfer_dir *dirs, int ndirs)
+{
+	struct xfer_dir	*d;
+	char		 note[256];
+	int		 i;
+
+	for (i = 0; i < ndirs; i++) {
+		d = &dirs[i];
+		if (d->bad == -1)
+			continue;
+		xfer_explain(note, sizeof note, d, dirs, ndirs);
+		if ((size_t)d->bad >= xfer_nbytes)
+			printf("xfer: pair %d (%s): %zu extra byte%s after the "
+			    "expected %zu (first 0x%02x)%s\n", d->pair,
+			    d->label, d->rcvd - xfer_nbytes,
+			    PLURAL(d->rcvd - xfer_nbytes),
+			    xfer_nbytes, d->rbuf[d->bad], note);
+		else
+			printf("xfer: pair %d (%s): byte %lld: expected 0x%02x "
+			    "got 0x%02x%s\n", d->pair, d->label, d->bad,
+			    d->data[d->bad], d->rbuf[d->bad], note);
+	}
+}
+
+/* Write the next chunk of the stream an end sends, as far as it accepts. */
+static void
+xfer_write(struct xfer_end *e, size_t chunk)
+{
+	struct xfer_dir	*d = e->out;
+	size_t		 len;
+	ssize_t		 n;
+
+	while (d->sent < xfer_nbytes) {
+		len = xfer_nbytes - d->sent;
+		if (len > chunk)
+			len = chunk;
+		n = write(e->fd, d->data + d->sent, len);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return;
+			err(1, "pair %d: write %s after %zu bytes", d->pair,
+			    e->name, d->sent);
+		}
+		d->sent += n;
+	}
+}
+
+/* Read all that an end has for us. */
+static void
+xfer_read(struct xfer_end *e)
+{
+	unsigned char	buf[8192];
+	ssize_t		n;
+
+	for (;;) {
+		n = read(e->fd, buf, sizeof buf);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return;
+			err(1, "pair %d: read %s after %zu bytes", e->in->pair,
+			    e->name, e->in->rcvd);
+		}
+		if (n == 0)
+			errx(1, "pair %d: %s: end of file after %zu of %zu "
+			    "bytes", e->in->pair, e->name, e->in->rcvd,
+			    xfer_nbytes);
+		xfer_take(e->in, buf, n);
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct xfer_dir	*dirs, *d;
+	struct pollfd	*pfd;
+	long long	 start, now, deadline, done = 0, stop = 0, elapsed = 0;
+	long long	 timeout = 60, ms;
+	uint64_t	 seed = 1;
+	size_t		 chunk = 64;
+	char		*eq;
+	int		 ch, npairs, ndirs, i, j, failed = 0, complete;
+
+	while ((ch = getopt(argc, argv, "c:n:s:t:")) != -1) {
+		switch (ch) {
+		case 'c':
+			chunk = xfer_num(optarg, 1, 1 << 20, "chunk");
+			break;
+		case 'n':
+			xfer_nbytes = xfer_num(optarg, 1, 1LL << 30, "bytes");
+			break;
+		case 's':
+			seed = xfer_num(optarg, 0, LLONG_MAX, "seed");
+			break;
+		case 't':
+			timeout = xfer_num(optarg, 1, 86400, "timeout");
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+	npairs = argc;
+	ndirs = 2 * npairs;
+	xfer_nends = 2 * npairs;
+	if ((xfer_ends = calloc(xfer_nends, sizeof *xfer_ends)) == NULL ||
+	    (dirs = calloc(ndirs, sizeof *dirs)) == NULL ||
+	    (pfd = calloc(xfer_nends, sizeof *pfd)) == NULL)
+		err(1, NULL);
+	for (i = 0; i < xfer_nends; i++)
+		xfer_ends[i].fd = -1;
+	for (i = 0; i < npairs; i++) {
+		if ((eq = strchr(argv[i], '=')) == NULL || eq == argv[i] ||
+		    eq[1] == '\0')
+			errx(1, "%s: expected A=B", argv[i]);
+		*eq = '\0';
+		xfer_ends[2 * i].name = argv[i];
+		xfer_ends[2 * i + 1].name = eq + 1;
+	}
+	for (i = 0; i < xfer_nends; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(xfer_ends[i].name, xfer_ends[j].name) == 0)
+				errx(1, "%s: endpoint given twice",
+				    xfer_ends[i].name);
+
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, xfer_signal);
+	signal(SIGTERM, xfer_signal);
+	signal(SIGHUP, xfer_signal);
+	atexit(xfer_restore);
+
+	for (i = 0; i < ndirs; i++) {
+		d = &dirs[i];
+		d->pair = i / 2 + 1;
+		d->label = i % 2 == 0 ? "B<-A" : "A<-B";
+		d->src = &xfer_ends[i];		/* A for A->B, B for B->A */
+		d->dst = &xfer_ends[i ^ 1];
+		d->bad = -1;
+		if ((d->data = malloc(xfer_nbytes)) == NULL ||
+		    (d->rbuf = malloc(xfer_nbytes + XFER_SAMPLE)) == NULL)
+			err(1, NULL);
+		xfer_fill(d->data, xfer_nbytes, seed, d->pair, i % 2);
+		d->src->out = d;
+		d->dst->in = d;
+	}
+	for (i = 0; i < xfer_nends; i++)
+		xfer_open(&xfer_ends[i]);
+
+	start = xfer_now();
+	deadline = start + timeout * 1000000;
+	for (;;) {
+		for (i = 0; i < xfer_nends; i++) {
+			pfd[i].fd = xfer_ends[i].fd;
+			pfd[i].events = POLLIN;
+			if (xfer_ends[i].out->sent < xfer_nbytes)
+				pfd[i].events |= POLLOUT;
+		}
+		now = xfer_now();
+		ms = ((stop ? stop : deadline) - now + 999) / 1000;
+		if (poll(pfd, xfer_nends, ms < 0 ? 0 : ms) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(1, "poll");
+		}
+		for (i = 0; i < xfer_nends; i++) {
+			if (pfd[i].revents & (POLLOUT | POLLERR))
+				xfer_write(&xfer_ends[i], chunk);
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+				xfer_read(&xfer_ends[i]);
+		}
+		now = xfer_now();
+
+		complete = 1;
+		for (i = 0; i < ndirs; i++) {
+			if (dirs[i].bad != -1 && !failed) {
+				/* Read on a little to explain the mismatch. */
+				failed = 1;
+				if (!stop)
+					stop = now + XFER_LINGER_MS * 1000;
+			}
+			if (dirs[i].rcvd < xfer_nbytes)
+				complete = 0;
+		}
+		if (!failed && complete && !done) {
+			done = now;
+			elapsed = done - start;
+			stop = now + XFER_LINGER_MS * 1000;
+		}
+		if (stop && now >= stop)
+			break;
+		if (!stop && now >= deadline) {
+			printf("xfer: timeout after %lld s\n", timeout);
+			for (i = 0; i < ndirs; i++)
+				printf("xfer: pair %d (%s): received %zu of "
+				    "%zu bytes (%zu written)\n", dirs[i].pair,
+				    dirs[i].label, dirs[i].rcvd, xfer_nbytes,
+				    dirs[i].sent);
+			exit(1);
+		}
+	}
+	if (failed) {
+		xfer_report(dirs, ndirs);
+		exit(1);
+	}
+	printf("xfer: %d pair%s, %zu bytes each way, OK in %.3f s "
+	    "(%.1f KiB/s)\n", npairs, PLURAL(npairs), xfer_nbytes,
+	    elapsed / 1e6, elapsed > 0 ?
+	    (double)ndirs * xfer_nbytes / 1024 / (elapsed / 1e6) : 0.0);
+	return (0);
+}
