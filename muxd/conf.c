@@ -112,8 +112,28 @@ static struct conf *conf_parse(config_t *, const char *, const char *,
 static struct conf *conf_read(const char *, const char *, FILE *,
 		    const char *, char *, size_t);
 static char	*conf_basedir(const char *, int);
+static const char *conf_where(const char *, const char *, char *, size_t);
 static void	 conf_port_clear(struct conf_port *);
 static void	 conf_entity_clear(struct conf_entity *);
+
+/*
+ * Name the file an error is in: the configuration's own name, or an
+ * included file, which libconfig names as written in @include (relative
+ * to the configuration's directory); that is put in the same terms as
+ * the configuration's name.
+ */
+static const char *
+conf_where(const char *name, const char *file, char *buf, size_t len)
+{
+	const char	*slash;
+
+	if (file == NULL)
+		return (name);
+	if (file[0] == '/' || (slash = strrchr(name, '/')) == NULL)
+		return (file);
+	snprintf(buf, len, "%.*s/%s", (int)(slash - name), name, file);
+	return (buf);
+}
 
 /* Record the first error as "FILE:LINE: message"; always returns -1. */
 static int
@@ -121,7 +141,7 @@ conf_error(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
     ...)
 {
 	const char	*file = NULL;
-	char		 msg[MUXD_ERRLEN];
+	char		 msg[MUXD_ERRLEN], where[PATH_MAX];
 	unsigned int	 line = 0;
 	va_list		 ap;
 
@@ -132,8 +152,7 @@ conf_error(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
 		file = config_setting_source_file(s);
 		line = config_setting_source_line(s);
 	}
-	if (file == NULL)
-		file = ctx->name;
+	file = conf_where(ctx->name, file, where, sizeof(where));
 	if (line == 0)
 		line = 1;
 	va_start(ap, fmt);
@@ -1034,6 +1053,7 @@ conf_read(const char *name, const char *basedir, FILE *f, const char *text,
 	config_t	 cf;
 	struct conf	*conf;
 	const char	*file;
+	char		 where[PATH_MAX];
 	int		 ok;
 
 	config_init(&cf);
@@ -1044,8 +1064,8 @@ conf_read(const char *name, const char *basedir, FILE *f, const char *text,
 	else
 		ok = config_read_string(&cf, text);
 	if (!ok) {
-		if ((file = config_error_file(&cf)) == NULL)
-			file = name;
+		file = conf_where(name, config_error_file(&cf), where,
+		    sizeof(where));
 		if (errlen > 0)
 			snprintf(err, errlen, "%s:%d: %s", file,
 			    config_error_line(&cf) > 0 ?

@@ -307,7 +307,7 @@ round_json(void)
 		    "left", muxd_conf->entities[left].name,
 		    "right", muxd_conf->entities[right].name));
 	}
-	return (json_pack("{sbsisIsIsosoo}", "active", 1,
+	return (json_pack("{sbsisIsIsoso}", "active", 1,
 	    "number", round_cur.number, "seed", (json_int_t)round_cur.seed,
 	    "started", (json_int_t)round_cur.started, "ends",
 	    round_cur.ends ? json_integer(round_cur.ends) : json_null(),

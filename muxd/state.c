@@ -58,7 +58,7 @@ state_save(void)
 {
 	char		 tmp[PATH_MAX + 8];
 	struct link	*l;
-	json_t		*o, *ls;
+	json_t		*o, *ls, *rj, *pl;
 	int		 fd, dfd;
 
 	if (state_path[0] == '\0')
@@ -68,13 +68,16 @@ state_save(void)
 		json_array_append_new(ls, json_pack("{ssssssss}", "name",
 		    l->name, "a", l->a->name, "b", l->b->name, "origin",
 		    l->origin == LINK_ROUND ? "round" : "manual"));
-	o = json_pack("{sisIs{sbsisisIsIsI}soso}", "v", 1,
+	rj = round_json();
+	pl = json_object_get(rj, "placements");
+	o = json_pack("{sisIs{sbsisisIsIsI}sOso}", "v", 1,
 	    "saved", (json_int_t)time(NULL),
 	    "round", "active", round_cur.active, "number", round_cur.number,
 	    "last", round_cur.last, "seed", (json_int_t)round_cur.seed,
 	    "started", (json_int_t)round_cur.started,
 	    "ends", (json_int_t)round_cur.ends,
-	    "placements", round_json(), "links", ls);
+	    "placements", pl != NULL ? pl : json_null(), "links", ls);
+	json_decref(rj);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640)) ==
 	    -1) {

@@ -20,17 +20,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEMO_TEXT_MAX	4096	/* judge text kept per turn; more is dropped */
+#define DEMO_TEXT_MAX	4096	/* judge text kept per turn, the rest dropped */
 
 /* The judge's side of the conversation, fed one byte at a time. */
 struct demo_turn {
 	char	text[DEMO_TEXT_MAX];
 	size_t	len;
-	size_t	line;			/* where the current line starts */
-	int	eols;			/* line ends in a row */
-	int	pend;			/* CR or LF that may pair with the next */
-	int	annc;			/* an announcement may take one more EOL */
-	int	judge;			/* 0 until announced */
+	size_t	line;		/* where the current line starts */
+	int	eols;		/* line ends in a row */
+	int	pend;		/* CR or LF that may pair with the next */
+	int	annc;		/* an announcement may take one more EOL */
+	int	judge;		/* 0 until announced */
 };
 
 static const char	*demo_name = "Ada";
@@ -39,19 +39,13 @@ static unsigned int	 demo_seed;
 static unsigned int	 demo_rot;
 static char		 demo_greeted[100];
 
-static const char *demo_defaults[] = {
-	"Tell me more about that.",
-	"I see. And how does that make you feel?",
-	"Interesting. Go on.",
+static const char *demo_defaults[] = { "Tell me more about that.",
+	"I see. And how does that make you feel?", "Interesting. Go on.",
 	"Hmm, I had not thought of it that way.",
-	"That reminds me of something my sister once said.",
-};
-static const char *demo_counters[] = {
-	"Why do you ask?",
-	"What do you think?",
-	"Does that question interest you?",
-	"What would you answer yourself?",
-};
+	"That reminds me of something my sister once said." };
+static const char *demo_counters[] = { "Why do you ask?",
+	"What do you think?", "Does that question interest you?",
+	"What would you answer yourself?" };
 
 static void	usage(void) __attribute__((noreturn));
 
@@ -70,16 +64,6 @@ demo_term(int sig)
 {
 	(void)sig;
 	_exit(0);
-}
-
-/* Return a pseudo-random number (xorshift32). */
-static unsigned int
-demo_rand(void)
-{
-	demo_seed ^= demo_seed << 13;
-	demo_seed ^= demo_seed >> 17;
-	demo_seed ^= demo_seed << 5;
-	return (demo_seed);
 }
 
 /* Write bytes to stdout; a line that has gone away ends the program. */
@@ -112,7 +96,7 @@ demo_type(const char *s)
 		demo_write(s, 1);
 		if (demo_delay == 0)
 			continue;
-		ms = demo_delay / 2 + demo_rand() % (demo_delay + 1);
+		ms = demo_delay / 2 + rand_r(&demo_seed) % (demo_delay + 1);
 		ts.tv_sec = ms / 1000;
 		ts.tv_nsec = ms % 1000 * 1000000;
 		while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
@@ -174,6 +158,7 @@ demo_reply(struct demo_turn *t)
 	demo_type(a);
 	demo_write("\r\n", 2);
 	t->len = t->line = 0;
+	t->eols = 0;
 }
 
 /* Close the current line; return 1 if it ends the turn. */
@@ -192,7 +177,7 @@ demo_eol(struct demo_turn *t)
 	if (n == 4 && l[0] == '@' && l[1] == '@' && isdigit((unsigned char)l[2])
 	    && isdigit((unsigned char)l[3])) {
 		t->judge = (l[2] - '0') * 10 + (l[3] - '0');
-		t->len = t->line = 0;	/* a new judge: drop what came before */
+		t->len = t->line = 0;	/* a new judge: drop the rest */
 		t->eols = 0;
 		t->annc = 1;
 		return (0);
@@ -233,7 +218,6 @@ main(int argc, char *argv[])
 {
 	static struct demo_turn	 turn;
 	unsigned char		 buf[512];
-	const char		*errstr = NULL;
 	char			*end;
 	ssize_t			 n, i;
 	int			 ch;
@@ -245,29 +229,26 @@ main(int argc, char *argv[])
 			demo_delay = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || demo_delay < 0 ||
 			    demo_delay > 10000)
-				errstr = "delay must be 0 to 10000 ms";
+				errx(1, "-d %s: must be 0 to 10000 ms", optarg);
 			break;
 		case 'n':
 			demo_name = optarg;
 			if (*optarg == '\0' || strlen(optarg) > 64)
-				errstr = "name must be 1 to 64 characters";
+				errx(1, "-n %s: must be 1 to 64 characters",
+				    optarg);
 			break;
 		case 's':
 			demo_seed = strtoul(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0')
-				errstr = "seed must be a number";
+				errx(1, "-s %s: must be a number", optarg);
 			demo_rot = demo_seed;
 			break;
 		default:
 			usage();
 		}
-		if (errstr != NULL)
-			errx(1, "-%c %s: %s", ch, optarg, errstr);
 	}
 	if (optind != argc)
 		usage();
-	if (demo_seed == 0)
-		demo_seed = 1;		/* xorshift never leaves 0 */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGTERM, demo_term);
 

@@ -6,7 +6,7 @@
  *
  *	send:TEXT	write TEXT at once
  *	type:TEXT	write TEXT a byte at a time, -d ms between bytes
- *	expect:TEXT	read until what arrived since the last expect holds TEXT
+ *	expect:TEXT	read until the input since the last expect holds TEXT
  *	quiet:MS	read for MS ms; fail if anything arrives
  *	drain:MS	read for MS ms and forget everything received so far
  *	sleep:MS	wait MS ms (still reading)
@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TTYIO_SHOW_MAX	4096	/* bytes of input shown in a failure */
+#define TTYIO_SHOW_MAX	4096	/* input shown in a failure, bytes */
 
 enum ttyio_kind {
 	TTYIO_SEND,
@@ -137,10 +137,10 @@ static int
 ttyio_tcp(const char *name)
 {
 	struct addrinfo	 hints, *res, *ai;
-	char		*host, *port;
+	char		*copy, *host, *port;
 	int		 fd = -1, e, on = 1;
 
-	if ((host = strdup(name + 4)) == NULL)
+	if ((host = copy = strdup(name + 4)) == NULL)
 		err(1, NULL);
 	if ((port = strrchr(host, ':')) == NULL || port[1] == '\0')
 		errx(1, "%s: expected tcp:HOST:PORT", name);
@@ -154,6 +154,7 @@ ttyio_tcp(const char *name)
 	hints.ai_socktype = SOCK_STREAM;
 	if ((e = getaddrinfo(host, port, &hints, &res)) != 0)
 		errx(1, "%s: %s", name, gai_strerror(e));
+	free(copy);
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		if ((fd = socket(ai->ai_family, ai->ai_socktype,
 		    ai->ai_protocol)) == -1)
@@ -322,7 +323,7 @@ ttyio_read(void)
 
 	for (;;) {
 		if (ttyio_len == ttyio_cap) {
-			ttyio_cap = ttyio_cap ? ttyio_cap * 2 : 65536;
+			ttyio_cap *= 2;
 			if ((ttyio_hist = realloc(ttyio_hist, ttyio_cap)) ==
 			    NULL)
 				err(1, NULL);
@@ -502,6 +503,9 @@ main(int argc, char *argv[])
 		err(1, NULL);
 	for (n = 0; n < nacts; n++)
 		ttyio_parse(&acts[n], argv[n + 1]);
+	ttyio_cap = 65536;
+	if ((ttyio_hist = malloc(ttyio_cap)) == NULL)
+		err(1, NULL);
 
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, ttyio_signal);
@@ -552,5 +556,9 @@ main(int argc, char *argv[])
 			break;
 		}
 	}
+	for (n = 0; n < nacts; n++)
+		free(acts[n].text);
+	free(acts);
+	free(ttyio_hist);
 	return (0);
 }

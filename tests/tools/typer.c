@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TYPER_LINGER_MS	200	/* watch for extra bytes after the last */
+#define TYPER_LINGER_MS	200	/* watch for extras after the last */
 
 /* One endpoint, opened once. */
 struct typer_end {
@@ -72,7 +72,8 @@ typer_restore(void)
 
 	for (i = 0; i < 2; i++)
 		if (typer_ends[i].istty && typer_ends[i].fd != -1)
-			tcsetattr(typer_ends[i].fd, TCSANOW, &typer_ends[i].saved);
+			tcsetattr(typer_ends[i].fd, TCSANOW,
+			    &typer_ends[i].saved);
 }
 
 /* Restore the terminals and die on a fatal signal. */
@@ -89,10 +90,10 @@ static int
 typer_tcp(const char *name)
 {
 	struct addrinfo	 hints, *res, *ai;
-	char		*host, *port;
+	char		*copy, *host, *port;
 	int		 fd = -1, e, on = 1;
 
-	if ((host = strdup(name + 4)) == NULL)
+	if ((host = copy = strdup(name + 4)) == NULL)
 		err(1, NULL);
 	if ((port = strrchr(host, ':')) == NULL || port[1] == '\0')
 		errx(1, "%s: expected tcp:HOST:PORT", name);
@@ -106,6 +107,7 @@ typer_tcp(const char *name)
 	hints.ai_socktype = SOCK_STREAM;
 	if ((e = getaddrinfo(host, port, &hints, &res)) != 0)
 		errx(1, "%s: %s", name, gai_strerror(e));
+	free(copy);
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		if ((fd = socket(ai->ai_family, ai->ai_socktype,
 		    ai->ai_protocol)) == -1)
@@ -387,52 +389,44 @@ main(int argc, char *argv[])
 			if (w == -1 && errno != EAGAIN && errno != EINTR)
 				err(1, "byte %zu: write %s", i, from->name);
 			if (!typer_wait(from->fd, POLLOUT, t0 + timeout * 1000))
-				errx(1, "byte %zu (0x%02x): %s accepted nothing "
-				    "for %lld ms", i, text[i], from->name,
-				    timeout);
+				errx(1, "byte %zu (0x%02x): %s accepted "
+				    "nothing for %lld ms", i, text[i],
+				    from->name, timeout);
 		}
 		n = 0;
 		while (n == 0) {
-			if (!typer_wait(to->fd, POLLIN, t0 + timeout * 1000)) {
-				printf("typer: byte %zu (0x%02x) not delivered "
+			if (!typer_wait(to->fd, POLLIN, t0 + timeout * 1000))
+				errx(1, "byte %zu (0x%02x) not delivered "
 				    "within %lld ms (nothing held back for a "
-				    "line is allowed)\n", i, text[i], timeout);
-				exit(1);
-			}
+				    "line is allowed)", i, text[i], timeout);
 			n = typer_read(to, buf, sizeof buf);
 		}
 		lat[i] = typer_now() - t0;
-		if (buf[0] != text[i]) {
-			printf("typer: byte %zu: expected %s got %s\n", i,
+		if (buf[0] != text[i])
+			errx(1, "byte %zu: expected %s got %s", i,
 			    typer_show(text[i]), typer_show(buf[0]));
-			exit(1);
-		}
-		if (n > 1) {
-			printf("typer: byte %zu (%s): %zu unexpected byte%s "
-			    "after it, first %s\n", i, typer_show(text[i]),
-			    n - 1, n == 2 ? "" : "s", typer_show(buf[1]));
-			exit(1);
-		}
+		if (n > 1)
+			errx(1, "byte %zu (%s): %zu unexpected byte%s after "
+			    "it, first %s", i, typer_show(text[i]), n - 1,
+			    n == 2 ? "" : "s", typer_show(buf[1]));
 	}
 	t0 = typer_now() + TYPER_LINGER_MS * 1000;
 	while (typer_wait(to->fd, POLLIN, t0))
-		if ((n = typer_read(to, buf, sizeof buf)) > 0) {
-			printf("typer: %zu unexpected byte%s after the last, "
-			    "first %s\n", n, n == 1 ? "" : "s",
+		if ((n = typer_read(to, buf, sizeof buf)) > 0)
+			errx(1, "%zu unexpected byte%s after the last, "
+			    "first %s", n, n == 1 ? "" : "s",
 			    typer_show(buf[0]));
-			exit(1);
-		}
 
-	if (!quiet) {
-		if (len == 0) {
-			printf("typer: 0 bytes delivered\n");
-			return (0);
-		}
+	if (!quiet && len == 0)
+		printf("typer: 0 bytes delivered\n");
+	else if (!quiet) {
 		qsort(lat, len, sizeof *lat, typer_cmp);
 		printf("typer: %zu byte%s delivered one by one, latency p50 "
 		    "%lld us, p99 %lld us, max %lld us\n", len,
 		    len == 1 ? "" : "s", lat[(len - 1) / 2],
 		    lat[(len - 1) * 99 / 100], lat[len - 1]);
 	}
+	free(text);
+	free(lat);
 	return (0);
 }

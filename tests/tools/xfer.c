@@ -35,9 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define XFER_LINGER_MS	200	/* keep reading after the end for extras */
+#define XFER_LINGER_MS	200	/* read on after the end for extras */
 #define XFER_SAMPLE	64	/* bytes kept to explain a mismatch */
-#define XFER_MINMATCH	4	/* bytes that must agree at a known offset */
+#define XFER_MINMATCH	4	/* bytes to agree at a known offset */
 #define XFER_IDLEN	8	/* bytes that must agree at any offset */
 #define PLURAL(n)	((n) == 1 ? "" : "s")
 
@@ -45,25 +45,25 @@ struct xfer_dir;
 
 /* One endpoint, opened once. */
 struct xfer_end {
-	const char	*name;		/* as given on the command line */
+	const char	*name;		/* as on the command line */
 	int		 fd;
 	int		 istty;
 	struct termios	 saved;		/* restored on exit */
-	struct xfer_dir	*out;		/* the stream this end sends */
-	struct xfer_dir	*in;		/* the stream this end receives */
+	struct xfer_dir	*out;		/* the stream it sends */
+	struct xfer_dir	*in;		/* the stream it receives */
 };
 
 /* One direction of one pair: a stream from src to dst. */
 struct xfer_dir {
-	int		 pair;		/* 1-based, in command-line order */
+	int		 pair;		/* 1-based, in argument order */
 	const char	*label;		/* "B<-A" or "A<-B" */
 	struct xfer_end	*src;
 	struct xfer_end	*dst;
 	unsigned char	*data;		/* the stream, nbytes long */
 	size_t		 sent;
-	unsigned char	*rbuf;		/* received, nbytes + XFER_SAMPLE */
-	size_t		 rcvd;		/* may exceed what rbuf keeps */
-	long long	 bad;		/* offset of the first wrong byte, or -1 */
+	unsigned char	*rbuf;		/* nbytes + XFER_SAMPLE */
+	size_t		 rcvd;		/* may exceed rbuf */
+	long long	 bad;		/* first wrong byte, or -1 */
 };
 
 static struct xfer_end	*xfer_ends;
@@ -115,7 +115,8 @@ xfer_restore(void)
 
 	for (i = 0; i < xfer_nends; i++)
 		if (xfer_ends[i].istty && xfer_ends[i].fd != -1)
-			tcsetattr(xfer_ends[i].fd, TCSANOW, &xfer_ends[i].saved);
+			tcsetattr(xfer_ends[i].fd, TCSANOW,
+			    &xfer_ends[i].saved);
 }
 
 /* Restore the terminals and die on a fatal signal. */
@@ -132,10 +133,10 @@ static int
 xfer_tcp(const char *name)
 {
 	struct addrinfo	 hints, *res, *ai;
-	char		*host, *port;
+	char		*copy, *host, *port;
 	int		 fd = -1, e, on = 1;
 
-	if ((host = strdup(name + 4)) == NULL)
+	if ((host = copy = strdup(name + 4)) == NULL)
 		err(1, NULL);
 	if ((port = strrchr(host, ':')) == NULL || port[1] == '\0')
 		errx(1, "%s: expected tcp:HOST:PORT", name);
@@ -149,6 +150,7 @@ xfer_tcp(const char *name)
 	hints.ai_socktype = SOCK_STREAM;
 	if ((e = getaddrinfo(host, port, &hints, &res)) != 0)
 		errx(1, "%s: %s", name, gai_strerror(e));
+	free(copy);
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		if ((fd = socket(ai->ai_family, ai->ai_socktype,
 		    ai->ai_protocol)) == -1)
@@ -288,8 +290,8 @@ xfer_explain(char *note, size_t sz, const struct xfer_dir *d,
     const struct xfer_dir *dirs, int ndirs)
 {
 	const unsigned char	*s, *p;
-	size_t			 k = d->bad, n = xfer_nbytes, l, m, j, len;
-	size_t			 kept, at;
+	size_t			 k = d->bad, n = xfer_nbytes;
+	size_t			 l, m, j, len, kept, at;
 	int			 i, o;
 
 	note[0] = '\0';
@@ -372,15 +374,16 @@ xfer_report(struct xfer_dir *dirs, int ndirs)
 			continue;
 		xfer_explain(note, sizeof note, d, dirs, ndirs);
 		if ((size_t)d->bad >= xfer_nbytes)
-			printf("xfer: pair %d (%s): %zu extra byte%s after the "
-			    "expected %zu (first 0x%02x)%s\n", d->pair,
-			    d->label, d->rcvd - xfer_nbytes,
+			fprintf(stderr, "xfer: pair %d (%s): %zu extra byte%s "
+			    "after the expected %zu (first 0x%02x)%s\n",
+			    d->pair, d->label, d->rcvd - xfer_nbytes,
 			    PLURAL(d->rcvd - xfer_nbytes),
 			    xfer_nbytes, d->rbuf[d->bad], note);
 		else
-			printf("xfer: pair %d (%s): byte %lld: expected 0x%02x "
-			    "got 0x%02x%s\n", d->pair, d->label, d->bad,
-			    d->data[d->bad], d->rbuf[d->bad], note);
+			fprintf(stderr, "xfer: pair %d (%s): byte %lld: "
+			    "expected 0x%02x got 0x%02x%s\n", d->pair,
+			    d->label, d->bad, d->data[d->bad],
+			    d->rbuf[d->bad], note);
 	}
 }
 
@@ -437,14 +440,16 @@ xfer_read(struct xfer_end *e)
 int
 main(int argc, char *argv[])
 {
-	struct xfer_dir	*dirs, *d;
-	struct pollfd	*pfd;
-	long long	 start, now, deadline, done = 0, stop = 0, elapsed = 0;
-	long long	 timeout = 60, ms;
-	uint64_t	 seed = 1;
-	size_t		 chunk = 64;
-	char		*eq;
-	int		 ch, npairs, ndirs, i, j, failed = 0, complete;
+	static struct xfer_dir	*dirs;	/* static: reachable at exit(3) */
+	static struct pollfd	*pfd;
+	struct xfer_dir		*d;
+	long long		 start, now, deadline, done = 0, stop = 0;
+	long long		 elapsed = 0, timeout = 60, ms;
+	uint64_t		 seed = 1;
+	size_t			 chunk = 64;
+	char			*eq;
+	int			 ch, npairs, ndirs, i, j, failed = 0;
+	int			 complete;
 
 	while ((ch = getopt(argc, argv, "c:n:s:t:")) != -1) {
 		switch (ch) {
@@ -501,7 +506,7 @@ main(int argc, char *argv[])
 		d = &dirs[i];
 		d->pair = i / 2 + 1;
 		d->label = i % 2 == 0 ? "B<-A" : "A<-B";
-		d->src = &xfer_ends[i];		/* A for A->B, B for B->A */
+		d->src = &xfer_ends[i];	/* A for A->B, B for B->A */
 		d->dst = &xfer_ends[i ^ 1];
 		d->bad = -1;
 		if ((d->data = malloc(xfer_nbytes)) == NULL ||
@@ -557,10 +562,12 @@ main(int argc, char *argv[])
 		if (stop && now >= stop)
 			break;
 		if (!stop && now >= deadline) {
-			printf("xfer: timeout after %lld s\n", timeout);
+			fprintf(stderr, "xfer: timeout after %lld s\n",
+			    timeout);
 			for (i = 0; i < ndirs; i++)
-				printf("xfer: pair %d (%s): received %zu of "
-				    "%zu bytes (%zu written)\n", dirs[i].pair,
+				fprintf(stderr, "xfer: pair %d (%s): received "
+				    "%zu of %zu bytes (%zu written)\n",
+				    dirs[i].pair,
 				    dirs[i].label, dirs[i].rcvd, xfer_nbytes,
 				    dirs[i].sent);
 			exit(1);
@@ -574,5 +581,11 @@ main(int argc, char *argv[])
 	    "(%.1f KiB/s)\n", npairs, PLURAL(npairs), xfer_nbytes,
 	    elapsed / 1e6, elapsed > 0 ?
 	    (double)ndirs * xfer_nbytes / 1024 / (elapsed / 1e6) : 0.0);
+	for (i = 0; i < ndirs; i++) {
+		free(dirs[i].data);
+		free(dirs[i].rbuf);
+	}
+	free(dirs);
+	free(pfd);
 	return (0);
 }

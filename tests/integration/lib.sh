@@ -1,0 +1,152 @@
+# Shared helpers for the integration scenarios (POSIX sh, sourced).
+# Each scenario gets a private directory $T, and every process it starts
+# in the background is stopped when it exits.
+set -u
+B=${B:-build}
+ROOT=$(pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/muxd-test.XXXXXX")
+PIDS=
+MUXD_PID=
+TOOLS=$ROOT/$B/tests/tools
+MUXD=$ROOT/$B/muxd/muxd
+MUXCTL=$ROOT/$B/muxd/muxctl
+SOCK=$T/ctl.sock
+
+# Stop every background process and remove the scenario's directory.
+cleanup() {
+	for p in $PIDS $MUXD_PID; do kill "$p" 2>/dev/null; done
+	sleep 0.1
+	for p in $PIDS $MUXD_PID; do kill -9 "$p" 2>/dev/null; done
+	if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# Fail the scenario with a message saying what was expected.
+fail() {
+	echo "FAIL: $*" >&2
+	if [ -f "$T/muxd.log" ]; then
+		echo "--- muxd log (last 30 lines):" >&2
+		tail -30 "$T/muxd.log" >&2
+	fi
+	exit 1
+}
+
+# Run a command in the background, remembering it for cleanup.
+bg() {
+	"$@" &
+	PIDS="$PIDS $!"
+	LAST_PID=$!
+}
+
+# Wait until a shell condition holds, up to $2 seconds (default 10).
+wait_for() {
+	_n=$(( ${2:-10} * 20 ))
+	while [ "$_n" -gt 0 ]; do
+		eval "$1" >/dev/null 2>&1 && return 0
+		sleep 0.05
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# Make a cable: a pty pair, muxd's end at $T/NAME.dev, the test's at $T/NAME.
+cable() {
+	bg socat pty,raw,echo=0,link="$T/$1.dev" pty,raw,echo=0,link="$T/$1"
+	eval "CABLE_$(echo "$1" | tr -c 'A-Za-z0-9\n' _)=$LAST_PID"
+	wait_for "[ -e '$T/$1.dev' ] && [ -e '$T/$1' ]" 5 ||
+		fail "socat did not create the pty pair $1"
+}
+
+# Pull a cable out: its socat ends and both ends vanish.
+unplug() {
+	eval "_p=\$CABLE_$(echo "$1" | tr -c 'A-Za-z0-9\n' _)"
+	kill "$_p"
+	wait_for "[ ! -e '$T/$1' ]" 5 || fail "cable $1 did not go away"
+}
+
+# Start muxd with arguments, logging to $T/muxd.log, and wait for it.
+muxd_start() {
+	"$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
+	MUXD_PID=$!
+	wait_for "grep -q 'running' '$T/muxd.log'" 10 ||
+		fail "muxd did not start"
+	kill -0 "$MUXD_PID" 2>/dev/null || fail "muxd exited at start-up"
+}
+
+# Stop muxd with a signal (default TERM) and wait until it is gone.
+muxd_stop() {
+	kill "-${1:-TERM}" "$MUXD_PID" 2>/dev/null
+	wait_for "! kill -0 $MUXD_PID" 10 || fail "muxd did not stop"
+	wait "$MUXD_PID" 2>/dev/null
+	MUXD_PID=
+}
+
+# Run muxctl against the scenario's daemon.
+mctl() {
+	"$MUXCTL" -s "$SOCK" "$@"
+}
+
+# Print a field of a port's status (jq path after the port object).
+port_field() {
+	mctl -j status | jq -r ".ports[] | select(.name == \"$1\") | .$2"
+}
+
+# Wait until a port is in a state.
+wait_port() {
+	wait_for "[ \"\$(port_field '$1' state)\" = '$2' ]" "${3:-10}" ||
+		fail "port $1 not $2 (it is $(port_field "$1" state))"
+}
+
+# Write a room configuration to $T/room.conf from standard input.
+room() {
+	cat >"$T/room.conf"
+}
+
+# Play a terminal end: ttyio with a timeout.
+tty() {
+	"$TOOLS/ttyio" -t "${TTY_TIMEOUT:-5000}" "$@"
+}
+
+# Print a TCP port on loopback that nothing listens on.
+free_port() {
+	_p=$(( 20000 + ($$ * 7 + $(date +%N | sed 's/^0*//;s/^$/0/') ) % 30000 ))
+	while ss -Hltn "sport = :$_p" 2>/dev/null | grep -q . ||
+	    [ -e "$T/port.$_p" ]; do
+		_p=$((_p + 1))
+	done
+	: >"$T/port.$_p"
+	echo "$_p"
+}
+
+# Write the 2004 Final Four room, every line a pty muxd creates under $T:
+# terminals j1l j1r ... j4r, entries e1..e4, confederates c1..c4.
+room2004() {
+	{
+	echo "control = \"$SOCK\"; state = \"$T/state\";"
+	echo "ports = ("
+	for i in 1 2 3 4; do
+		echo "{ name = \"j${i}l\"; address = \"pty:$T/j${i}l\"; },"
+		echo "{ name = \"j${i}r\"; address = \"pty:$T/j${i}r\"; },"
+		echo "{ name = \"e$i\"; address = \"pty:$T/e$i\"; },"
+		[ $i = 4 ] && sep= || sep=,
+		echo "{ name = \"c$i\"; address = \"pty:$T/c$i\"; }$sep"
+	done
+	echo "); stations = ("
+	for i in 1 2 3 4; do
+		[ $i = 4 ] && sep= || sep=,
+		echo "{ name = \"J$i\"; judge = $i; left = \"j${i}l\"; right = \"j${i}r\"; }$sep"
+	done
+	echo "); entities = ("
+	for i in 1 2 3 4; do
+		echo "{ name = \"E$i\"; kind = \"entry\"; port = \"e$i\"; approved = \"Entry$i\"; },"
+		[ $i = 4 ] && sep= || sep=,
+		echo "{ name = \"C$i\"; kind = \"confederate\"; port = \"c$i\"; approved = \"Human$i\"; }$sep"
+	done
+	echo "); schedule = { preset = \"loebner2004\"; seed = ${SEED:-2004}; duration = ${DURATION:-0}; };"
+	} >"$T/room.conf"
+}
+
+# Print the port of an entity (E1 -> e1) or of a station's side (J1 left -> j1l).
+eport() { echo "$1" | tr 'EC' 'ec'; }
+sport() { echo "j$(echo "$1" | tr -d 'J')$(echo "$2" | cut -c1)"; }
