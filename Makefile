@@ -31,7 +31,8 @@ VERSION = 0.1.0
 B = build
 MUXD_SRCS := $(filter-out muxd/muxctl.c,$(wildcard muxd/*.c))
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
-MUXD_LIB_OBJS := $(filter-out $(B)/muxd/muxd.o,$(MUXD_OBJS))
+# The pure modules (no event loop) that unit tests link against.
+UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/schedule.o
 TOOL_SRCS := $(wildcard tests/tools/*.c) $(wildcard contrib/demo/*.c)
 TOOLS := $(TOOL_SRCS:%.c=$(B)/%)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -57,7 +58,7 @@ $(B)/tests/tools/%: $(B)/tests/tools/%.o
 $(B)/contrib/demo/%: $(B)/contrib/demo/%.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
 
-$(B)/tests/unit/%: tests/unit/%.c $(MUXD_LIB_OBJS)
+$(B)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Imuxd -o $@ $^ $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil

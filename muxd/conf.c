@@ -524,12 +524,14 @@ conf_name_taken(struct conf_ctx *ctx, const config_setting_t *s,
 
 	for (i = 0; i < conf->nstations; i++)
 		if (strcmp(conf->stations[i].name, name) == 0)
-			return (conf_error(ctx, s, "duplicate name '%s' (station "
-			    "at line %d)", name, conf->stations[i].line));
+			return (conf_error(ctx, s, "duplicate name '%s' "
+			    "(station at line %d)", name,
+			    conf->stations[i].line));
 	for (i = 0; i < conf->nentities; i++)
 		if (strcmp(conf->entities[i].name, name) == 0)
-			return (conf_error(ctx, s, "duplicate name '%s' (entity "
-			    "at line %d)", name, conf->entities[i].line));
+			return (conf_error(ctx, s, "duplicate name '%s' "
+			    "(entity at line %d)", name,
+			    conf->entities[i].line));
 	return (0);
 }
 
@@ -715,8 +717,8 @@ conf_schedule(struct conf_ctx *ctx, const config_setting_t *root)
 	if ((g = config_setting_get_member(root, "schedule")) == NULL)
 		return (0);
 	if (config_setting_type(g) != CONFIG_TYPE_GROUP)
-		return (conf_error(ctx, g, "setting 'schedule' must be a group: "
-		    "schedule = { ... };"));
+		return (conf_error(ctx, g, "setting 'schedule' must be a "
+		    "group: schedule = { ... };"));
 	if (conf_keys(ctx, g, conf_schedule_keys, "in schedule") == -1)
 		return (-1);
 
@@ -732,8 +734,8 @@ conf_schedule(struct conf_ctx *ctx, const config_setting_t *root)
 	if ((r = conf_int(ctx, g, "seed", "in schedule", 0, &n, &s)) == -1)
 		return (-1);
 	if (r == 1 && n < 0)
-		return (conf_error(ctx, s, "setting 'seed' in schedule must not "
-		    "be negative (write seeds above 2147483647 with an L "
+		return (conf_error(ctx, s, "setting 'seed' in schedule must "
+		    "not be negative (write seeds above 2147483647 with an L "
 		    "suffix)"));
 	if (r == 1) {
 		conf->seed = (uint64_t)n;
@@ -745,8 +747,8 @@ conf_schedule(struct conf_ctx *ctx, const config_setting_t *root)
 		return (-1);
 	rounds = config_setting_get_member(g, "rounds");
 	if (r == 1 && rounds != NULL)
-		return (conf_error(ctx, rounds, "schedule has both 'preset' and "
-		    "'rounds'; give one of them"));
+		return (conf_error(ctx, rounds, "schedule has both 'preset' "
+		    "and 'rounds'; give one of them"));
 	if (r == 1)
 		return (conf_preset(ctx, g, s, preset));
 	if (rounds == NULL)
@@ -824,7 +826,8 @@ conf_preset(struct conf_ctx *ctx, const config_setting_t *g,
 			cp = &cr->parts[cr->nparts++];
 			cp->station = pr[i].parts[j].judge - 1;
 			cp->entry = entries[pr[i].parts[j].entry - 1];
-			cp->confederate = confeds[pr[i].parts[j].confederate - 1];
+			cp->confederate =
+			    confeds[pr[i].parts[j].confederate - 1];
 		}
 	}
 	rc = 0;
@@ -854,8 +857,8 @@ conf_rounds(struct conf_ctx *ctx, const config_setting_t *l)
 	for (i = 0; i < n; i++) {
 		g = config_setting_get_elem(l, i);
 		if (config_setting_type(g) != CONFIG_TYPE_GROUP)
-			return (conf_error(ctx, g, "element %d of 'rounds' must "
-			    "be a group { ... }", i + 1));
+			return (conf_error(ctx, g, "element %d of 'rounds' "
+			    "must be a group { ... }", i + 1));
 		/* Counted first: conf_free() releases a half-read round. */
 		conf->nrounds++;
 		if (conf_round(ctx, g, &conf->rounds[i]) == -1)
@@ -884,10 +887,10 @@ conf_round(struct conf_ctx *ctx, const config_setting_t *g,
 		    number));
 	for (i = 0; i + 1 < conf->nrounds; i++)
 		if (conf->rounds[i].number == number)
-			return (conf_error(ctx, sr, "duplicate round %lld (first "
-			    "at line %d)", number, config_setting_source_line(
-			    config_setting_get_elem(config_setting_parent(g),
-			    (unsigned int)i))));
+			return (conf_error(ctx, sr, "duplicate round %lld "
+			    "(first at line %d)", number,
+			    config_setting_source_line(config_setting_get_elem(
+			    config_setting_parent(g), (unsigned int)i))));
 	cr->number = (int)number;
 
 	if ((pairs = config_setting_get_member(g, "pairs")) == NULL)
@@ -1151,6 +1154,10 @@ conf_load_string(const char *name, const char *text, char *err,
 	struct conf	*conf;
 	char		*dir;
 
+	if (text == NULL) {
+		snprintf(err, errlen, "%s: no configuration text", name);
+		return (NULL);
+	}
 	/* Without a directory in name, relative paths stay relative. */
 	dir = conf_basedir(name, 0);
 	conf = conf_read(name, dir, NULL, text, err, errlen);

@@ -58,6 +58,8 @@ int
 control_listen(const char *path, char *err, size_t errlen)
 {
 	struct sockaddr_un	sun;
+	char			dir[sizeof(sun.sun_path)];
+	const char		*slash;
 	int			s;
 
 	memset(&sun, 0, sizeof(sun));
@@ -68,6 +70,14 @@ control_listen(const char *path, char *err, size_t errlen)
 		return (-1);
 	}
 	strncpy(sun.sun_path, path, sizeof(sun.sun_path) - 1);
+	if ((slash = strrchr(path, '/')) != NULL && slash != path) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+		if (state_mkdirs(dir) == -1) {
+			snprintf(err, errlen, "control socket directory %s: %s",
+			    dir, strerror(errno));
+			return (-1);
+		}
+	}
 	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 	    0)) == -1) {
 		snprintf(err, errlen, "control socket: %s", strerror(errno));

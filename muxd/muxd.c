@@ -57,7 +57,8 @@ static int
 muxd_probe(const struct conf *cf, char *err, size_t errlen)
 {
 	const struct conf_port	*cp;
-	char			 real[PATH_MAX], msg[MUXD_ERRLEN / 2];
+	char			 real[PATH_MAX], shown[2 * PATH_MAX + 4];
+	char			 msg[MUXD_ERRLEN / 2];
 	size_t			 i;
 	int			 fd;
 
@@ -65,19 +66,19 @@ muxd_probe(const struct conf *cf, char *err, size_t errlen)
 		cp = &cf->ports[i];
 		if (cp->addr.kind != ADDR_DEVICE)
 			continue;
-		if (realpath(cp->addr.path, real) == NULL) {
-			snprintf(err, errlen, "%s:%d: port '%s': %s: %s",
-			    cf->file, cp->line, cp->name, cp->addr.path,
-			    strerror(errno));
+		if (port_serial_resolve(cp->addr.path, real, shown,
+		    sizeof(shown), msg, sizeof(msg)) == -1) {
+			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
+			    cp->line, cp->name, msg);
 			return (-1);
 		}
 		if ((fd = open(real, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1) {
 			snprintf(err, errlen, "%s:%d: port '%s': %s: %s",
-			    cf->file, cp->line, cp->name, real,
+			    cf->file, cp->line, cp->name, shown,
 			    strerror(errno));
 			return (-1);
 		}
-		if (port_tty_lock(fd, real, msg, sizeof(msg)) == -1) {
+		if (port_tty_lock(fd, shown, msg, sizeof(msg)) == -1) {
 			close(fd);
 			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
 			    cp->line, cp->name, msg);

@@ -241,11 +241,14 @@ int		 port_tty_is_pty(const char *);
 int		 port_tty_lock(int, const char *, char *, size_t);
 void		 port_tty_unlock(int);
 int		 port_tty_apply(int, const struct addr *, char *, size_t);
-int		 port_tty_open(struct port *, const char *, char *, size_t);
+int		 port_tty_open(struct port *, const char *, const char *,
+		    char *, size_t);
 void		 port_tty_close(struct port *);
 
 /* port-serial.c */
 extern const struct port_ops port_serial_ops;
+int		 port_serial_resolve(const char *, char *, char *, size_t,
+		    char *, size_t);
 
 /* port-pty.c */
 extern const struct port_ops port_pty_ops;
@@ -305,6 +308,7 @@ int		 round_right_is_entry(uint64_t, int, size_t);
 
 /* state.c */
 void		 state_init(const char *);
+int		 state_mkdirs(const char *);
 int		 state_save(void);
 int		 state_load(void);
 

@@ -25,6 +25,25 @@ const struct port_ops port_serial_ops = {
 	"device", port_serial_open, port_serial_close, port_serial_release
 };
 
+/*
+ * Resolve a device path (udev links are symlinks) into real, and write in
+ * shown how messages name it: "PATH" or "PATH (REAL)".
+ */
+int
+port_serial_resolve(const char *path, char *real, char *shown,
+    size_t shownlen, char *err, size_t errlen)
+{
+	if (realpath(path, real) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	if (strcmp(path, real) == 0)
+		snprintf(shown, shownlen, "%s", path);
+	else
+		snprintf(shown, shownlen, "%s (%s)", path, real);
+	return (0);
+}
+
 /* Report a libserialport failure and free the half-open port. */
 static int
 port_serial_fail(struct port *p, const char *path, const char *what,
@@ -57,28 +76,27 @@ port_serial_open(struct port *p, char *err, size_t errlen)
 	static const enum sp_flowcontrol flows[] = { SP_FLOWCONTROL_NONE,
 	    SP_FLOWCONTROL_RTSCTS, SP_FLOWCONTROL_XONXOFF,
 	    SP_FLOWCONTROL_DTRDSR };
-	char		 real[PATH_MAX];
+	char		 real[PATH_MAX], shown[2 * PATH_MAX + 4];
 	struct sp_port	*sp;
 	int		 fd;
 
-	if (realpath(p->addr.path, real) == NULL) {
-		snprintf(err, errlen, "%s: %s", p->addr.path, strerror(errno));
+	if (port_serial_resolve(p->addr.path, real, shown, sizeof(shown), err,
+	    errlen) == -1)
 		return (-1);
-	}
 	if (port_tty_is_pty(real))
-		return (port_tty_open(p, real, err, errlen));
+		return (port_tty_open(p, real, shown, err, errlen));
 
 	if (sp_get_port_by_name(real, &sp) != SP_OK) {
-		snprintf(err, errlen, "%s: not a serial port", real);
+		snprintf(err, errlen, "%s: not a serial port", shown);
 		return (-1);
 	}
 	p->sp = sp;
 	p->fd = -1;
 	if (sp_open(sp, SP_MODE_READ_WRITE) != SP_OK)
-		return (port_serial_fail(p, real, "open", err, errlen));
+		return (port_serial_fail(p, shown, "open", err, errlen));
 	if (sp_get_port_handle(sp, &fd) != SP_OK)
-		return (port_serial_fail(p, real, "handle", err, errlen));
-	if (port_tty_lock(fd, real, err, errlen) == -1) {
+		return (port_serial_fail(p, shown, "handle", err, errlen));
+	if (port_tty_lock(fd, shown, err, errlen) == -1) {
 		sp_close(sp);
 		sp_free_port(sp);
 		p->sp = NULL;
@@ -86,15 +104,15 @@ port_serial_open(struct port *p, char *err, size_t errlen)
 	}
 	p->fd = fd;
 	if (sp_set_baudrate(sp, p->addr.baud) != SP_OK)
-		return (port_serial_fail(p, real, "baud rate", err, errlen));
+		return (port_serial_fail(p, shown, "baud rate", err, errlen));
 	if (sp_set_bits(sp, p->addr.databits) != SP_OK)
-		return (port_serial_fail(p, real, "data bits", err, errlen));
+		return (port_serial_fail(p, shown, "data bits", err, errlen));
 	if (sp_set_parity(sp, parities[p->addr.parity]) != SP_OK)
-		return (port_serial_fail(p, real, "parity", err, errlen));
+		return (port_serial_fail(p, shown, "parity", err, errlen));
 	if (sp_set_stopbits(sp, p->addr.stopbits) != SP_OK)
-		return (port_serial_fail(p, real, "stop bits", err, errlen));
+		return (port_serial_fail(p, shown, "stop bits", err, errlen));
 	if (sp_set_flowcontrol(sp, flows[p->addr.flow]) != SP_OK)
-		return (port_serial_fail(p, real, "flow control", err, errlen));
+		return (port_serial_fail(p, shown, "flow control", err, errlen));
 	p->locked = 1;
 	return (0);
 }

@@ -135,21 +135,22 @@ port_tty_apply(int fd, const struct addr *a, char *err, size_t errlen)
 
 /* Open a pseudo-terminal device path as a port's line. */
 int
-port_tty_open(struct port *p, const char *path, char *err, size_t errlen)
+port_tty_open(struct port *p, const char *path, const char *shown, char *err,
+    size_t errlen)
 {
 	char	msg[MUXD_ERRLEN];
 	int	fd;
 
 	if ((fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
 		return (-1);
 	}
-	if (port_tty_lock(fd, path, err, errlen) == -1) {
+	if (port_tty_lock(fd, shown, err, errlen) == -1) {
 		close(fd);
 		return (-1);
 	}
 	if (port_tty_apply(fd, &p->addr, msg, sizeof(msg)) == -1) {
-		snprintf(err, errlen, "%s: %s", path, msg);
+		snprintf(err, errlen, "%s: %s", shown, msg);
 		port_tty_unlock(fd);
 		close(fd);
 		return (-1);

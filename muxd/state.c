@@ -20,10 +20,8 @@
 static char	state_path[PATH_MAX];
 static char	state_dir[PATH_MAX];
 
-static int	state_mkdirs(const char *);
-
 /* Create a directory and its parents. */
-static int
+int
 state_mkdirs(const char *dir)
 {
 	char	tmp[PATH_MAX], *s;

@@ -213,6 +213,7 @@ demo_feed(struct demo_turn *t, unsigned char c)
 	return (0);
 }
 
+/* Read the judge byte by byte and answer each finished turn. */
 int
 main(int argc, char *argv[])
 {

@@ -40,7 +40,7 @@ tty "$T/k" 'expect:hi from tcp' >/dev/null || fail "TCP peer's bytes lost"
 wait "$first"
 wait_port link2-b waiting
 tty "$T/k" 'send:while you were out\r\n' >/dev/null
-wait_for "[ \"\$(port_field link2-b queued)\" = 19 ]" 5 ||
+wait_for "[ \"\$(port_field link2-b queued)\" = 20 ]" 5 ||
 	fail "bytes for the absent TCP peer were not queued"
 tty "tcp:127.0.0.1:$P" 'expect:while you were out\r\n' >/dev/null ||
 	fail "bytes typed while the TCP peer was away were lost"

@@ -66,6 +66,7 @@ struct ttyio_end {
 	struct termios	 saved;
 };
 
+static const char	*ttyio_gone;	/* why the input ended, or NULL */
 static struct ttyio_end	 ttyio_end = { .fd = -1 };
 
 /*
@@ -74,6 +75,13 @@ static struct ttyio_end	 ttyio_end = { .fd = -1 };
  */
 static unsigned char	*ttyio_hist;
 static size_t		 ttyio_len, ttyio_cap, ttyio_mark;
+
+/*
+ * The peer closed (0 from read, or EIO from a pty): what came before still
+ * counts; an expect not yet met fails, quiet, drain and sleep just wait.
+ */
+static int		 ttyio_eof;
+static int		 ttyio_eof_errno;
 
 static void		 usage(void) __attribute__((noreturn));
 
@@ -86,7 +94,8 @@ usage(void)
 	    "       endpoint: a tty or pty path, or tcp:HOST:PORT\n"
 	    "       actions: send:TEXT type:TEXT expect:TEXT quiet:MS drain:MS "
 	    "sleep:MS print\n"
-	    "       TEXT takes \\r \\n \\t \\e \\\\ \\xHH\n");
+	    "       TEXT takes \\r \\n \\t \\e \\\\ \\xHH; defaults: -d 20 "
+	    "-t 5000\n");
 	exit(1);
 }
 
@@ -315,7 +324,7 @@ ttyio_show(const char *what, size_t off)
 	fprintf(stderr, "\"\n");
 }
 
-/* Read what is waiting and append it to the history. */
+/* Read what is waiting and append it to the history; note end of file. */
 static void
 ttyio_read(void)
 {
@@ -338,17 +347,20 @@ ttyio_read(void)
 			ttyio_len += n;
 			continue;
 		}
+		if (n == 0 || errno == EIO) {
+			ttyio_eof = 1;
+			ttyio_eof_errno = n == 0 ? 0 : errno;
+			return;
+		}
 		ttyio_show("received since the last expect", ttyio_mark);
-		if (n == 0)
-			errx(1, "%s: end of file", ttyio_end.name);
 		err(1, "read %s", ttyio_end.name);
 	}
 }
 
 /*
- * Wait until the deadline (ms, monotonic) or until fd is writable if want
- * is set, reading input meanwhile.  Return 1 if writable, 1 if input arrived
- * and stop_on_input is set, else 0 at the deadline.
+ * Wait until the deadline (ms, monotonic), reading input meanwhile.  Return
+ * 1 early when the fd is writable (if want), when input arrived (if
+ * stop_on_input), or at end of file for either; else 0 at the deadline.
  */
 static int
 ttyio_poll(long long deadline, int want, int stop_on_input)
@@ -362,6 +374,14 @@ ttyio_poll(long long deadline, int want, int stop_on_input)
 		left = deadline - ttyio_now();
 		if (left < 0)
 			left = 0;
+		if (ttyio_eof) {
+			/* Nothing more can arrive: let the caller see it. */
+			if (want || stop_on_input)
+				return (1);
+			if (poll(NULL, 0, left) == -1 && errno == EINTR)
+				continue;
+			return (0);
+		}
 		pfd.fd = ttyio_end.fd;
 		pfd.events = POLLIN | (want ? POLLOUT : 0);
 		if ((n = poll(&pfd, 1, left)) == -1) {
@@ -421,6 +441,22 @@ ttyio_expect(const struct ttyio_action *a, long long timeout)
 			ttyio_mark = p - ttyio_hist + a->len;
 			return;
 		}
+		if (ttyio_eof) {
+			fprintf(stderr, "ttyio: %s: %s%s%s before it came\n",
+			    a->arg, ttyio_end.name, ttyio_eof_errno ?
+			    ": " : ": end of file", ttyio_eof_errno ?
+			    strerror(ttyio_eof_errno) : "");
+			ttyio_show("received since the last expect",
+			    ttyio_mark);
+			exit(1);
+		}
+		if (ttyio_gone != NULL) {
+			fprintf(stderr, "ttyio: %s: not received before %s: "
+			    "%s\n", a->arg, ttyio_end.name, ttyio_gone);
+			ttyio_show("received since the last expect",
+			    ttyio_mark);
+			exit(1);
+		}
 		if (late) {
 			fprintf(stderr, "ttyio: %s: not received within %lld "
 			    "ms\n", a->arg, timeout);
@@ -473,6 +509,7 @@ ttyio_parse(struct ttyio_action *a, const char *s)
 	    "sleep:, print)", s);
 }
 
+/* Parse the actions, open the endpoint, run the actions in order. */
 int
 main(int argc, char *argv[])
 {

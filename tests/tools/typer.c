@@ -50,7 +50,8 @@ usage(void)
 	    "usage: typer [-q] [-t timeout_ms] from to text\n"
 	    "       typer [-q] [-t timeout_ms] -f file from to\n"
 	    "       endpoints: a tty or pty path, or tcp:HOST:PORT; text takes "
-	    "\\r \\n \\t \\e \\\\ \\xHH\n");
+	    "\\r \\n \\t \\e \\\\ \\xHH\n"
+	    "       default timeout: 2000 ms per byte\n");
 	exit(1);
 }
 
@@ -325,6 +326,7 @@ typer_cmp(const void *a, const void *b)
 	return (x < y ? -1 : x > y);
 }
 
+/* Type the text byte by byte and time each delivery. */
 int
 main(int argc, char *argv[])
 {

@@ -78,7 +78,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: xfer [-n bytes] [-s seed] [-t timeout_s] "
 	    "[-c chunk] A1=B1 [A2=B2 ...]\n"
-	    "       endpoints: a tty or pty path, or tcp:HOST:PORT\n");
+	    "       endpoints: a tty or pty path, or tcp:HOST:PORT\n"
+	    "       defaults: -n 100000 -s 1 -t 60 -c 64\n");
 	exit(1);
 }
 
@@ -437,6 +438,7 @@ xfer_read(struct xfer_end *e)
 	}
 }
 
+/* Parse the pairs, open them, run the transfer, report. */
 int
 main(int argc, char *argv[])
 {

@@ -49,7 +49,8 @@
 /* Lines 1-13; a schedule added after it starts on line 14. */
 #define ROOM	PORTS STATIONS ENTITIES
 
-#define PAIR_FORM	"a pair must be (\"STATION\", \"ENTRY\", \"CONFEDERATE\")"
+#define PAIR_FORM \
+	"a pair must be (\"STATION\", \"ENTRY\", \"CONFEDERATE\")"
 #define NAME_RULE	"(1 to 32 characters of A-Z a-z 0-9 _ . -)"
 
 /* A room written by room_build(), with the number of its next line. */
@@ -378,20 +379,32 @@ test_preset_maps_labels_in_config_order(void **state)
 	    "  { name = \"x8\"; address = \"/dev/x8\"; }\n"
 	    ");\n"
 	    "stations = (\n"
-	    "  { name = \"North\"; judge = 40; left = \"a1\"; right = \"a2\"; },\n"
-	    "  { name = \"East\"; judge = 10; left = \"b1\"; right = \"b2\"; },\n"
-	    "  { name = \"South\"; judge = 30; left = \"c1\"; right = \"c2\"; },\n"
-	    "  { name = \"West\"; judge = 20; left = \"d1\"; right = \"d2\"; }\n"
+	    "  { name = \"North\"; judge = 40; left = \"a1\"; "
+	    "right = \"a2\"; },\n"
+	    "  { name = \"East\"; judge = 10; left = \"b1\"; "
+	    "right = \"b2\"; },\n"
+	    "  { name = \"South\"; judge = 30; left = \"c1\"; "
+	    "right = \"c2\"; },\n"
+	    "  { name = \"West\"; judge = 20; left = \"d1\"; "
+	    "right = \"d2\"; }\n"
 	    ");\n"
 	    "entities = (\n"
-	    "  { name = \"h1\"; kind = \"confederate\"; port = \"x1\"; approved = \"A\"; },\n"
-	    "  { name = \"p1\"; kind = \"entry\"; port = \"x2\"; approved = \"B\"; },\n"
-	    "  { name = \"p2\"; kind = \"entry\"; port = \"x3\"; approved = \"C\"; },\n"
-	    "  { name = \"h2\"; kind = \"confederate\"; port = \"x4\"; approved = \"D\"; },\n"
-	    "  { name = \"h3\"; kind = \"confederate\"; port = \"x5\"; approved = \"E\"; },\n"
-	    "  { name = \"p3\"; kind = \"entry\"; port = \"x6\"; approved = \"F\"; },\n"
-	    "  { name = \"h4\"; kind = \"confederate\"; port = \"x7\"; approved = \"G\"; },\n"
-	    "  { name = \"p4\"; kind = \"entry\"; port = \"x8\"; approved = \"H\"; }\n"
+	    "  { name = \"h1\"; kind = \"confederate\"; port = \"x1\"; "
+	    "approved = \"A\"; },\n"
+	    "  { name = \"p1\"; kind = \"entry\"; port = \"x2\"; "
+	    "approved = \"B\"; },\n"
+	    "  { name = \"p2\"; kind = \"entry\"; port = \"x3\"; "
+	    "approved = \"C\"; },\n"
+	    "  { name = \"h2\"; kind = \"confederate\"; port = \"x4\"; "
+	    "approved = \"D\"; },\n"
+	    "  { name = \"h3\"; kind = \"confederate\"; port = \"x5\"; "
+	    "approved = \"E\"; },\n"
+	    "  { name = \"p3\"; kind = \"entry\"; port = \"x6\"; "
+	    "approved = \"F\"; },\n"
+	    "  { name = \"h4\"; kind = \"confederate\"; port = \"x7\"; "
+	    "approved = \"G\"; },\n"
+	    "  { name = \"p4\"; kind = \"entry\"; port = \"x8\"; "
+	    "approved = \"H\"; }\n"
 	    ");\n"
 	    "schedule = { preset = \"loebner2004\"; duration = 1500; };\n");
 	/* En: the n-th entry in config order; Cn: the n-th confederate. */
@@ -420,8 +433,8 @@ test_preset_maps_labels_in_config_order(void **state)
 		}
 	}
 	/* Round 1 as printed: J1E1C1 J2E3C2 J3E2C4, excused J4 C3. */
-	assert_string_equal(conf->stations[conf->rounds[0].parts[1].station].name,
-	    "East");
+	assert_string_equal(
+	    conf->stations[conf->rounds[0].parts[1].station].name, "East");
 	assert_string_equal(conf->entities[conf->rounds[0].parts[1].entry].name,
 	    "p3");
 	assert_string_equal(
@@ -759,7 +772,8 @@ test_error_port_element_not_a_group(void **state)
 	(void)state;
 	expect_error("ports = (\n"
 	    "  { name = \"a\"; address = \"/dev/a\"; },\n"
-	    "  \"b\" );\n", "bad.conf:3: element 2 of 'ports' must be a group { ... }");
+	    "  \"b\" );\n",
+	    "bad.conf:3: element 2 of 'ports' must be a group { ... }");
 }
 
 static void
@@ -1185,7 +1199,8 @@ test_error_preset_and_rounds_together(void **state)
 	(void)state;
 	expect_error(ROOM "schedule = {\n"
 	    "  preset = \"loebner2004\";\n"
-	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); } );\n"
+	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); "
+	    "} );\n"
 	    "};\n", "bad.conf:16: schedule has both 'preset' and 'rounds'; "
 	    "give one of them");
 }
@@ -1211,7 +1226,8 @@ test_error_negative_seed(void **state)
 {
 	(void)state;
 	expect_error(ROOM "schedule = {\n"
-	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); } );\n"
+	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); "
+	    "} );\n"
 	    "  seed = -5;\n"
 	    "};\n", "bad.conf:16: setting 'seed' in schedule must not be "
 	    "negative (write seeds above 2147483647 with an L suffix)");
@@ -1222,12 +1238,14 @@ test_error_duration_out_of_range(void **state)
 {
 	(void)state;
 	expect_error(ROOM "schedule = {\n"
-	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); } );\n"
+	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); "
+	    "} );\n"
 	    "  duration = -1;\n"
 	    "};\n", "bad.conf:16: setting 'duration' in schedule must be "
 	    "between 0 and 86400 seconds");
 	expect_error(ROOM "schedule = {\n"
-	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); } );\n"
+	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); "
+	    "} );\n"
 	    "  duration = \"25m\";\n"
 	    "};\n", "bad.conf:16: setting 'duration' in schedule must be an "
 	    "integer");

@@ -113,7 +113,7 @@ test_rounds_are_numbered_one_to_seven(void **state)
 }
 
 static void
-test_each_cell_in_exactly_one_round_with_matrix_confederate(void **state)
+test_each_cell_once_with_the_matrix_confederate(void **state)
 {
 	const struct schedule_round	*r;
 	size_t				 n, i, k, total = 0;
@@ -134,8 +134,8 @@ test_each_cell_in_exactly_one_round_with_matrix_confederate(void **state)
 			assert_in_range(c, 1, N);
 			seen[j][e]++;
 			if (c != schedule_matrix("loebner2004", j, e))
-				fail_msg("round %d: J%dE%d with C%d, the matrix "
-				    "says C%d", r[i].number, j, e, c,
+				fail_msg("round %d: J%dE%d with C%d, the "
+				    "matrix says C%d", r[i].number, j, e, c,
 				    schedule_matrix("loebner2004", j, e));
 			total++;
 		}
@@ -362,12 +362,13 @@ main(void)
 		cmocka_unit_test(test_matrix_matches_the_printed_2004_matrix),
 		cmocka_unit_test(test_rounds_are_numbered_one_to_seven),
 		cmocka_unit_test(
-		    test_each_cell_in_exactly_one_round_with_matrix_confederate),
+		    test_each_cell_once_with_the_matrix_confederate),
 		cmocka_unit_test(test_every_entry_meets_every_confederate_once),
 		cmocka_unit_test(
 		    test_every_judge_sees_every_entry_and_confederate),
 		cmocka_unit_test(test_nobody_in_two_places_in_one_round),
-		cmocka_unit_test(test_excused_are_exactly_those_not_taking_part),
+		cmocka_unit_test(
+		    test_excused_are_exactly_those_not_taking_part),
 		cmocka_unit_test(test_matrix_is_a_latin_square),
 		cmocka_unit_test(
 		    test_matrix_out_of_range_or_unknown_preset_is_zero),
