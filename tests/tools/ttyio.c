@@ -66,7 +66,6 @@ struct ttyio_end {
 	struct termios	 saved;
 };
 
-static const char	*ttyio_gone;	/* why the input ended, or NULL */
 static struct ttyio_end	 ttyio_end = { .fd = -1 };
 
 /*
@@ -446,13 +445,6 @@ ttyio_expect(const struct ttyio_action *a, long long timeout)
 			    a->arg, ttyio_end.name, ttyio_eof_errno ?
 			    ": " : ": end of file", ttyio_eof_errno ?
 			    strerror(ttyio_eof_errno) : "");
-			ttyio_show("received since the last expect",
-			    ttyio_mark);
-			exit(1);
-		}
-		if (ttyio_gone != NULL) {
-			fprintf(stderr, "ttyio: %s: not received before %s: "
-			    "%s\n", a->arg, ttyio_end.name, ttyio_gone);
 			ttyio_show("received since the last expect",
 			    ttyio_mark);
 			exit(1);
