@@ -73,10 +73,15 @@ struct muxctl_table {
 	size_t		 cap;
 };
 
+/*
+ * What must outlive a request: the connection, and the id the reply is
+ * matched on (global, so that nothing is lost when an error exits).
+ */
 static struct muxctl_conn muxctl_c;
+static json_t	*muxctl_id;
 
 static void	muxctl_usage(void) __attribute__((noreturn));
-static void	muxctl_open(struct muxctl_conn *, const char *);
+static int	muxctl_open(struct muxctl_conn *, const char *);
 static void	muxctl_write(struct muxctl_conn *, const char *, size_t);
 static enum muxctl_rd muxctl_read_line(struct muxctl_conn *, char **,
 		    size_t *, const struct timespec *);
@@ -87,7 +92,7 @@ static json_t	*muxctl_call(struct muxctl_conn *, const char *, json_t *,
 static int	 muxctl_member(const char *, size_t, const char *,
 		    const char **, size_t *);
 static void	 muxctl_print_result(const json_t *, const char *, size_t);
-static json_t	*muxctl_arg_string(const char *);
+static void	 muxctl_arg_check(const char *);
 static int	 muxctl_positive(const char *);
 static const char *muxctl_get_str(const json_t *, const char *);
 static int	 muxctl_get_num(const json_t *, const char *, double *);
@@ -113,7 +118,9 @@ static void	 muxctl_show_links(const json_t *);
 static void	 muxctl_show_status(const json_t *);
 static void	 muxctl_show_schedule(const json_t *);
 static void	 muxctl_show_value(const json_t *);
+static void	 muxctl_show_text(const json_t *);
 static void	 muxctl_show_event(const json_t *);
+static void	 muxctl_show(const char *, const json_t *);
 static void	 muxctl_interrupted(int);
 static int	 muxctl_watch(struct muxctl_conn *, int);
 static int	 muxctl_send(struct muxctl_conn *, const char *);
@@ -136,8 +143,8 @@ muxctl_usage(void)
 	exit(MUXCTL_EXIT_USAGE);
 }
 
-/* Connect to the control socket at path, or exit naming it. */
-static void
+/* Connect to the control socket at path; return -1 with errno if not. */
+static int
 muxctl_open(struct muxctl_conn *c, const char *path)
 {
 	struct sockaddr_un	 sun;
@@ -148,22 +155,21 @@ muxctl_open(struct muxctl_conn *c, const char *path)
 	c->skipping = c->eof = 0;
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path))
-		errx(MUXCTL_EXIT_UNREACHABLE, "%s: %s", path,
-		    strerror(ENAMETOOLONG));
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	memcpy(sun.sun_path, path, strlen(path) + 1);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		err(MUXCTL_EXIT_UNREACHABLE, "socket");
+		return -1;
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
 		saved = errno;
-		if (saved == ENOENT || saved == ECONNREFUSED)
-			errx(MUXCTL_EXIT_UNREACHABLE,
-			    "%s: %s (is muxd running?)", path,
-			    strerror(saved));
-		errx(MUXCTL_EXIT_UNREACHABLE, "%s: %s", path,
-		    strerror(saved));
+		close(fd);
+		errno = saved;
+		return -1;
 	}
 	c->fd = fd;
+	return 0;
 }
 
 /*
@@ -344,12 +350,15 @@ muxctl_reply(struct muxctl_conn *c, const json_t *id, int rawmode,
 			if (v == NULL)
 				why = "no protocol version";
 			else if (!json_is_integer(v) ||
-			    json_integer_value(v) != MUXD_PROTOCOL)
+			    json_integer_value(v) != MUXD_PROTOCOL) {
+				json_decref(o);
 				errx(MUXCTL_EXIT_PROTOCOL, "%s: reply in "
 				    "another protocol version (muxctl "
 				    "speaks %d)", c->path, MUXD_PROTOCOL);
+			}
 		}
 		if (why != NULL) {
+			json_decref(o);		/* why is not in o */
 			if (rawmode) {
 				printf("%s\n", line);
 				muxctl_flush();
@@ -372,16 +381,16 @@ static json_t *
 muxctl_call(struct muxctl_conn *c, const char *cmd, json_t *args,
     json_t **reply, char **raw, size_t *rawlen)
 {
-	json_t		*req, *id, *o, *result;
+	json_t		*req, *o, *result;
 	const char	*msg;
 	char		*text, idbuf[32];
 	size_t		 n;
 
 	snprintf(idbuf, sizeof(idbuf), "muxctl-%ld", (long)getpid());
-	if ((id = json_string(idbuf)) == NULL)
+	if ((muxctl_id = json_string(idbuf)) == NULL)
 		errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
-	req = json_pack("{s:i,s:O,s:s}", "v", MUXD_PROTOCOL, "id", id,
-	    "cmd", cmd);
+	req = json_pack("{s:i,s:O,s:s}", "v", MUXD_PROTOCOL, "id",
+	    muxctl_id, "cmd", cmd);
 	if (req == NULL)
 		errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
 	if (args != NULL) {
@@ -392,24 +401,28 @@ muxctl_call(struct muxctl_conn *c, const char *cmd, json_t *args,
 		errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
 	json_decref(req);
 	n = strlen(text);
-	if (n + 1 > MUXCTL_LINE_MAX)
+	if (n + 1 > MUXCTL_LINE_MAX) {
+		free(text);
 		errx(MUXCTL_EXIT_USAGE, "request longer than %d bytes",
 		    MUXCTL_LINE_MAX);
+	}
 	text[n] = '\n';		/* json_dumps's NUL is not sent */
 	muxctl_write(c, text, n + 1);
 	free(text);
 
-	o = muxctl_reply(c, id, 0, raw, rawlen);
-	json_decref(id);
+	o = muxctl_reply(c, muxctl_id, 0, raw, rawlen);
 	if (!json_is_true(json_object_get(o, "ok"))) {
 		msg = muxctl_get_str(o, "error");
-		errx(MUXCTL_EXIT_FAILED, "%s", msg != NULL && *msg != '\0' ?
-		    msg : "request failed (no error message)");
+		warnx("%s", msg != NULL && *msg != '\0' ? msg :
+		    "request failed (no error message)");
+		json_decref(o);
+		exit(MUXCTL_EXIT_FAILED);
 	}
-	result = json_object_get(o, "result");
-	if (result == NULL)
+	if ((result = json_object_get(o, "result")) == NULL) {
+		json_decref(o);
 		errx(MUXCTL_EXIT_PROTOCOL, "%s: malformed reply: no result",
 		    c->path);
+	}
 	*reply = o;
 	return result;
 }
@@ -515,9 +528,9 @@ muxctl_print_result(const json_t *result, const char *raw, size_t rawlen)
 	free(text);
 }
 
-/* Make a JSON string of a command-line argument, or exit with usage. */
-static json_t *
-muxctl_arg_string(const char *arg)
+/* Check that an argument can be a name: not empty, valid UTF-8. */
+static void
+muxctl_arg_check(const char *arg)
 {
 	json_t	*s;
 
@@ -526,10 +539,10 @@ muxctl_arg_string(const char *arg)
 		muxctl_usage();
 	}
 	if ((s = json_string(arg)) == NULL) {
-		warnx("%s: not valid UTF-8", arg);
+		warnx("not valid UTF-8: %s", arg);
 		muxctl_usage();
 	}
-	return s;
+	json_decref(s);
 }
 
 /* Parse a positive decimal integer, or return -1. */
@@ -1067,6 +1080,10 @@ muxctl_show_value(const json_t *v)
 	char			 buf[64], *text;
 	int			 bare;
 
+	if (v == NULL) {
+		fputs("-", stdout);
+		return;
+	}
 	switch (json_typeof(v)) {
 	case JSON_STRING:
 		p = (const unsigned char *)json_string_value(v);
@@ -1101,6 +1118,16 @@ muxctl_show_value(const json_t *v)
 		free(text);
 		break;
 	}
+}
+
+/* Print a value inside a sentence: a string bare, escaped; else as JSON. */
+static void
+muxctl_show_text(const json_t *v)
+{
+	if (json_is_string(v))
+		muxctl_put_str(stdout, json_string_value(v), 0);
+	else
+		muxctl_show_value(v);
 }
 
 /* Print one event: "10:00:01.234 port.down name=j1-left error=...". */
@@ -1192,8 +1219,10 @@ muxctl_watch(struct muxctl_conn *c, int json)
 			muxctl_flush();
 		} else if (json_is_false(json_object_get(o, "ok"))) {
 			msg = muxctl_get_str(o, "error");
-			errx(MUXCTL_EXIT_FAILED, "%s", msg != NULL ? msg :
+			warnx("%s", msg != NULL ? msg :
 			    "watch ended with an error");
+			json_decref(o);
+			exit(MUXCTL_EXIT_FAILED);
 		} else if (!json_is_true(json_object_get(o, "ok")))
 			warnx("%s: malformed event line skipped: no event",
 			    c->path);
@@ -1208,7 +1237,7 @@ muxctl_watch(struct muxctl_conn *c, int json)
 static int
 muxctl_send(struct muxctl_conn *c, const char *text)
 {
-	json_t		*req, *id = NULL, *o;
+	json_t		*req, *o;
 	const char	*msg;
 	char		*line, *buf;
 	size_t		 n, len;
@@ -1216,8 +1245,9 @@ muxctl_send(struct muxctl_conn *c, const char *text)
 
 	n = strlen(text);
 	req = json_loads(text, JSON_DECODE_ANY, NULL);
-	if (json_is_object(req) && (id = json_object_get(req, "id")) != NULL)
-		json_incref(id);
+	if (json_is_object(req) &&
+	    (muxctl_id = json_object_get(req, "id")) != NULL)
+		json_incref(muxctl_id);
 	json_decref(req);
 
 	if ((buf = malloc(n + 1)) == NULL)
@@ -1227,8 +1257,7 @@ muxctl_send(struct muxctl_conn *c, const char *text)
 	muxctl_write(c, buf, n + 1);
 	free(buf);
 
-	o = muxctl_reply(c, id, 1, &line, &len);
-	json_decref(id);
+	o = muxctl_reply(c, muxctl_id, 1, &line, &len);
 	fwrite(line, 1, len, stdout);
 	putchar('\n');
 	rc = MUXCTL_EXIT_OK;
@@ -1250,6 +1279,44 @@ muxctl_flush(void)
 		err(MUXCTL_EXIT_FAILED, "stdout");
 }
 
+/* Print the result of a command for people. */
+static void
+muxctl_show(const char *cmd, const json_t *result)
+{
+	if (strcmp(cmd, "status") == 0)
+		muxctl_show_status(result);
+	else if (strcmp(cmd, "round.start") == 0) {
+		muxctl_show_round(result, "started at");
+		muxctl_show_placements(result);
+	} else if (strcmp(cmd, "round.stop") == 0) {
+		printf("round ");
+		muxctl_show_text(json_object_get(result, "number"));
+		printf(" stopped\n");
+	} else if (strcmp(cmd, "connect") == 0) {
+		result = json_object_get(result, "link");
+		printf("connected ");
+		muxctl_show_text(json_object_get(result, "a"));
+		printf(" <-> ");
+		muxctl_show_text(json_object_get(result, "b"));
+		printf(" as link ");
+		muxctl_show_text(json_object_get(result, "name"));
+		putchar('\n');
+	} else if (strcmp(cmd, "disconnect") == 0) {
+		printf("disconnected link ");
+		muxctl_show_text(json_object_get(result, "link"));
+		putchar('\n');
+	} else if (strcmp(cmd, "reload") == 0) {
+		printf("reloaded");
+		if (json_is_string(json_object_get(result, "config"))) {
+			putchar(' ');
+			muxctl_show_text(json_object_get(result, "config"));
+		}
+		putchar('\n');
+	} else if (strcmp(cmd, "schedule") == 0)
+		muxctl_show_schedule(result);
+}
+
+/* Parse the command line, send the request and print the reply. */
 int
 main(int argc, char *argv[])
 {
@@ -1258,7 +1325,7 @@ main(int argc, char *argv[])
 	json_t			*args = NULL, *reply, *result;
 	char			*raw;
 	size_t			 rawlen;
-	int			 ch, json = 0, n, rc;
+	int			 ch, json = 0, n, rc, saved;
 
 	path = getenv("MUXD_SOCKET");
 	if (path == NULL || *path == '\0')
@@ -1313,13 +1380,14 @@ main(int argc, char *argv[])
 	} else if (strcmp(cmd, "connect") == 0) {
 		if (argc != 3)
 			muxctl_usage();
-		args = json_pack("{s:o,s:o}", "a", muxctl_arg_string(argv[1]),
-		    "b", muxctl_arg_string(argv[2]));
+		muxctl_arg_check(argv[1]);
+		muxctl_arg_check(argv[2]);
+		args = json_pack("{s:s,s:s}", "a", argv[1], "b", argv[2]);
 	} else if (strcmp(cmd, "disconnect") == 0) {
 		if (argc != 2)
 			muxctl_usage();
-		args = json_pack("{s:o}", "target",
-		    muxctl_arg_string(argv[1]));
+		muxctl_arg_check(argv[1]);
+		args = json_pack("{s:s}", "target", argv[1]);
 	} else if (strcmp(cmd, "send") == 0) {
 		if (argc != 2)
 			muxctl_usage();
@@ -1337,7 +1405,13 @@ main(int argc, char *argv[])
 		muxctl_usage();
 	}
 
-	muxctl_open(c, path);
+	if (muxctl_open(c, path) == -1) {
+		saved = errno;
+		json_decref(args);
+		errx(MUXCTL_EXIT_UNREACHABLE, "%s: %s%s", path,
+		    strerror(saved), saved == ENOENT || saved == ECONNREFUSED ?
+		    " (is muxd running?)" : "");
+	}
 	if (strcmp(cmd, "send") == 0)
 		rc = muxctl_send(c, argv[1]);
 	else if (strcmp(cmd, "watch") == 0)
@@ -1346,38 +1420,13 @@ main(int argc, char *argv[])
 		result = muxctl_call(c, cmd, args, &reply, &raw, &rawlen);
 		if (json)
 			muxctl_print_result(result, raw, rawlen);
-		else if (strcmp(cmd, "status") == 0)
-			muxctl_show_status(result);
-		else if (strcmp(cmd, "round.start") == 0) {
-			muxctl_show_round(result, "started at");
-			muxctl_show_placements(result);
-		} else if (strcmp(cmd, "round.stop") == 0) {
-			printf("round ");
-			muxctl_show_value(json_object_get(result, "number"));
-			printf(" stopped\n");
-		} else if (strcmp(cmd, "connect") == 0) {
-			result = json_object_get(result, "link");
-			printf("connected ");
-			muxctl_show_value(json_object_get(result, "a"));
-			printf(" <-> ");
-			muxctl_show_value(json_object_get(result, "b"));
-			printf(" as link ");
-			muxctl_show_value(json_object_get(result, "name"));
-			putchar('\n');
-		} else if (strcmp(cmd, "disconnect") == 0) {
-			printf("disconnected link ");
-			muxctl_show_value(json_object_get(result, "link"));
-			putchar('\n');
-		} else if (strcmp(cmd, "reload") == 0) {
-			printf("reloaded ");
-			muxctl_show_value(json_object_get(result, "config"));
-			putchar('\n');
-		} else if (strcmp(cmd, "schedule") == 0)
-			muxctl_show_schedule(result);
+		else
+			muxctl_show(cmd, result);
 		json_decref(reply);
 		rc = MUXCTL_EXIT_OK;
 	}
 	close(c->fd);
+	json_decref(muxctl_id);
 	muxctl_flush();
 	return rc;
 }

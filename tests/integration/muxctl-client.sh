@@ -7,54 +7,29 @@
 # no daemon (3), and a closed connection, a malformed or overlong reply (4).
 #
 # Run from the repository root: B=build sh tests/integration/muxctl-client.sh
-set -u
+. tests/integration/lib.sh
 
-B=${B:-build}
-MUXCTL=$B/muxd/muxctl
-NAME=muxctl-client
-
-fail() {
-	printf '%s: %s\n' "$NAME" "$*" >&2
-	exit 1
-}
-
-[ -x "$MUXCTL" ] || fail "$MUXCTL is not built (make $MUXCTL)"
 command -v socat >/dev/null 2>&1 || fail "socat is not installed"
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/$NAME.XXXXXX") || fail "mktemp failed"
-SPID=
-cleanup() {
-	if [ -n "$SPID" ]; then
-		kill "$SPID" 2>/dev/null
-		wait "$SPID" 2>/dev/null
-	fi
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+[ -x "$MUXCTL" ] || fail "$MUXCTL is not built"
 
 # Local times in the expected outputs are in UTC.
 TZ=UTC
 export TZ
 unset MUXD_SOCKET
 
-# The server: log the request line, answer with $T/reply, hang up.
+# The fake daemon, run in $T so that its socat addresses need no quoting:
+# log the request line, answer with the reply file, hang up.
 cat >"$T/serve.sh" <<'EOF'
 IFS= read -r req
-printf '%s\n' "$req" >>"$T/req"
+printf '%s\n' "$req" >>req
 id=$(printf '%s\n' "$req" | sed -n 's/.*"id":\("[^"]*"\).*/\1/p')
-sed "s/@ID@/${id:-null}/g" "$T/reply"
+sed "s/@ID@/${id:-null}/g" reply
 EOF
 : >"$T/reply"
-T=$T socat UNIX-LISTEN:"$T/sock",fork,unlink-early \
-    SYSTEM:"sh '$T/serve.sh'" 2>"$T/socat.err" &
-SPID=$!
-i=0
-while [ ! -S "$T/sock" ]; do
-	i=$((i + 1))
-	[ $i -le 100 ] || fail "socat did not create $T/sock: $(cat "$T/socat.err")"
-	sleep 0.05
-done
+bg sh -c 'cd "$1" && exec socat UNIX-LISTEN:ctl.sock,fork,unlink-early \
+    SYSTEM:"sh serve.sh" 2>socat.err' sh "$T"
+wait_for "[ -S '$SOCK' ]" 5 ||
+	fail "socat did not listen on $SOCK: $(cat "$T/socat.err")"
 
 # reply TEXT: the canned reply for the next connections.
 reply() {
@@ -65,17 +40,17 @@ reply() {
 run() {
 	: >"$T/req"
 	rc=0
-	"$MUXCTL" -s "$T/sock" "$@" >"$T/out" 2>"$T/err" || rc=$?
+	"$MUXCTL" -s "$SOCK" "$@" >"$T/out" 2>"$T/err" || rc=$?
 }
 
-# status WHAT RC: expect exit status RC.
-status() {
+# expect_rc WHAT RC: expect exit status RC.
+expect_rc() {
 	[ "$rc" = "$2" ] ||
 	    fail "$1: expected exit status $2, got $rc; stderr: $(cat "$T/err")"
 }
 
-# output WHAT TEXT: expect stdout to be exactly TEXT and a newline.
-output() {
+# expect_out WHAT TEXT: expect stdout to be exactly TEXT and a newline.
+expect_out() {
 	printf '%s\n' "$2" >"$T/want"
 	cmp -s "$T/want" "$T/out" || fail "$1: expected output:
 $(cat "$T/want")
@@ -83,14 +58,14 @@ $(cat "$T/want")
 $(cat "$T/out")"
 }
 
-# stderr WHAT TEXT: expect stderr to contain TEXT.
-stderr() {
+# expect_err WHAT TEXT: expect stderr to contain TEXT.
+expect_err() {
 	grep -F -e "$2" "$T/err" >/dev/null ||
 	    fail "$1: expected '$2' on stderr, seen: $(cat "$T/err")"
 }
 
-# request WHAT TEXT: expect the request line to contain TEXT.
-request() {
+# expect_req WHAT TEXT: expect the request line to contain TEXT.
+expect_req() {
 	grep -F -e "$2" "$T/req" >/dev/null ||
 	    fail "$1: expected '$2' in the request, seen: $(cat "$T/req")"
 }
@@ -103,10 +78,10 @@ STATUS_RESULT='{"version":"0.1.0","config":"/etc/muxd.conf","round":{"active":tr
 # status: the round line, the ports with the down port's error, the links.
 reply '{"v":1,"id":@ID@,"ok":true,"result":'"$STATUS_RESULT"'}'
 run status
-status status 0
-request status '"cmd":"status"'
-request status '"v":1'
-output status "round 3 running since 2004-09-18 10:00:00, ends 2004-09-18 10:25:00, seed 42
+expect_rc status 0
+expect_req status '"cmd":"status"'
+expect_req status '"v":1'
+expect_out status "round 3 running since 2004-09-18 10:00:00, ends 2004-09-18 10:25:00, seed 42
 
 NAME      STATE    IN    OUT  DROP  QUEUED  LAST-ACTIVITY  LINK     ADDRESS
 j1-left   up     1234  56789     0       0  -              J1-left  /dev/ttyUSB0,baud=9600
@@ -119,8 +94,8 @@ J1-left  j1-left  e1  round       3  J1       left  E1"
 
 # -j status: the result exactly as sent, on one line.
 run -j status
-status "-j status" 0
-output "-j status" "$STATUS_RESULT"
+expect_rc "-j status" 0
+expect_out "-j status" "$STATUS_RESULT"
 
 # Events and another client's reply before ours are skipped.
 printf '%s\n' \
@@ -129,24 +104,24 @@ printf '%s\n' \
     '{"v":1,"id":@ID@,"ok":true,"result":{"config":"/etc/muxd.conf"}}' \
     >"$T/reply"
 run reload
-status "reload after an event" 0
-output "reload after an event" "reloaded /etc/muxd.conf"
+expect_rc "reload after an event" 0
+expect_out "reload after an event" "reloaded /etc/muxd.conf"
 
 # round start: the number is sent as an integer, the placements printed.
 reply '{"v":1,"id":@ID@,"ok":true,"result":{"active":true,"number":3,"seed":42,"started":'$t0',"ends":null,"placements":[{"station":"J1","judge":1,"left":"E1","right":"C1"},{"station":"J2","judge":2,"left":"C2","right":"E3"}]}}'
 run round start 3
-status "round start" 0
-request "round start" '"cmd":"round.start"'
-request "round start" '"round":3'
-output "round start" "round 3 started at 2004-09-18 10:00:00, no time limit, seed 42
+expect_rc "round start" 0
+expect_req "round start" '"cmd":"round.start"'
+expect_req "round start" '"round":3'
+expect_out "round start" "round 3 started at 2004-09-18 10:00:00, no time limit, seed 42
 J1 (judge 1): left E1, right C1
 J2 (judge 2): left C2, right E3"
 
 # schedule: the rules' table.
 reply '{"v":1,"id":@ID@,"ok":true,"result":{"preset":"loebner2004","duration":1500,"rounds":[{"round":1,"pairs":[{"station":"J1","judge":1,"entry":"E1","confederate":"C1"},{"station":"J2","judge":2,"entry":"E3","confederate":"C2"},{"station":"J3","judge":3,"entry":"E2","confederate":"C4"}],"excused":"J4 C3"},{"round":6,"pairs":[{"station":"J1","judge":1,"entry":"E4","confederate":"C4"}],"excused":"J2 J3 J4 C1 C2 C3"}]}}'
 run schedule
-status schedule 0
-output schedule "schedule: preset loebner2004, rounds of 25 min
+expect_rc schedule 0
+expect_out schedule "schedule: preset loebner2004, rounds of 25 min
 1  J1:E1:C1 J2:E3:C2 J3:E2:C4   excused J4 C3
 6  J1:E4:C4                     excused J2 J3 J4 C1 C2 C3"
 
@@ -158,36 +133,36 @@ printf '%s\n' \
     '{"v":1,"event":"link.up","time":1095501602,"link":"J1-left","a":"j1-left","b":"e1","round":3,"station":null}' \
     >"$T/reply"
 run watch
-status watch 0
-request watch '"cmd":"watch"'
-output watch '10:00:01.234 port.down port=j1-right error="No such device"
+expect_rc watch 0
+expect_req watch '"cmd":"watch"'
+expect_out watch '10:00:01.234 port.down port=j1-right error="No such device"
 10:00:02.000 link.up link=J1-left a=j1-left b=e1 round=3 station=-'
 run -j watch
-status "-j watch" 0
-output "-j watch" '{"v":1,"event":"port.down","time":1095501601.234,"port":"j1-right","error":"No such device"}
+expect_rc "-j watch" 0
+expect_out "-j watch" '{"v":1,"event":"port.down","time":1095501601.234,"port":"j1-right","error":"No such device"}
 {"v":1,"event":"link.up","time":1095501602,"link":"J1-left","a":"j1-left","b":"e1","round":3,"station":null}'
 
 # A reply longer than a socket buffer, in many reads.
 long=$(dd if=/dev/zero bs=1000 count=60 2>/dev/null | tr '\0' a)
 reply '{"v":1,"id":@ID@,"ok":true,"result":{"config":"/'"$long"'"}}'
 run reload
-status "long reply" 0
-output "long reply" "reloaded /$long"
+expect_rc "long reply" 0
+expect_out "long reply" "reloaded /$long"
 
 # send: the raw reply line, whatever its id.
 reply '{"v":1,"id":5,"ok":true,"result":{"number":3}}'
 run send '{"v":1,"id":5,"cmd":"round.stop"}'
-status send 0
-request send '{"v":1,"id":5,"cmd":"round.stop"}'
-output send '{"v":1,"id":5,"ok":true,"result":{"number":3}}'
+expect_rc send 0
+expect_req send '{"v":1,"id":5,"cmd":"round.stop"}'
+expect_out send '{"v":1,"id":5,"ok":true,"result":{"number":3}}'
 
 # An error reply: exit 1, the message on stderr, nothing on stdout.
 reply '{"v":1,"id":@ID@,"ok":false,"error":"no such port: j9-left"}'
 run connect j9-left e1
-status "error reply" 1
-request "error reply" '"a":"j9-left"'
-request "error reply" '"b":"e1"'
-stderr "error reply" "muxctl: no such port: j9-left"
+expect_rc "error reply" 1
+expect_req "error reply" '"a":"j9-left"'
+expect_req "error reply" '"b":"e1"'
+expect_err "error reply" "muxctl: no such port: j9-left"
 [ -s "$T/out" ] && fail "error reply: expected nothing on stdout, seen: $(cat "$T/out")"
 
 # Usage errors: exit 2 with the usage, and nothing sent.
@@ -196,49 +171,49 @@ for args in "" "frobnicate" "round" "round start" "round start 0" \
     "round stop 3" "connect j1-left" "disconnect" "status extra" "-x status"; do
 	# shellcheck disable=SC2086
 	run $args
-	status "usage '$args'" 2
-	stderr "usage '$args'" "usage: muxctl [-j] [-s socket] status"
+	expect_rc "usage '$args'" 2
+	expect_err "usage '$args'" "usage: muxctl [-j] [-s socket] status"
 	[ -s "$T/req" ] && fail "usage '$args': expected no request, seen: $(cat "$T/req")"
 done
 run round start x
-stderr "round start x" "not a positive integer: x"
+expect_err "round start x" "not a positive integer: x"
 
 # No daemon: exit 3, naming the socket and the reason.
 rc=0
 "$MUXCTL" -s "$T/nosock" status >"$T/out" 2>"$T/err" || rc=$?
-status "no daemon" 3
-stderr "no daemon" "muxctl: $T/nosock: No such file or directory (is muxd running?)"
+expect_rc "no daemon" 3
+expect_err "no daemon" "muxctl: $T/nosock: No such file or directory (is muxd running?)"
 rc=0
 MUXD_SOCKET=$T/nosock "$MUXCTL" status >"$T/out" 2>"$T/err" || rc=$?
-status "no daemon via MUXD_SOCKET" 3
-stderr "no daemon via MUXD_SOCKET" "$T/nosock: No such file or directory"
+expect_rc "no daemon via MUXD_SOCKET" 3
+expect_err "no daemon via MUXD_SOCKET" "$T/nosock: No such file or directory"
 
 # A malformed reply: exit 4.
 reply 'this is not JSON'
 run status
-status "malformed reply" 4
-stderr "malformed reply" "malformed reply"
+expect_rc "malformed reply" 4
+expect_err "malformed reply" "malformed reply"
 
 reply '{"v":1,"id":@ID@,"result":{}}'
 run status
-status "reply without ok" 4
-stderr "reply without ok" "malformed reply"
+expect_rc "reply without ok" 4
+expect_err "reply without ok" "malformed reply"
 
 reply '{"v":2,"id":@ID@,"ok":true,"result":{}}'
 run status
-status "protocol version 2" 4
+expect_rc "protocol version 2" 4
 
 # The connection closed before a reply: exit 4.
 : >"$T/reply"
 run status
-status "closed connection" 4
-stderr "closed connection" "connection closed before a reply"
+expect_rc "closed connection" 4
+expect_err "closed connection" "connection closed before a reply"
 
 # A reply line over 65536 bytes: exit 4.
 long=$(dd if=/dev/zero bs=1000 count=66 2>/dev/null | tr '\0' a)
 reply '{"v":1,"id":@ID@,"ok":true,"result":{"config":"/'"$long"'"}}'
 run reload
-status "overlong reply" 4
-stderr "overlong reply" "longer than 65536 bytes"
+expect_rc "overlong reply" 4
+expect_err "overlong reply" "longer than 65536 bytes"
 
 exit 0
