@@ -60,7 +60,7 @@ $(B)/contrib/demo/%: $(B)/contrib/demo/%.o
 
 $(B)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Imuxd -o $@ $^ $(PC_LIBS) \
+	$(CC) $(ALL_CFLAGS) -Imuxd -o $@ $(filter %.c %.o %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
 check: all $(UNITS)

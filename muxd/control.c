@@ -60,6 +60,7 @@ control_listen(const char *path, char *err, size_t errlen)
 	struct sockaddr_un	sun;
 	char			dir[sizeof(sun.sun_path)];
 	const char		*slash;
+	mode_t			old;
 	int			s;
 
 	memset(&sun, 0, sizeof(sun));
@@ -92,15 +93,18 @@ control_listen(const char *path, char *err, size_t errlen)
 	}
 	close(s);
 	unlink(path);
+	old = umask(0117);
 	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 	    0)) == -1 || bind(s, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
 	    chmod(path, 0660) == -1 || listen(s, 16) == -1) {
+		umask(old);
 		snprintf(err, errlen, "control socket %s: %s", path,
 		    strerror(errno));
 		if (s != -1)
 			close(s);
 		return (-1);
 	}
+	umask(old);
 	control_listener = evconnlistener_new(muxd_base, control_accept, NULL,
 	    LEV_OPT_CLOSE_ON_FREE, -1, s);
 	if (control_listener == NULL)
@@ -194,18 +198,23 @@ control_read(struct bufferevent *bev, void *arg)
 
 	while (!c->closing &&
 	    (line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
-		if (len > CONTROL_LINE_MAX)
+		if (len > CONTROL_LINE_MAX) {
 			control_reply(c, NULL, NULL, "request longer than "
 			    "65536 bytes");
-		else
+			c->closing = 1;
+		} else
 			control_request(c, line, len);
 		free(line);
 	}
-	if (!c->closing && evbuffer_get_length(in) > CONTROL_LINE_MAX)
+	if (!c->closing && evbuffer_get_length(in) > CONTROL_LINE_MAX) {
 		control_reply(c, NULL, NULL, "request longer than 65536 "
 		    "bytes without a newline");
-	if (c->closing)
+		c->closing = 1;
+	}
+	if (c->closing) {
 		bufferevent_disable(bev, EV_READ);
+		evbuffer_drain(in, evbuffer_get_length(in));
+	}
 }
 
 /* Queue one JSON line to a client, taking the reference. */
@@ -215,6 +224,16 @@ control_send(struct control_client *c, json_t *o)
 	struct evbuffer	*out = bufferevent_get_output(c->bev);
 	char		*s;
 
+	if (evbuffer_get_length(out) > CONTROL_WATCH_MAX) {
+		/* A client that does not read its replies is closed. */
+		json_decref(o);
+		if (!c->closing)
+			log_warnx("control: closing a client that does not "
+			    "read");
+		c->closing = 1;
+		bufferevent_disable(c->bev, EV_READ);
+		return;
+	}
 	if ((s = json_dumps(o, JSON_COMPACT)) != NULL) {
 		evbuffer_add(out, s, strlen(s));
 		evbuffer_add(out, "\n", 1);
@@ -427,13 +446,6 @@ control_event(const char *type, json_t *fields)
 		next = TAILQ_NEXT(c, entry);
 		if (!c->watching || c->closing)
 			continue;
-		if (evbuffer_get_length(bufferevent_get_output(c->bev)) >
-		    CONTROL_WATCH_MAX) {
-			log_warnx("control: dropping a watcher that does not "
-			    "read");
-			control_free(c);
-			continue;
-		}
 		control_send(c, json_incref(o));
 	}
 	json_decref(o);

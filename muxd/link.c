@@ -64,6 +64,7 @@ link_discard(struct port *p, const char *link)
 		return;
 	evbuffer_drain(p->outq, n);
 	p->dropped += n;
+	p->dropping = 0;
 	log_warnx("port %s: %zu bytes queued from link %s discarded as the "
 	    "link ended", p->name, n, link);
 	control_event("drop", json_pack("{sssIsIsbss}", "port", p->name,
@@ -76,6 +77,8 @@ void
 link_free(struct link *l, const char *reason)
 {
 	l->a->link = l->b->link = NULL;
+	port_drain_paused(l->a, l);
+	port_drain_paused(l->b, l);
 	port_pause(l->a, 0);
 	port_pause(l->b, 0);
 	link_discard(l->a, l->name);

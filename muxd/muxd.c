@@ -34,7 +34,7 @@ static void
 muxd_usage(void)
 {
 	fprintf(stderr,
-	    "usage: muxd [-dnv] [-f file] [-s socket]\n"
+	    "usage: muxd [-dnVv] [-f file] [-s socket]\n"
 	    "       muxd [-v] [-s socket] --link address address "
 	    "[--link address address ...]\n");
 	exit(2);
@@ -228,12 +228,8 @@ muxd_shutdown(void)
 	struct link	*l;
 	struct port	*p;
 
-	while ((l = TAILQ_FIRST(&links)) != NULL) {
-		l->a->link = l->b->link = NULL;
-		TAILQ_REMOVE(&links, l, entry);
-		free(l->name);
-		free(l);
-	}
+	while ((l = TAILQ_FIRST(&links)) != NULL)
+		link_free(l, "muxd stopping");
 	while ((p = TAILQ_FIRST(&ports)) != NULL)
 		port_free(p);
 	control_close();
@@ -253,7 +249,9 @@ main(int argc, char *argv[])
 	const int	 signums[5] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD, 0 };
 	const char	*file = MUXD_CONF, *sockpath = NULL;
 	char		 err[MUXD_ERRLEN], **pairs = NULL;
+	char		 absfile[PATH_MAX];
 	int		 ch, daemonize = 0, check = 0, verbose = 0, npairs = 0;
+	int		 fset = 0;
 	int		 i;
 
 	while ((ch = getopt_long(argc, argv, "df:ns:vV", longopts, NULL)) !=
@@ -264,6 +262,7 @@ main(int argc, char *argv[])
 			break;
 		case 'f':
 			file = optarg;
+			fset = 1;
 			break;
 		case 'n':
 			check = 1;
@@ -292,12 +291,15 @@ main(int argc, char *argv[])
 			muxd_usage();
 		}
 	}
-	if (optind != argc || (npairs > 0 && (check || daemonize)))
+	if (optind != argc || (npairs > 0 && (check || daemonize || fset)))
 		muxd_usage();
 	if (check)
 		return (muxd_check(file));
 
 	log_init(!daemonize, verbose);
+	/* Reloads must find the file after daemon(3) moves to /. */
+	if (npairs == 0 && realpath(file, absfile) != NULL)
+		file = absfile;
 	if (npairs == 0) {
 		if ((muxd_conf = conf_load(file, err, sizeof(err))) == NULL)
 			fatalx("%s", err);

@@ -230,6 +230,7 @@ void		 port_down(struct port *, const char *, ...)
 void		 port_up(struct port *);
 int		 port_send(struct port *, const unsigned char *, size_t);
 void		 port_pause(struct port *, int);
+void		 port_drain_paused(struct port *, struct link *);
 struct port	*port_find(const char *);
 const char	*port_state_name(enum port_state);
 json_t		*port_json(const struct port *);

@@ -35,6 +35,7 @@
 #define PORT_BACKOFF_MIN	250	/* ms */
 #define PORT_BACKOFF_MAX	8000
 #define PORT_READ_SIZE		4096
+#define PORT_STABLE		10	/* s up before the backoff resets */
 
 struct port_list ports = TAILQ_HEAD_INITIALIZER(ports);
 
@@ -194,7 +195,6 @@ port_up(struct port *p)
 	if (!p->paused)
 		event_add(p->ev_read, NULL);
 	p->state = PORT_UP;
-	p->backoff_ms = PORT_BACKOFF_MIN;
 	p->error[0] = '\0';
 	muxd_time(&p->since);
 	log_info("port %s: up", p->name);
@@ -216,6 +216,7 @@ port_down(struct port *p, const char *fmt, ...)
 {
 	char		 why[MUXD_ERRLEN];
 	struct timeval	 tv;
+	time_t		 up_for;
 	va_list		 ap;
 	enum port_state	 was = p->state;
 
@@ -223,6 +224,8 @@ port_down(struct port *p, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 
+	muxd_time(&tv);
+	up_for = tv.tv_sec - p->since.tv_sec;
 	port_events_free(p);
 	if (was != PORT_DOWN)
 		p->ops->close(p);
@@ -244,7 +247,8 @@ port_down(struct port *p, const char *fmt, ...)
 		return;
 	}
 	p->state = PORT_DOWN;
-	if (was == PORT_UP)
+	/* A line that stayed up a while starts the backoff afresh. */
+	if (was == PORT_UP && up_for >= PORT_STABLE)
 		p->backoff_ms = PORT_BACKOFF_MIN;
 	tv.tv_sec = p->backoff_ms / 1000;
 	tv.tv_usec = (p->backoff_ms % 1000) * 1000;
@@ -386,6 +390,38 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
 	if (n > 0)
 		evbuffer_add(p->outq, buf, n);
 	return (0);
+}
+
+/*
+ * Read and discard what waits in the line of a port that was paused, when
+ * its link ends: those bytes belong to the conversation that ended, so they
+ * pass the tap with that link and go nowhere else.
+ */
+void
+port_drain_paused(struct port *p, struct link *l)
+{
+	unsigned char	buf[PORT_READ_SIZE];
+	struct timeval	tv;
+	ssize_t		n;
+	size_t		total = 0;
+
+	if (!p->paused || p->state != PORT_UP)
+		return;
+	muxd_time(&tv);
+	while (total < 16 * 1024 * 1024 &&
+	    (n = read(p->fd, buf, sizeof(buf))) > 0) {
+		p->bytes_in += n;
+		tap_bytes(p, l, TAP_IN, buf, n, &tv);
+		total += n;
+	}
+	if (total == 0)
+		return;
+	p->dropped += total;
+	log_warnx("port %s: %zu bytes it sent while link %s was held up "
+	    "were discarded as the link ended", p->name, total, l->name);
+	control_event("drop", json_pack("{sssIsIsbss}", "port", p->name,
+	    "bytes", (json_int_t)total, "total", (json_int_t)p->dropped,
+	    "end", 1, "reason", "link ended while held up"));
 }
 
 /* Stop or resume reading a port's line. */

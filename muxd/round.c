@@ -158,6 +158,17 @@ round_start(int number, char *err, size_t errlen)
 	state_save();
 	log_info("round %d started, seed %llu", number,
 	    (unsigned long long)round_cur.seed);
+	for (i = 0; i < r->nparts; i++) {
+		int left, right;
+
+		round_names(&r->parts[i], round_right_is_entry(round_cur.seed,
+		    number, i), &left, &right);
+		log_info("round %d: %s (judge %d): left %s, right %s", number,
+		    muxd_conf->stations[r->parts[i].station].name,
+		    muxd_conf->stations[r->parts[i].station].judge,
+		    muxd_conf->entities[left].name,
+		    muxd_conf->entities[right].name);
+	}
 	control_event("round.start", round_json());
 	return (0);
 }
@@ -182,7 +193,7 @@ round_stop(const char *reason)
 		evtimer_del(round_timer);
 	state_save();
 	log_info("round %d stopped (%s)", number, reason);
-	control_event("round.stop", json_pack("{siss}", "round", number,
+	control_event("round.stop", json_pack("{siss}", "number", number,
 	    "reason", reason));
 	return (0);
 }
