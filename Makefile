@@ -91,5 +91,6 @@ clean:
 	rm -rf build build-asan
 
 .PHONY: all check check-asan demo bench install clean
+.SECONDARY:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -114,14 +114,31 @@ control_listen(const char *path, char *err, size_t errlen)
 	return (0);
 }
 
-/* Close the control socket and every client. */
+/* Close the control socket and every client, sending what is pending. */
 void
 control_close(void)
 {
 	struct control_client	*c;
+	struct evbuffer		*out;
+	unsigned char		*p;
+	size_t			 len;
+	ssize_t			 n;
 
-	while ((c = TAILQ_FIRST(&control_clients)) != NULL)
+	/*
+	 * The bufferevent owns the draining of its output, so what is
+	 * pending is written directly, as far as the socket takes it now.
+	 */
+	while ((c = TAILQ_FIRST(&control_clients)) != NULL) {
+		out = bufferevent_get_output(c->bev);
+		len = evbuffer_get_length(out);
+		p = evbuffer_pullup(out, -1);
+		while (len > 0 && p != NULL &&
+		    (n = write(bufferevent_getfd(c->bev), p, len)) > 0) {
+			p += n;
+			len -= n;
+		}
 		control_free(c);
+	}
 	if (control_listener != NULL) {
 		evconnlistener_free(control_listener);
 		unlink(control_path);

@@ -228,6 +228,7 @@ muxd_shutdown(void)
 	struct link	*l;
 	struct port	*p;
 
+	control_event("muxd.stop", NULL);
 	while ((l = TAILQ_FIRST(&links)) != NULL)
 		link_free(l, "muxd stopping");
 	while ((p = TAILQ_FIRST(&ports)) != NULL)

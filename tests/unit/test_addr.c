@@ -1,0 +1,272 @@
+/*
+ * Unit tests for endpoint addresses (muxd/addr.c): every form, every
+ * option, the defaults, the canonical form, and the messages for bad ones.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "muxd.h"
+
+/* Parse an address that must be good, failing with the message if not. */
+static void
+parse_ok(const char *text, struct addr *a)
+{
+	char	err[MUXD_ERRLEN];
+
+	if (addr_parse(text, a, err, sizeof(err)) == -1)
+		fail_msg("'%s' rejected: %s", text, err);
+}
+
+/* Check that an address is refused with a message containing a phrase. */
+static void
+parse_bad(const char *text, const char *phrase)
+{
+	struct addr	a;
+	char		err[MUXD_ERRLEN];
+
+	err[0] = '\0';
+	if (addr_parse(text, &a, err, sizeof(err)) == 0) {
+		addr_free(&a);
+		fail_msg("'%s' accepted, expected an error with '%s'", text,
+		    phrase);
+	}
+	if (strstr(err, phrase) == NULL)
+		fail_msg("'%s': message '%s' lacks '%s'", text, err, phrase);
+}
+
+/* Check the canonical form of an address. */
+static void
+format_is(const char *text, const char *want)
+{
+	struct addr	 a;
+	char		*s;
+
+	parse_ok(text, &a);
+	s = addr_format(&a);
+	assert_non_null(s);
+	assert_string_equal(s, want);
+	free(s);
+	addr_free(&a);
+}
+
+/* A bare device path gets 9600 8N1 without flow control. */
+static void
+device_defaults(void **state)
+{
+	struct addr	a;
+
+	(void)state;
+	parse_ok("/dev/ttyUSB0", &a);
+	assert_int_equal(a.kind, ADDR_DEVICE);
+	assert_string_equal(a.path, "/dev/ttyUSB0");
+	assert_int_equal(a.baud, 9600);
+	assert_int_equal(a.databits, 8);
+	assert_int_equal(a.parity, ADDR_PARITY_NONE);
+	assert_int_equal(a.stopbits, 1);
+	assert_int_equal(a.flow, ADDR_FLOW_NONE);
+	addr_free(&a);
+}
+
+/* Every line option, in key=value form. */
+static void
+device_options(void **state)
+{
+	struct addr	a;
+
+	(void)state;
+	parse_ok("serial:/dev/muxd/j1-left,baud=115200,data=7,parity=even,"
+	    "stop=2,flow=rtscts", &a);
+	assert_int_equal(a.kind, ADDR_DEVICE);
+	assert_string_equal(a.path, "/dev/muxd/j1-left");
+	assert_int_equal(a.baud, 115200);
+	assert_int_equal(a.databits, 7);
+	assert_int_equal(a.parity, ADDR_PARITY_EVEN);
+	assert_int_equal(a.stopbits, 2);
+	assert_int_equal(a.flow, ADDR_FLOW_RTSCTS);
+	addr_free(&a);
+}
+
+/* The shorthand of tio and picocom users: a bare rate and a frame. */
+static void
+device_shorthand(void **state)
+{
+	struct addr	a;
+
+	(void)state;
+	parse_ok("/dev/ttyS0,19200,7O2,flow=xonxoff", &a);
+	assert_int_equal(a.baud, 19200);
+	assert_int_equal(a.databits, 7);
+	assert_int_equal(a.parity, ADDR_PARITY_ODD);
+	assert_int_equal(a.stopbits, 2);
+	assert_int_equal(a.flow, ADDR_FLOW_XONXOFF);
+	addr_free(&a);
+	parse_ok("/dev/ttyS0,5m1", &a);
+	assert_int_equal(a.databits, 5);
+	assert_int_equal(a.parity, ADDR_PARITY_MARK);
+	addr_free(&a);
+}
+
+/* pty: takes the same options as a device. */
+static void
+pty_address(void **state)
+{
+	struct addr	a;
+
+	(void)state;
+	parse_ok("pty:/run/muxd/j1-left,baud=2400,parity=space", &a);
+	assert_int_equal(a.kind, ADDR_PTY);
+	assert_string_equal(a.path, "/run/muxd/j1-left");
+	assert_int_equal(a.baud, 2400);
+	assert_int_equal(a.parity, ADDR_PARITY_SPACE);
+	addr_free(&a);
+}
+
+/* exec: keeps the whole rest, commas and all, as the command. */
+static void
+exec_address(void **state)
+{
+	struct addr	a;
+
+	(void)state;
+	parse_ok("exec:/usr/bin/bot --name Ada,Lovelace -x", &a);
+	assert_int_equal(a.kind, ADDR_EXEC);
+	assert_string_equal(a.path, "/usr/bin/bot --name Ada,Lovelace -x");
+	addr_free(&a);
+}
+
+/* TCP connect and listen, with IPv4, names and bracketed IPv6. */
+static void
+tcp_addresses(void **state)
+{
+	struct addr	a;
+
+	(void)state;
+	parse_ok("tcp:192.0.2.7:7000", &a);
+	assert_int_equal(a.kind, ADDR_TCP);
+	assert_string_equal(a.host, "192.0.2.7");
+	assert_string_equal(a.service, "7000");
+	addr_free(&a);
+	parse_ok("tcp:[::1]:23", &a);
+	assert_string_equal(a.host, "::1");
+	assert_string_equal(a.service, "23");
+	addr_free(&a);
+	parse_ok("tcp-listen:7001", &a);
+	assert_int_equal(a.kind, ADDR_TCP_LISTEN);
+	assert_null(a.host);
+	assert_string_equal(a.service, "7001");
+	addr_free(&a);
+	parse_ok("tcp-listen:127.0.0.1:7001", &a);
+	assert_string_equal(a.host, "127.0.0.1");
+	addr_free(&a);
+	parse_ok("tcp-listen:[::]:7001", &a);
+	assert_string_equal(a.host, "::");
+	addr_free(&a);
+}
+
+/* Each kind of bad address is refused with a message saying why. */
+static void
+bad_addresses(void **state)
+{
+	(void)state;
+	parse_bad("", "empty address");
+	parse_bad("ftdi-ish:A1B2", "unknown address scheme");
+	parse_bad("dev/ttyUSB0", "unknown address scheme");
+	parse_bad("serial:ttyUSB0", "is not absolute");
+	parse_bad("/dev/ttyUSB0,baud=12345", "impossible baud rate '12345'");
+	parse_bad("/dev/ttyUSB0,0", "impossible baud rate '0'");
+	parse_bad("/dev/ttyUSB0,baud=fast", "impossible baud rate 'fast'");
+	parse_bad("/dev/ttyUSB0,data=9", "data bits '9' not 5 to 8");
+	parse_bad("/dev/ttyUSB0,parity=maybe", "unknown parity 'maybe'");
+	parse_bad("/dev/ttyUSB0,stop=3", "stop bits '3' not 1 or 2");
+	parse_bad("/dev/ttyUSB0,flow=hardware", "unknown flow control");
+	parse_bad("/dev/ttyUSB0,speed=9600", "unknown option 'speed=9600'");
+	parse_bad("/dev/ttyUSB0,9N1", "unknown option '9N1'");
+	parse_bad("/dev/ttyUSB0,", "empty option");
+	parse_bad("exec:", "needs a command");
+	parse_bad("tcp:localhost", "missing port");
+	parse_bad("tcp::7000", "missing host");
+	parse_bad("tcp:localhost:0", "bad TCP port '0'");
+	parse_bad("tcp:localhost:65536", "bad TCP port '65536'");
+	parse_bad("tcp-listen:http", "bad TCP port 'http'");
+	parse_bad("tcp:[::1:7000", "bad IPv6 host");
+}
+
+/* The canonical form names every setting, and parses back the same. */
+static void
+canonical_form(void **state)
+{
+	struct addr	a, b;
+	char		*s;
+
+	(void)state;
+	format_is("/dev/ttyUSB0", "/dev/ttyUSB0,baud=9600,8N1");
+	format_is("pty:/tmp/j,4800,7E2,flow=rtscts",
+	    "pty:/tmp/j,baud=4800,7E2,flow=rtscts");
+	format_is("exec:bot -v", "exec:bot -v");
+	format_is("tcp:[::1]:23", "tcp:[::1]:23");
+	format_is("tcp-listen:7000", "tcp-listen:7000");
+	format_is("tcp-listen:0.0.0.0:7000", "tcp-listen:0.0.0.0:7000");
+	parse_ok("/dev/ttyS1,57600,8O1,flow=dtrdsr", &a);
+	s = addr_format(&a);
+	parse_ok(s, &b);
+	assert_true(addr_equal(&a, &b));
+	free(s);
+	addr_free(&a);
+	addr_free(&b);
+}
+
+/* Equal means the same endpoint with the same settings. */
+static void
+equality(void **state)
+{
+	struct addr	a, b, c;
+
+	(void)state;
+	parse_ok("/dev/ttyUSB0,9600", &a);
+	parse_ok("/dev/ttyUSB0,baud=9600,8N1", &b);
+	parse_ok("/dev/ttyUSB0,19200", &c);
+	assert_true(addr_equal(&a, &b));
+	assert_false(addr_equal(&a, &c));
+	addr_free(&a);
+	addr_free(&b);
+	addr_free(&c);
+}
+
+/* Only the standard rates are valid. */
+static void
+baud_rates(void **state)
+{
+	(void)state;
+	assert_true(addr_baud_valid(50));
+	assert_true(addr_baud_valid(9600));
+	assert_true(addr_baud_valid(4000000));
+	assert_false(addr_baud_valid(0));
+	assert_false(addr_baud_valid(9601));
+	assert_false(addr_baud_valid(-9600));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(device_defaults),
+		cmocka_unit_test(device_options),
+		cmocka_unit_test(device_shorthand),
+		cmocka_unit_test(pty_address),
+		cmocka_unit_test(exec_address),
+		cmocka_unit_test(tcp_addresses),
+		cmocka_unit_test(bad_addresses),
+		cmocka_unit_test(canonical_form),
+		cmocka_unit_test(equality),
+		cmocka_unit_test(baud_rates),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
