@@ -17,7 +17,14 @@ cleanup() {
 	for p in $PIDS $MUXD_PID; do kill "$p" 2>/dev/null; done
 	sleep 0.1
 	for p in $PIDS $MUXD_PID; do kill -9 "$p" 2>/dev/null; done
+	_sanitized=0
+	if grep -q 'Sanitizer\|runtime error:' "$T/muxd.log" 2>/dev/null; then
+		echo "FAIL: a sanitizer reported errors in muxd:" >&2
+		grep -A20 'Sanitizer\|runtime error:' "$T/muxd.log" | head -60 >&2
+		_sanitized=1
+	fi
 	if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi
+	[ "$_sanitized" = 0 ] || exit 1
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
