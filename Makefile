@@ -33,7 +33,9 @@ MUXD_SRCS := $(filter-out muxd/muxctl.c,$(wildcard muxd/*.c))
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
 # The pure modules (no event loop) that unit tests link against.
 UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/schedule.o
-TOOL_SRCS := $(wildcard tests/tools/*.c) $(wildcard contrib/demo/*.c)
+# tests/tools/endpoint.c is linked into every test tool, not a tool itself.
+TOOL_SRCS := $(filter-out tests/tools/endpoint.c,$(wildcard tests/tools/*.c)) \
+	$(wildcard contrib/demo/*.c)
 TOOLS := $(TOOL_SRCS:%.c=$(B)/%)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRCS:%.c=$(B)/%)
@@ -52,7 +54,7 @@ $(B)/muxd/muxd: $(MUXD_OBJS)
 $(B)/muxd/muxctl: $(B)/muxd/muxctl.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 
-$(B)/tests/tools/%: $(B)/tests/tools/%.o
+$(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/tests/tools/endpoint.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
 
 $(B)/contrib/demo/%: $(B)/contrib/demo/%.o

@@ -68,6 +68,8 @@ static int	 conf_error(struct conf_ctx *, const config_setting_t *,
 static int	 conf_nomem(struct conf_ctx *, const config_setting_t *);
 static int	 conf_keys(struct conf_ctx *, const config_setting_t *,
 		    const char **, const char *);
+static int	 conf_member(struct conf_ctx *, const config_setting_t *,
+		    const char *, const char *, int, const config_setting_t **);
 static int	 conf_string(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *, int, const char **,
 		    const config_setting_t **);
@@ -78,10 +80,13 @@ static int	 conf_name_valid(const char *);
 static int	 conf_text_valid(const char *);
 static int	 conf_check_name(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *);
+static int	 conf_named(struct conf_ctx *, const config_setting_t *,
+		    const char *, const char **, const char **,
+		    const config_setting_t **, char *, size_t);
 static char	*conf_path(struct conf_ctx *, const char *);
 static int	 conf_dirs(struct conf_ctx *, const config_setting_t *);
 static int	 conf_list(struct conf_ctx *, const config_setting_t *,
-		    const char *, config_setting_t **, int);
+		    const char *, int, size_t, void **, config_setting_t **);
 static int	 conf_ports(struct conf_ctx *, const config_setting_t *);
 static int	 conf_port(struct conf_ctx *, const config_setting_t *,
 		    struct conf_port *);
@@ -95,6 +100,8 @@ static int	 conf_station(struct conf_ctx *, const config_setting_t *,
 static int	 conf_entities(struct conf_ctx *, const config_setting_t *);
 static int	 conf_entity(struct conf_ctx *, const config_setting_t *,
 		    struct conf_entity *);
+static int	 conf_entity_text(struct conf_ctx *, const config_setting_t *,
+		    const char *, const char *, const char *, int);
 static int	 conf_schedule(struct conf_ctx *, const config_setting_t *);
 static int	 conf_preset(struct conf_ctx *, const config_setting_t *,
 		    const config_setting_t *, const char *);
@@ -195,6 +202,22 @@ conf_keys(struct conf_ctx *ctx, const config_setting_t *group,
 }
 
 /*
+ * Find a member of a group.  Returns 1 when found, with the setting in
+ * *sp; 0 when absent and optional; -1 when absent and required.
+ */
+static int
+conf_member(struct conf_ctx *ctx, const config_setting_t *group,
+    const char *key, const char *what, int required,
+    const config_setting_t **sp)
+{
+	if ((*sp = config_setting_get_member(group, key)) != NULL)
+		return (1);
+	if (!required)
+		return (0);
+	return (conf_error(ctx, group, "missing setting '%s' %s", key, what));
+}
+
+/*
  * Fetch a string member of a group.  Returns 1 when found, 0 when absent
  * and optional, -1 on error; *sp is the setting, for later messages.
  */
@@ -204,13 +227,10 @@ conf_string(struct conf_ctx *ctx, const config_setting_t *group,
     const config_setting_t **sp)
 {
 	const config_setting_t	*s;
+	int			 r;
 
-	if ((s = config_setting_get_member(group, key)) == NULL) {
-		if (!required)
-			return (0);
-		return (conf_error(ctx, group, "missing setting '%s' %s",
-		    key, what));
-	}
+	if ((r = conf_member(ctx, group, key, what, required, &s)) != 1)
+		return (r);
 	if (config_setting_type(s) != CONFIG_TYPE_STRING)
 		return (conf_error(ctx, s, "setting '%s' %s must be a string",
 		    key, what));
@@ -227,13 +247,10 @@ conf_int(struct conf_ctx *ctx, const config_setting_t *group,
     const config_setting_t **sp)
 {
 	const config_setting_t	*s;
+	int			 r;
 
-	if ((s = config_setting_get_member(group, key)) == NULL) {
-		if (!required)
-			return (0);
-		return (conf_error(ctx, group, "missing setting '%s' %s",
-		    key, what));
-	}
+	if ((r = conf_member(ctx, group, key, what, required, &s)) != 1)
+		return (r);
 	if (config_setting_type(s) != CONFIG_TYPE_INT &&
 	    config_setting_type(s) != CONFIG_TYPE_INT64)
 		return (conf_error(ctx, s, "setting '%s' %s must be an "
@@ -278,6 +295,24 @@ conf_check_name(struct conf_ctx *ctx, const config_setting_t *s,
 		return (0);
 	return (conf_error(ctx, s, "invalid %s name '%s' (1 to %d characters "
 	    "of A-Z a-z 0-9 _ . -)", what, name, CONF_NAME_MAX));
+}
+
+/*
+ * Check the settings of a port, station or entity group g and read its
+ * name; then write "in WHAT 'NAME'" to where, for later messages.
+ */
+static int
+conf_named(struct conf_ctx *ctx, const config_setting_t *g, const char *what,
+    const char **known, const char **name, const config_setting_t **sn,
+    char *where, size_t len)
+{
+	snprintf(where, len, "in %s", what);
+	if (conf_keys(ctx, g, known, where) == -1 ||
+	    conf_string(ctx, g, "name", where, 1, name, sn) == -1 ||
+	    conf_check_name(ctx, *sn, what, *name) == -1)
+		return (-1);
+	snprintf(where, len, "in %s '%s'", what, *name);
+	return (0);
 }
 
 /* Return a copy of a path, relative ones taken from the config's dir. */
@@ -360,12 +395,14 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 }
 
 /*
- * Fetch a top-level list of groups.  Returns its length (0 when absent),
- * or -1; an empty list is an error when required.
+ * Fetch a top-level list of groups and allocate a zeroed array of as many
+ * elements of size bytes in *ap.  Returns the length (0 when absent, with
+ * nothing allocated), or -1; an empty list is an error when required.
  */
 static int
 conf_list(struct conf_ctx *ctx, const config_setting_t *root,
-    const char *key, config_setting_t **lp, int required)
+    const char *key, int required, size_t size, void **ap,
+    config_setting_t **lp)
 {
 	config_setting_t	*l, *e;
 	int			 i, n;
@@ -390,6 +427,8 @@ conf_list(struct conf_ctx *ctx, const config_setting_t *root,
 			return (conf_error(ctx, e, "element %d of '%s' must be "
 			    "a group { ... }", i + 1, key));
 	}
+	if (n > 0 && (*ap = calloc(n, size)) == NULL)
+		return (conf_nomem(ctx, l));
 	*lp = l;
 	return (n);
 }
@@ -410,12 +449,14 @@ conf_ports(struct conf_ctx *ctx, const config_setting_t *root)
 {
 	struct conf		*conf = ctx->conf;
 	config_setting_t	*l;
+	void			*a;
 	int			 i, n;
 
-	if ((n = conf_list(ctx, root, "ports", &l, 1)) == -1)
+	if ((n = conf_list(ctx, root, "ports", 1, sizeof(*conf->ports), &a,
+	    &l)) == -1)
 		return (-1);
-	if ((conf->ports = calloc(n, sizeof(*conf->ports))) == NULL ||
-	    (ctx->uses = calloc(n, sizeof(*ctx->uses))) == NULL)
+	conf->ports = a;
+	if ((ctx->uses = calloc(n, sizeof(*ctx->uses))) == NULL)
 		return (conf_nomem(ctx, l));
 	for (i = 0; i < n; i++) {
 		if (conf_port(ctx, config_setting_get_elem(l, i),
@@ -437,19 +478,15 @@ conf_port(struct conf_ctx *ctx, const config_setting_t *g,
 	const char		*name = NULL, *address = NULL;
 	char			 what[CONF_NAME_MAX + 16], aerr[MUXD_ERRLEN];
 	size_t			 i;
+	int			 k;
 
-	if (conf_keys(ctx, g, conf_port_keys, "in port") == -1)
+	if (conf_named(ctx, g, "port", conf_port_keys, &name, &sn, what,
+	    sizeof(what)) == -1 ||
+	    conf_string(ctx, g, "address", what, 1, &address, &sa) == -1)
 		return (-1);
-	if (conf_string(ctx, g, "name", "in port", 1, &name, &sn) == -1 ||
-	    conf_check_name(ctx, sn, "port", name) == -1)
-		return (-1);
-	snprintf(what, sizeof(what), "in port '%s'", name);
-	if (conf_string(ctx, g, "address", what, 1, &address, &sa) == -1)
-		return (-1);
-	for (i = 0; i < conf->nports; i++)
-		if (strcmp(conf->ports[i].name, name) == 0)
-			return (conf_error(ctx, sn, "duplicate port name '%s' "
-			    "(first at line %d)", name, conf->ports[i].line));
+	if ((k = conf_port_find(conf, name)) != -1)
+		return (conf_error(ctx, sn, "duplicate port name '%s' (first "
+		    "at line %d)", name, conf->ports[k].line));
 
 	if (addr_parse(address, &p->addr, aerr, sizeof(aerr)) == -1)
 		return (conf_error(ctx, sa, "port '%s': %s", name, aerr));
@@ -520,18 +557,14 @@ conf_name_taken(struct conf_ctx *ctx, const config_setting_t *s,
     const char *name)
 {
 	const struct conf	*conf = ctx->conf;
-	size_t			 i;
+	int			 i;
 
-	for (i = 0; i < conf->nstations; i++)
-		if (strcmp(conf->stations[i].name, name) == 0)
-			return (conf_error(ctx, s, "duplicate name '%s' "
-			    "(station at line %d)", name,
-			    conf->stations[i].line));
-	for (i = 0; i < conf->nentities; i++)
-		if (strcmp(conf->entities[i].name, name) == 0)
-			return (conf_error(ctx, s, "duplicate name '%s' "
-			    "(entity at line %d)", name,
-			    conf->entities[i].line));
+	if ((i = conf_station_find(conf, name)) != -1)
+		return (conf_error(ctx, s, "duplicate name '%s' (station at "
+		    "line %d)", name, conf->stations[i].line));
+	if ((i = conf_entity_find(conf, name)) != -1)
+		return (conf_error(ctx, s, "duplicate name '%s' (entity at "
+		    "line %d)", name, conf->entities[i].line));
 	return (0);
 }
 
@@ -541,12 +574,13 @@ conf_stations(struct conf_ctx *ctx, const config_setting_t *root)
 {
 	struct conf		*conf = ctx->conf;
 	config_setting_t	*l;
+	void			*a;
 	int			 i, n;
 
-	if ((n = conf_list(ctx, root, "stations", &l, 0)) <= 0)
+	if ((n = conf_list(ctx, root, "stations", 0, sizeof(*conf->stations),
+	    &a, &l)) <= 0)
 		return (n);
-	if ((conf->stations = calloc(n, sizeof(*conf->stations))) == NULL)
-		return (conf_nomem(ctx, l));
+	conf->stations = a;
 	for (i = 0; i < n; i++) {
 		if (conf_station(ctx, config_setting_get_elem(l, i),
 		    &conf->stations[conf->nstations]) == -1)
@@ -568,14 +602,10 @@ conf_station(struct conf_ctx *ctx, const config_setting_t *g,
 	long long		 judge = 0;
 	size_t			 i;
 
-	if (conf_keys(ctx, g, conf_station_keys, "in station") == -1)
-		return (-1);
-	if (conf_string(ctx, g, "name", "in station", 1, &name, &sn) == -1 ||
-	    conf_check_name(ctx, sn, "station", name) == -1 ||
-	    conf_name_taken(ctx, sn, name) == -1)
-		return (-1);
-	snprintf(what, sizeof(what), "in station '%s'", name);
-	if (conf_int(ctx, g, "judge", what, 1, &judge, &sj) == -1)
+	if (conf_named(ctx, g, "station", conf_station_keys, &name, &sn, what,
+	    sizeof(what)) == -1 ||
+	    conf_name_taken(ctx, sn, name) == -1 ||
+	    conf_int(ctx, g, "judge", what, 1, &judge, &sj) == -1)
 		return (-1);
 	if (judge < 1 || judge > CONF_JUDGE_MAX)
 		return (conf_error(ctx, sj, "station '%s': judge %lld out of "
@@ -618,12 +648,13 @@ conf_entities(struct conf_ctx *ctx, const config_setting_t *root)
 {
 	struct conf		*conf = ctx->conf;
 	config_setting_t	*l;
+	void			*a;
 	int			 i, n;
 
-	if ((n = conf_list(ctx, root, "entities", &l, 0)) <= 0)
+	if ((n = conf_list(ctx, root, "entities", 0, sizeof(*conf->entities),
+	    &a, &l)) <= 0)
 		return (n);
-	if ((conf->entities = calloc(n, sizeof(*conf->entities))) == NULL)
-		return (conf_nomem(ctx, l));
+	conf->entities = a;
 	for (i = 0; i < n; i++) {
 		if (conf_entity(ctx, config_setting_get_elem(l, i),
 		    &conf->entities[conf->nentities]) == -1)
@@ -644,13 +675,10 @@ conf_entity(struct conf_ctx *ctx, const config_setting_t *g,
 	char			 what[CONF_NAME_MAX + 16];
 	int			 r;
 
-	if (conf_keys(ctx, g, conf_entity_keys, "in entity") == -1)
-		return (-1);
-	if (conf_string(ctx, g, "name", "in entity", 1, &name, &sn) == -1 ||
-	    conf_check_name(ctx, sn, "entity", name) == -1 ||
+	if (conf_named(ctx, g, "entity", conf_entity_keys, &name, &sn, what,
+	    sizeof(what)) == -1 ||
 	    conf_name_taken(ctx, sn, name) == -1)
 		return (-1);
-	snprintf(what, sizeof(what), "in entity '%s'", name);
 
 	if (conf_string(ctx, g, "kind", what, 1, &kind, &s) == -1)
 		return (-1);
@@ -662,32 +690,22 @@ conf_entity(struct conf_ctx *ctx, const config_setting_t *g,
 		return (conf_error(ctx, s, "entity '%s': kind '%s' is neither "
 		    "\"entry\" nor \"confederate\"", name, kind));
 
-	if (conf_string(ctx, g, "approved", what, 1, &approved, &s) == -1)
+	if (conf_string(ctx, g, "approved", what, 1, &approved, &s) == -1 ||
+	    conf_entity_text(ctx, s, name, "approved name", approved, 0) == -1)
 		return (-1);
-	if (*approved == '\0')
-		return (conf_error(ctx, s, "entity '%s': approved name is "
-		    "empty", name));
-	if (!conf_text_valid(approved))
-		return (conf_error(ctx, s, "entity '%s': approved name has "
-		    "control characters", name));
 
-	if ((r = conf_string(ctx, g, "program", what, 0, &program, &s)) == -1)
+	if ((r = conf_string(ctx, g, "program", what, 0, &program, &s)) == -1 ||
+	    (r == 1 && conf_entity_text(ctx, s, name, "program name", program,
+	    0) == -1))
 		return (-1);
-	if (r == 1 && *program == '\0')
-		return (conf_error(ctx, s, "entity '%s': program name is "
-		    "empty", name));
-	if (r == 1 && !conf_text_valid(program))
-		return (conf_error(ctx, s, "entity '%s': program name has "
-		    "control characters", name));
 	if (r == 0)
 		program = name;
 
 	if ((r = conf_string(ctx, g, "contestant", what, 0, &contestant,
-	    &s)) == -1)
+	    &s)) == -1 ||
+	    (r == 1 && conf_entity_text(ctx, s, name, "contestant", contestant,
+	    1) == -1))
 		return (-1);
-	if (r == 1 && !conf_text_valid(contestant))
-		return (conf_error(ctx, s, "entity '%s': contestant has "
-		    "control characters", name));
 
 	e->line = config_setting_source_line(g);
 	if ((e->name = strdup(name)) == NULL ||
@@ -701,6 +719,23 @@ conf_entity(struct conf_ctx *ctx, const config_setting_t *g,
 		conf_entity_clear(e);
 		return (-1);
 	}
+	return (0);
+}
+
+/*
+ * Reject an entity's text setting s, named label in messages, when it has
+ * control characters, or when it is empty and that is not allowed.
+ */
+static int
+conf_entity_text(struct conf_ctx *ctx, const config_setting_t *s,
+    const char *name, const char *label, const char *text, int empty_ok)
+{
+	if (!empty_ok && *text == '\0')
+		return (conf_error(ctx, s, "entity '%s': %s is empty", name,
+		    label));
+	if (!conf_text_valid(text))
+		return (conf_error(ctx, s, "entity '%s': %s has control "
+		    "characters", name, label));
 	return (0);
 }
 
@@ -924,19 +959,17 @@ static int
 conf_pair(struct conf_ctx *ctx, const config_setting_t *p, int round,
     struct conf_part *part)
 {
-	int	 i;
+	int	 i, ok;
 
-	if ((config_setting_type(p) != CONFIG_TYPE_LIST &&
-	    config_setting_type(p) != CONFIG_TYPE_ARRAY) ||
-	    config_setting_length(p) != 3)
+	ok = (config_setting_type(p) == CONFIG_TYPE_LIST ||
+	    config_setting_type(p) == CONFIG_TYPE_ARRAY) &&
+	    config_setting_length(p) == 3;
+	for (i = 0; ok && i < 3; i++)
+		ok = config_setting_type(config_setting_get_elem(p, i)) ==
+		    CONFIG_TYPE_STRING;
+	if (!ok)
 		return (conf_error(ctx, p, "round %d: a pair must be "
 		    "(\"STATION\", \"ENTRY\", \"CONFEDERATE\")", round));
-	for (i = 0; i < 3; i++)
-		if (config_setting_type(config_setting_get_elem(p, i)) !=
-		    CONFIG_TYPE_STRING)
-			return (conf_error(ctx, p, "round %d: a pair must be "
-			    "(\"STATION\", \"ENTRY\", \"CONFEDERATE\")",
-			    round));
 	if (conf_pair_member(ctx, p, 0, round, &part->station) == -1 ||
 	    conf_pair_member(ctx, p, 1, round, &part->entry) == -1 ||
 	    conf_pair_member(ctx, p, 2, round, &part->confederate) == -1)

@@ -29,6 +29,10 @@ static void	port_tcp_accept(evutil_socket_t, short, void *);
 static void	port_tcp_peer(const struct sockaddr_storage *, char *, size_t);
 static int	port_tcp_resolve(const struct addr *, int, struct addrinfo **,
 		    char *, size_t);
+static int	port_tcp_socket(struct port *, int, struct addrinfo **, char *,
+		    size_t);
+static void	port_tcp_watch(struct port *, int, short, event_callback_fn);
+static void	port_tcp_unwatch(struct port *);
 
 const struct port_ops port_tcp_ops = {
 	"tcp", port_tcp_open, port_tcp_close, port_tcp_release
@@ -58,6 +62,51 @@ port_tcp_resolve(const struct addr *a, int passive, struct addrinfo **res,
 	return (0);
 }
 
+/*
+ * Resolve the port's address and make a non-blocking socket for its first
+ * result; return the socket, with *res for the caller to free, or -1.
+ */
+static int
+port_tcp_socket(struct port *p, int passive, struct addrinfo **res,
+    char *err, size_t errlen)
+{
+	int	s;
+
+	if (port_tcp_resolve(&p->addr, passive, res, err, errlen) == -1)
+		return (-1);
+	s = socket((*res)->ai_family, (*res)->ai_socktype | SOCK_NONBLOCK |
+	    SOCK_CLOEXEC, (*res)->ai_protocol);
+	if (s == -1) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		freeaddrinfo(*res);
+		return (-1);
+	}
+	return (s);
+}
+
+/* Make socket s the port's auxiliary descriptor and watch it for events. */
+static void
+port_tcp_watch(struct port *p, int s, short events, event_callback_fn cb)
+{
+	p->aux_fd = s;
+	p->ev_aux = event_new(muxd_base, s, events, cb, p);
+	if (p->ev_aux == NULL)
+		fatalx("port %s: cannot allocate event", p->name);
+	event_add(p->ev_aux, NULL);
+}
+
+/* Stop watching the port's auxiliary socket and close it. */
+static void
+port_tcp_unwatch(struct port *p)
+{
+	if (p->ev_aux != NULL)
+		event_free(p->ev_aux);
+	p->ev_aux = NULL;
+	if (p->aux_fd != -1)
+		close(p->aux_fd);
+	p->aux_fd = -1;
+}
+
 /* Write a peer's address as text. */
 static void
 port_tcp_peer(const struct sockaddr_storage *ss, char *buf, size_t len)
@@ -80,15 +129,8 @@ port_tcp_open(struct port *p, char *err, size_t errlen)
 	struct addrinfo	*res;
 	int		 s, one = 1;
 
-	if (port_tcp_resolve(&p->addr, 0, &res, err, errlen) == -1)
+	if ((s = port_tcp_socket(p, 0, &res, err, errlen)) == -1)
 		return (-1);
-	s = socket(res->ai_family, res->ai_socktype | SOCK_NONBLOCK |
-	    SOCK_CLOEXEC, res->ai_protocol);
-	if (s == -1) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		freeaddrinfo(res);
-		return (-1);
-	}
 	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 	if (connect(s, res->ai_addr, res->ai_addrlen) == -1 &&
@@ -100,11 +142,7 @@ port_tcp_open(struct port *p, char *err, size_t errlen)
 		return (-1);
 	}
 	freeaddrinfo(res);
-	p->aux_fd = s;
-	p->ev_aux = event_new(muxd_base, s, EV_WRITE, port_tcp_connected, p);
-	if (p->ev_aux == NULL)
-		fatalx("port %s: cannot allocate event", p->name);
-	event_add(p->ev_aux, NULL);
+	port_tcp_watch(p, s, EV_WRITE, port_tcp_connected);
 	return (1);
 }
 
@@ -135,14 +173,10 @@ port_tcp_connected(evutil_socket_t s, short what, void *arg)
 static void
 port_tcp_close(struct port *p)
 {
-	if (p->ev_aux != NULL)
-		event_free(p->ev_aux);
-	p->ev_aux = NULL;
-	if (p->aux_fd != -1)
-		close(p->aux_fd);
+	port_tcp_unwatch(p);
 	if (p->fd != -1)
 		close(p->fd);
-	p->fd = p->aux_fd = -1;
+	p->fd = -1;
 }
 
 /* A connecting port holds nothing beyond its connection. */
@@ -161,15 +195,8 @@ port_tcp_listen_open(struct port *p, char *err, size_t errlen)
 
 	if (p->aux_fd != -1)
 		return (1);
-	if (port_tcp_resolve(&p->addr, 1, &res, err, errlen) == -1)
+	if ((s = port_tcp_socket(p, 1, &res, err, errlen)) == -1)
 		return (-1);
-	s = socket(res->ai_family, res->ai_socktype | SOCK_NONBLOCK |
-	    SOCK_CLOEXEC, res->ai_protocol);
-	if (s == -1) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		freeaddrinfo(res);
-		return (-1);
-	}
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(s, res->ai_addr, res->ai_addrlen) == -1 ||
 	    listen(s, 4) == -1) {
@@ -181,12 +208,7 @@ port_tcp_listen_open(struct port *p, char *err, size_t errlen)
 		return (-1);
 	}
 	freeaddrinfo(res);
-	p->aux_fd = s;
-	p->ev_aux = event_new(muxd_base, s, EV_READ | EV_PERSIST,
-	    port_tcp_accept, p);
-	if (p->ev_aux == NULL)
-		fatalx("port %s: cannot allocate event", p->name);
-	event_add(p->ev_aux, NULL);
+	port_tcp_watch(p, s, EV_READ | EV_PERSIST, port_tcp_accept);
 	log_info("port %s: listening on %s:%s", p->name,
 	    p->addr.host ? p->addr.host : "*", p->addr.service);
 	return (1);
@@ -243,10 +265,5 @@ port_tcp_listen_close(struct port *p)
 static void
 port_tcp_listen_release(struct port *p)
 {
-	if (p->ev_aux != NULL)
-		event_free(p->ev_aux);
-	p->ev_aux = NULL;
-	if (p->aux_fd != -1)
-		close(p->aux_fd);
-	p->aux_fd = -1;
+	port_tcp_unwatch(p);
 }

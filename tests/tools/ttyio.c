@@ -17,25 +17,15 @@
  * Failures go to stderr with what was received, escaped; exit status 1.
  */
 
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "endpoint.h"
 
 #define TTYIO_SHOW_MAX	4096	/* input shown in a failure, bytes */
 
@@ -59,14 +49,7 @@ struct ttyio_action {
 };
 
 /* The endpoint. */
-struct ttyio_end {
-	const char	*name;
-	int		 fd;
-	int		 istty;
-	struct termios	 saved;
-};
-
-static struct ttyio_end	 ttyio_end = { .fd = -1 };
+static struct endpoint	 ttyio_end = { .fd = -1 };
 
 /*
  * Everything received, in order.  Bytes before mark were consumed by an
@@ -102,186 +85,12 @@ usage(void)
 static long long
 ttyio_ms(const char *s, const char *what)
 {
-	char		*end;
-	long long	 v;
+	long long	v;
 
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0 || v < 0 || v > 86400000)
+	if (endpoint_number(s, 0, 86400000, &v) == -1)
 		errx(1, "%s: expected milliseconds (0 to 86400000): %s", what,
 		    s);
 	return (v);
-}
-
-/* Return the monotonic clock in milliseconds. */
-static long long
-ttyio_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-}
-
-/* Put the terminal back as it was. */
-static void
-ttyio_restore(void)
-{
-	if (ttyio_end.istty && ttyio_end.fd != -1)
-		tcsetattr(ttyio_end.fd, TCSANOW, &ttyio_end.saved);
-}
-
-/* Restore the terminal and die on a fatal signal. */
-static void
-ttyio_signal(int sig)
-{
-	ttyio_restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* Connect to tcp:HOST:PORT; return the socket. */
-static int
-ttyio_tcp(const char *name)
-{
-	struct addrinfo	 hints, *res, *ai;
-	char		*copy, *host, *port;
-	int		 fd = -1, e, on = 1;
-
-	if ((host = copy = strdup(name + 4)) == NULL)
-		err(1, NULL);
-	if ((port = strrchr(host, ':')) == NULL || port[1] == '\0')
-		errx(1, "%s: expected tcp:HOST:PORT", name);
-	*port++ = '\0';
-	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-		host[strlen(host) - 1] = '\0';
-		host++;
-	}
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	if ((e = getaddrinfo(host, port, &hints, &res)) != 0)
-		errx(1, "%s: %s", name, gai_strerror(e));
-	free(copy);
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		if ((fd = socket(ai->ai_family, ai->ai_socktype,
-		    ai->ai_protocol)) == -1)
-			continue;
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
-			break;
-		e = errno;
-		close(fd);
-		fd = -1;
-		errno = e;
-	}
-	if (fd == -1)
-		err(1, "connect %s", name);
-	freeaddrinfo(res);
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-	return (fd);
-}
-
-/* Connect to a unix-domain socket at path; return the socket. */
-static int
-ttyio_unix(const char *path)
-{
-	struct sockaddr_un	sun;
-	int			fd;
-
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path)
-		errx(1, "%s: socket path too long", path);
-	memcpy(sun.sun_path, path, strlen(path));
-	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
-		err(1, "socket");
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1)
-		err(1, "connect %s", path);
-	return (fd);
-}
-
-/* Open one endpoint: raw non-blocking tty, or a connected socket. */
-static void
-ttyio_open(struct ttyio_end *e)
-{
-	struct termios	t;
-	struct stat	st;
-
-	if (strncmp(e->name, "tcp:", 4) == 0)
-		e->fd = ttyio_tcp(e->name);
-	else if (stat(e->name, &st) == 0 && S_ISSOCK(st.st_mode))
-		e->fd = ttyio_unix(e->name);
-	else if ((e->fd = open(e->name, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1)
-		err(1, "open %s", e->name);
-	if (fcntl(e->fd, F_SETFL, fcntl(e->fd, F_GETFL) | O_NONBLOCK) == -1)
-		err(1, "%s: fcntl", e->name);
-	if (isatty(e->fd)) {
-		if (tcgetattr(e->fd, &e->saved) == -1)
-			err(1, "%s: tcgetattr", e->name);
-		t = e->saved;
-		cfmakeraw(&t);
-		t.c_cflag |= CLOCAL | CREAD;
-		t.c_cc[VMIN] = 1;
-		t.c_cc[VTIME] = 0;
-		if (tcsetattr(e->fd, TCSANOW, &t) == -1)
-			err(1, "%s: tcsetattr", e->name);
-		e->istty = 1;
-	}
-}
-
-/* Return the value of a hex digit, or -1. */
-static int
-ttyio_hex(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	return (-1);
-}
-
-/* Decode C escapes in s into a new buffer; store its length in *lenp. */
-static unsigned char *
-ttyio_unescape(const char *s, size_t *lenp)
-{
-	unsigned char	*buf, *p;
-	int		 h;
-
-	if ((buf = p = malloc(strlen(s) + 1)) == NULL)
-		err(1, NULL);
-	for (; *s != '\0'; s++) {
-		if (*s != '\\') {
-			*p++ = *s;
-			continue;
-		}
-		switch (*++s) {
-		case 'r':	*p++ = '\r'; break;
-		case 'n':	*p++ = '\n'; break;
-		case 't':	*p++ = '\t'; break;
-		case 'e':	*p++ = 0x1b; break;
-		case '\\':	*p++ = '\\'; break;
-		case 'x':
-			if ((h = ttyio_hex(s[1])) == -1)
-				errx(1, "\\x needs a hex digit");
-			*p = h;
-			s++;
-			if ((h = ttyio_hex(s[1])) != -1) {
-				*p = *p << 4 | h;
-				s++;
-			}
-			p++;
-			break;
-		case '\0':
-			errx(1, "text ends with a lone backslash");
-		default:
-			errx(1, "unknown escape \\%c (use \\r \\n \\t \\e "
-			    "\\\\ \\xHH)", *s);
-		}
-	}
-	*lenp = p - buf;
-	return (buf);
 }
 
 /* Write bytes to f escaped: printable ASCII as is, the rest as C escapes. */
@@ -370,7 +179,7 @@ ttyio_poll(long long deadline, int want, int stop_on_input)
 	int		n;
 
 	for (;;) {
-		left = deadline - ttyio_now();
+		left = deadline - endpoint_now_ms();
 		if (left < 0)
 			left = 0;
 		if (ttyio_eof) {
@@ -407,7 +216,7 @@ static void
 ttyio_write(const struct ttyio_action *a, const unsigned char *p,
     size_t len, long long timeout)
 {
-	long long	deadline = ttyio_now() + timeout;
+	long long	deadline = endpoint_now_ms() + timeout;
 	ssize_t		n;
 
 	while (len > 0) {
@@ -421,7 +230,7 @@ ttyio_write(const struct ttyio_action *a, const unsigned char *p,
 		}
 		p += n;
 		len -= n;
-		deadline = ttyio_now() + timeout;
+		deadline = endpoint_now_ms() + timeout;
 	}
 }
 
@@ -429,7 +238,7 @@ ttyio_write(const struct ttyio_action *a, const unsigned char *p,
 static void
 ttyio_expect(const struct ttyio_action *a, long long timeout)
 {
-	long long	 deadline = ttyio_now() + timeout;
+	long long	 deadline = endpoint_now_ms() + timeout;
 	unsigned char	*p;
 	int		 late = 0;
 
@@ -492,7 +301,7 @@ ttyio_parse(struct ttyio_action *a, const char *s)
 		if (kinds[i].ms)
 			a->ms = ttyio_ms(s + l, s);
 		else
-			a->text = ttyio_unescape(s + l, &a->len);
+			a->text = endpoint_unescape(s + l, &a->len);
 		if (a->kind == TTYIO_EXPECT && a->len == 0)
 			errx(1, "%s: nothing to expect", s);
 		return;
@@ -536,12 +345,8 @@ main(int argc, char *argv[])
 	if ((ttyio_hist = malloc(ttyio_cap)) == NULL)
 		err(1, NULL);
 
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, ttyio_signal);
-	signal(SIGTERM, ttyio_signal);
-	signal(SIGHUP, ttyio_signal);
-	atexit(ttyio_restore);
-	ttyio_open(&ttyio_end);
+	endpoint_guard();
+	endpoint_open(&ttyio_end);
 
 	for (n = 0; n < nacts; n++) {
 		a = &acts[n];
@@ -552,7 +357,8 @@ main(int argc, char *argv[])
 		case TTYIO_TYPE:
 			for (i = 0; i < a->len; i++) {
 				if (i > 0)
-					ttyio_poll(ttyio_now() + delay, 0, 0);
+					ttyio_poll(endpoint_now_ms() + delay,
+					    0, 0);
 				ttyio_write(a, a->text + i, 1, timeout);
 			}
 			break;
@@ -561,7 +367,7 @@ main(int argc, char *argv[])
 			break;
 		case TTYIO_QUIET:
 			before = ttyio_len;
-			ttyio_poll(ttyio_now() + a->ms, 0, 0);
+			ttyio_poll(endpoint_now_ms() + a->ms, 0, 0);
 			if (ttyio_len > before) {
 				fprintf(stderr, "ttyio: %s: input arrived\n",
 				    a->arg);
@@ -571,11 +377,11 @@ main(int argc, char *argv[])
 			}
 			break;
 		case TTYIO_DRAIN:
-			ttyio_poll(ttyio_now() + a->ms, 0, 0);
+			ttyio_poll(endpoint_now_ms() + a->ms, 0, 0);
 			ttyio_mark = ttyio_len;
 			break;
 		case TTYIO_SLEEP:
-			ttyio_poll(ttyio_now() + a->ms, 0, 0);
+			ttyio_poll(endpoint_now_ms() + a->ms, 0, 0);
 			break;
 		case TTYIO_PRINT:
 			ttyio_escape(stdout, ttyio_hist, ttyio_len);

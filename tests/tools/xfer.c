@@ -13,27 +13,17 @@
  * Byte offsets in messages count from 0.
  */
 
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-
 #include <err.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <netdb.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "endpoint.h"
 
 #define XFER_LINGER_MS	200	/* read on after the end for extras */
 #define XFER_SAMPLE	64	/* bytes kept to explain a mismatch */
@@ -45,10 +35,7 @@ struct xfer_dir;
 
 /* One endpoint, opened once. */
 struct xfer_end {
-	const char	*name;		/* as on the command line */
-	int		 fd;
-	int		 istty;
-	struct termios	 saved;		/* restored on exit */
+	struct endpoint	 ep;		/* name, fd, saved terminal */
 	struct xfer_dir	*out;		/* the stream it sends */
 	struct xfer_dir	*in;		/* the stream it receives */
 };
@@ -87,135 +74,12 @@ usage(void)
 static long long
 xfer_num(const char *s, long long min, long long max, const char *what)
 {
-	char		*end;
-	long long	 v;
+	long long	v;
 
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0 || v < min || v > max)
+	if (endpoint_number(s, min, max, &v) == -1)
 		errx(1, "%s must be a number from %lld to %lld: %s", what,
 		    min, max, s);
 	return (v);
-}
-
-/* Return the monotonic clock in microseconds. */
-static long long
-xfer_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
-}
-
-/* Put the terminals back as they were. */
-static void
-xfer_restore(void)
-{
-	int	i;
-
-	for (i = 0; i < xfer_nends; i++)
-		if (xfer_ends[i].istty && xfer_ends[i].fd != -1)
-			tcsetattr(xfer_ends[i].fd, TCSANOW,
-			    &xfer_ends[i].saved);
-}
-
-/* Restore the terminals and die on a fatal signal. */
-static void
-xfer_signal(int sig)
-{
-	xfer_restore();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* Connect to tcp:HOST:PORT; return the socket. */
-static int
-xfer_tcp(const char *name)
-{
-	struct addrinfo	 hints, *res, *ai;
-	char		*copy, *host, *port;
-	int		 fd = -1, e, on = 1;
-
-	if ((host = copy = strdup(name + 4)) == NULL)
-		err(1, NULL);
-	if ((port = strrchr(host, ':')) == NULL || port[1] == '\0')
-		errx(1, "%s: expected tcp:HOST:PORT", name);
-	*port++ = '\0';
-	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-		host[strlen(host) - 1] = '\0';
-		host++;
-	}
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	if ((e = getaddrinfo(host, port, &hints, &res)) != 0)
-		errx(1, "%s: %s", name, gai_strerror(e));
-	free(copy);
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		if ((fd = socket(ai->ai_family, ai->ai_socktype,
-		    ai->ai_protocol)) == -1)
-			continue;
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
-			break;
-		e = errno;
-		close(fd);
-		fd = -1;
-		errno = e;
-	}
-	if (fd == -1)
-		err(1, "connect %s", name);
-	freeaddrinfo(res);
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-	return (fd);
-}
-
-/* Connect to a unix-domain socket at path; return the socket. */
-static int
-xfer_unix(const char *path)
-{
-	struct sockaddr_un	sun;
-	int			fd;
-
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path)
-		errx(1, "%s: socket path too long", path);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
-		err(1, "socket");
-	memcpy(sun.sun_path, path, strlen(path));
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1)
-		err(1, "connect %s", path);
-	return (fd);
-}
-
-/* Open one endpoint: raw non-blocking tty, or a connected socket. */
-static void
-xfer_open(struct xfer_end *e)
-{
-	struct termios	t;
-	struct stat	st;
-
-	if (strncmp(e->name, "tcp:", 4) == 0)
-		e->fd = xfer_tcp(e->name);
-	else if (stat(e->name, &st) == 0 && S_ISSOCK(st.st_mode))
-		e->fd = xfer_unix(e->name);
-	else if ((e->fd = open(e->name, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1)
-		err(1, "open %s", e->name);
-	if (fcntl(e->fd, F_SETFL, fcntl(e->fd, F_GETFL) | O_NONBLOCK) == -1)
-		err(1, "%s: fcntl", e->name);
-	if (isatty(e->fd)) {
-		if (tcgetattr(e->fd, &e->saved) == -1)
-			err(1, "%s: tcgetattr", e->name);
-		t = e->saved;
-		cfmakeraw(&t);
-		t.c_cflag |= CLOCAL | CREAD;
-		t.c_cc[VMIN] = 1;
-		t.c_cc[VTIME] = 0;
-		if (tcsetattr(e->fd, TCSANOW, &t) == -1)
-			err(1, "%s: tcsetattr", e->name);
-		e->istty = 1;
-	}
 }
 
 /* Return the next value of a splitmix64 generator. */
@@ -400,14 +264,14 @@ xfer_write(struct xfer_end *e, size_t chunk)
 		len = xfer_nbytes - d->sent;
 		if (len > chunk)
 			len = chunk;
-		n = write(e->fd, d->data + d->sent, len);
+		n = write(e->ep.fd, d->data + d->sent, len);
 		if (n == -1) {
 			if (errno == EINTR)
 				continue;
 			if (errno == EAGAIN)
 				return;
 			err(1, "pair %d: write %s after %zu bytes", d->pair,
-			    e->name, d->sent);
+			    e->ep.name, d->sent);
 		}
 		d->sent += n;
 	}
@@ -421,18 +285,18 @@ xfer_read(struct xfer_end *e)
 	ssize_t		n;
 
 	for (;;) {
-		n = read(e->fd, buf, sizeof buf);
+		n = read(e->ep.fd, buf, sizeof buf);
 		if (n == -1) {
 			if (errno == EINTR)
 				continue;
 			if (errno == EAGAIN)
 				return;
 			err(1, "pair %d: read %s after %zu bytes", e->in->pair,
-			    e->name, e->in->rcvd);
+			    e->ep.name, e->in->rcvd);
 		}
 		if (n == 0)
 			errx(1, "pair %d: %s: end of file after %zu of %zu "
-			    "bytes", e->in->pair, e->name, e->in->rcvd,
+			    "bytes", e->in->pair, e->ep.name, e->in->rcvd,
 			    xfer_nbytes);
 		xfer_take(e->in, buf, n);
 	}
@@ -483,26 +347,23 @@ main(int argc, char *argv[])
 	    (pfd = calloc(xfer_nends, sizeof *pfd)) == NULL)
 		err(1, NULL);
 	for (i = 0; i < xfer_nends; i++)
-		xfer_ends[i].fd = -1;
+		xfer_ends[i].ep.fd = -1;
 	for (i = 0; i < npairs; i++) {
 		if ((eq = strchr(argv[i], '=')) == NULL || eq == argv[i] ||
 		    eq[1] == '\0')
 			errx(1, "%s: expected A=B", argv[i]);
 		*eq = '\0';
-		xfer_ends[2 * i].name = argv[i];
-		xfer_ends[2 * i + 1].name = eq + 1;
+		xfer_ends[2 * i].ep.name = argv[i];
+		xfer_ends[2 * i + 1].ep.name = eq + 1;
 	}
 	for (i = 0; i < xfer_nends; i++)
 		for (j = 0; j < i; j++)
-			if (strcmp(xfer_ends[i].name, xfer_ends[j].name) == 0)
+			if (strcmp(xfer_ends[i].ep.name,
+			    xfer_ends[j].ep.name) == 0)
 				errx(1, "%s: endpoint given twice",
-				    xfer_ends[i].name);
+				    xfer_ends[i].ep.name);
 
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, xfer_signal);
-	signal(SIGTERM, xfer_signal);
-	signal(SIGHUP, xfer_signal);
-	atexit(xfer_restore);
+	endpoint_guard();
 
 	for (i = 0; i < ndirs; i++) {
 		d = &dirs[i];
@@ -519,18 +380,18 @@ main(int argc, char *argv[])
 		d->dst->in = d;
 	}
 	for (i = 0; i < xfer_nends; i++)
-		xfer_open(&xfer_ends[i]);
+		endpoint_open(&xfer_ends[i].ep);
 
-	start = xfer_now();
+	start = endpoint_now_us();
 	deadline = start + timeout * 1000000;
 	for (;;) {
 		for (i = 0; i < xfer_nends; i++) {
-			pfd[i].fd = xfer_ends[i].fd;
+			pfd[i].fd = xfer_ends[i].ep.fd;
 			pfd[i].events = POLLIN;
 			if (xfer_ends[i].out->sent < xfer_nbytes)
 				pfd[i].events |= POLLOUT;
 		}
-		now = xfer_now();
+		now = endpoint_now_us();
 		ms = ((stop ? stop : deadline) - now + 999) / 1000;
 		if (poll(pfd, xfer_nends, ms < 0 ? 0 : ms) == -1) {
 			if (errno == EINTR)
@@ -543,7 +404,7 @@ main(int argc, char *argv[])
 			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
 				xfer_read(&xfer_ends[i]);
 		}
-		now = xfer_now();
+		now = endpoint_now_us();
 
 		complete = 1;
 		for (i = 0; i < ndirs; i++) {
