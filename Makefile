@@ -10,7 +10,7 @@ MANDIR = $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 
-LIBS_PC = libevent jansson libserialport libconfig
+LIBS_PC = libevent jansson libserialport libconfig libpcre2-8
 TEST_PC = cmocka
 
 # The dependency check runs before anything is built; it installs missing
@@ -29,18 +29,32 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PC_CFLAGS) -MMD -MP
 VERSION = 0.1.0
 
 B = build
-MUXD_SRCS := $(filter-out muxd/muxctl.c,$(wildcard muxd/*.c))
+# muxctl is built from muxd/muxctl*.c alone; muxd from the other files.
+MUXCTL_SRCS := $(wildcard muxd/muxctl*.c)
+MUXD_SRCS := $(filter-out $(MUXCTL_SRCS),$(wildcard muxd/*.c))
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
 # The pure modules (no event loop) that unit tests link against.
-UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/schedule.o
+UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/conf-room.o \
+	$(B)/muxd/conf-schedule.o $(B)/muxd/schedule.o \
+	$(B)/muxd/filter.o $(B)/muxd/assertion.o $(B)/muxd/judgeterm.o
 # tests/tools/endpoint.c is linked into every test tool, not a tool itself.
 TOOL_SRCS := $(filter-out tests/tools/endpoint.c,$(wildcard tests/tools/*.c)) \
 	$(wildcard contrib/demo/*.c)
 TOOLS := $(TOOL_SRCS:%.c=$(B)/%)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRCS:%.c=$(B)/%)
+# The transcripts library (every transcripts/*.c but the tool's own files)
+# and the transcripts tool; libFuzzer harnesses when clang is there.
+TX_TOOL_SRCS := transcripts/transcripts.c $(wildcard transcripts/cmd-*.c)
+TX_LIB_SRCS := $(filter-out $(TX_TOOL_SRCS),$(wildcard transcripts/*.c))
+TX_LIB := $(B)/transcripts/libtranscripts.a
+TX_PROG := $(B)/transcripts/transcripts
+CLANG := $(shell command -v clang 2>/dev/null)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZERS := $(if $(CLANG),$(FUZZ_SRCS:%.c=$(B)/%))
 
 PROGS = $(B)/muxd/muxd $(B)/muxd/muxctl
+PROGS += $(TX_PROG)
 
 all: $(PROGS) $(TOOLS)
 
@@ -51,7 +65,7 @@ $(B)/%.o: %.c
 $(B)/muxd/muxd: $(MUXD_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
 
-$(B)/muxd/muxctl: $(B)/muxd/muxctl.o
+$(B)/muxd/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 
 $(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/tests/tools/endpoint.o
@@ -60,12 +74,28 @@ $(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/tests/tools/endpoint.o
 $(B)/contrib/demo/%: $(B)/contrib/demo/%.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
 
-$(B)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJS)
+$(TX_LIB): $(TX_LIB_SRCS:%.c=$(B)/%.o)
+	$(AR) rcs $@ $^
+
+$(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
+
+# A fuzzer is built from its harness and the library's sources with clang.
+$(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) transcripts/transcripts.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Imuxd -o $@ $(filter %.c %.o %.a,$^) $(PC_LIBS) \
+	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
+		-fsanitize=fuzzer,address,undefined -Itranscripts $(PC_CFLAGS) \
+		-o $@ $< $(TX_LIB_SRCS) $(PC_LIBS)
+
+fuzz: $(FUZZERS)
+	@sh tests/fuzz/run $(B) 20 $(FUZZERS)
+
+$(B)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJS) $(TX_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Imuxd -Itranscripts -o $@ $(filter %.c %.o %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
-check: all $(UNITS)
+check: all $(UNITS) $(FUZZERS)
 	@sh mk/deps check >&2
 	@sh tests/run B=$(B) $(UNITS)
 
@@ -83,16 +113,20 @@ bench: all
 
 install: $(PROGS)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 755 $(B)/muxd/muxd $(DESTDIR)$(SBINDIR)/muxd
 	install -m 755 $(B)/muxd/muxctl $(DESTDIR)$(BINDIR)/muxctl
 	install -m 644 muxd/muxd.8 muxd/muxctl.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 644 muxd/muxd.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 755 $(TX_PROG) $(DESTDIR)$(BINDIR)/transcripts
+	install -m 644 transcripts/transcripts.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 transcripts/transcripts.5 $(DESTDIR)$(MANDIR)/man5/
 
 clean:
 	rm -rf build build-asan
 
-.PHONY: all check check-asan demo bench install clean
+.PHONY: all check check-asan demo bench install clean fuzz
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,681 @@
+/*
+ * muxctl: the output for people of muxctl(8), what it prints without -j.
+ *
+ * The result of status, round start and stop, connect, disconnect, reload
+ * and schedule, and each event of a watch, as text.  Every string from
+ * muxd is written with its control characters escaped, so that nothing it
+ * holds can drive the terminal.  muxctl.c sends the request and reads the
+ * reply.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "muxd.h"
+
+/* A table printed with aligned columns; cells are owned copies. */
+struct muxctl_table {
+	size_t		 ncols;
+	const int	*right;		/* per column: align right */
+	char		**cells;	/* nrows * ncols */
+	char		**notes;	/* per row: a line printed below, or NULL */
+	size_t		 nrows;
+	size_t		 cap;
+};
+
+static int	 muxctl_show_get_num(const json_t *, const char *, double *);
+static const char *muxctl_show_fmt_int(const json_t *, const char *, char *,
+		    size_t);
+static void	 muxctl_show_real(double, char *, size_t);
+static double	 muxctl_show_now(void);
+static void	 muxctl_show_clock(double, int, char *, size_t);
+static void	 muxctl_show_age(double, double, char *, size_t);
+static void	 muxctl_show_duration(long long, char *, size_t);
+static int	 muxctl_show_c1(const unsigned char *);
+static void	 muxctl_show_put_str(FILE *, const char *, int);
+static char	*muxctl_show_clean(const char *);
+static size_t	 muxctl_show_width(const char *);
+static void	 muxctl_show_table_init(struct muxctl_table *, size_t,
+		    const int *);
+static void	 muxctl_show_table_add(struct muxctl_table *, const char **,
+		    const char *);
+static void	 muxctl_show_table_print(struct muxctl_table *);
+static void	 muxctl_show_round(const json_t *, const char *);
+static void	 muxctl_show_placements(const json_t *);
+static void	 muxctl_show_ports(const json_t *);
+static void	 muxctl_show_links(const json_t *);
+static void	 muxctl_show_status(const json_t *);
+static void	 muxctl_show_schedule(const json_t *);
+static void	 muxctl_show_value(const json_t *);
+static void	 muxctl_show_text(const json_t *);
+
+/* Store the number member key of o in *d; return 0 if there is none. */
+static int
+muxctl_show_get_num(const json_t *o, const char *key, double *d)
+{
+	const json_t	*v = json_object_get(o, key);
+
+	if (!json_is_number(v))
+		return 0;
+	*d = json_number_value(v);
+	return 1;
+}
+
+/* Format the integer member key of o, "-" when absent or null. */
+static const char *
+muxctl_show_fmt_int(const json_t *o, const char *key, char *buf, size_t len)
+{
+	const json_t	*v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		muxctl_show_real(json_real_value(v), buf, len);
+	else if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* Format a real with the fewest digits that read back as the same value. */
+static void
+muxctl_show_real(double d, char *buf, size_t len)
+{
+	int	prec;
+
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+}
+
+/* Return the wall clock in seconds since the epoch. */
+static double
+muxctl_show_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Format epoch seconds as local HH:MM:SS, with milliseconds if ms; a time
+ * on another day than today gets its date in front.
+ */
+static void
+muxctl_show_clock(double t, int ms, char *buf, size_t len)
+{
+	struct tm	 tm, today;
+	time_t		 s, now;
+	long long	 total;
+	char		 hms[32];
+	int		 msec;
+
+	if (t < 0)
+		t = 0;
+	total = (long long)(t * 1000.0 + 0.5);	/* 0.123 is 0.12299... */
+	s = (time_t)(total / 1000);
+	msec = (int)(total % 1000);
+	now = time(NULL);
+	if (localtime_r(&s, &tm) == NULL || localtime_r(&now, &today) == NULL) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
+	if (ms)
+		snprintf(buf, len, "%s.%03d", hms, msec);
+	else if (tm.tm_year != today.tm_year || tm.tm_yday != today.tm_yday)
+		snprintf(buf, len, "%04d-%02d-%02d %s", tm.tm_year + 1900,
+		    tm.tm_mon + 1, tm.tm_mday, hms);
+	else
+		snprintf(buf, len, "%s", hms);
+}
+
+/* Format how long ago then was, as "3s ago" or "4m05s ago". */
+static void
+muxctl_show_age(double then, double now, char *buf, size_t len)
+{
+	long long	s;
+
+	s = now > then ? (long long)(now - then) : 0;
+	if (s < 60)
+		snprintf(buf, len, "%llds ago", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%lldm%02llds ago", s / 60, s % 60);
+	else if (s < 86400)
+		snprintf(buf, len, "%lldh%02lldm ago", s / 3600,
+		    s % 3600 / 60);
+	else
+		snprintf(buf, len, "%lldd%02lldh ago", s / 86400,
+		    s % 86400 / 3600);
+}
+
+/* Format a duration in seconds as "25 min" or "90 s". */
+static void
+muxctl_show_duration(long long s, char *buf, size_t len)
+{
+	if (s > 0 && s % 60 == 0)
+		snprintf(buf, len, "%lld min", s / 60);
+	else
+		snprintf(buf, len, "%lld s", s);
+}
+
+/* Tell whether p starts a UTF-8 C1 control character (U+0080..U+009F). */
+static int
+muxctl_show_c1(const unsigned char *p)
+{
+	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+}
+
+/*
+ * Write a string from muxd with its control characters escaped, so that
+ * nothing it contains can drive the terminal; quote wraps it in double
+ * quotes and escapes quotes and backslashes too.
+ */
+static void
+muxctl_show_put_str(FILE *fp, const char *s, int quote)
+{
+	const unsigned char	*p;
+
+	if (quote)
+		putc('"', fp);
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (quote && (*p == '"' || *p == '\\'))
+			fprintf(fp, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", fp);
+		else if (*p == '\r')
+			fputs("\\r", fp);
+		else if (*p == '\t')
+			fputs("\\t", fp);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(fp, "\\x%02x", *p);
+		else if (muxctl_show_c1(p)) {
+			fprintf(fp, "\\u%04x", p[1]);
+			p++;
+		} else
+			putc(*p, fp);
+	}
+	if (quote)
+		putc('"', fp);
+}
+
+/* Return a copy of s with its control characters escaped. */
+static char *
+muxctl_show_clean(const char *s)
+{
+	FILE	*fp;
+	char	*out = NULL;
+	size_t	 n;
+
+	if ((fp = open_memstream(&out, &n)) == NULL)
+		err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+	muxctl_show_put_str(fp, s, 0);
+	if (fclose(fp) != 0)
+		err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+	return out;
+}
+
+/* Return the number of characters in the UTF-8 string s. */
+static size_t
+muxctl_show_width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* Start an empty table of ncols columns. */
+static void
+muxctl_show_table_init(struct muxctl_table *t, size_t ncols, const int *right)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	t->right = right;
+}
+
+/* Add a row (NULL cells print as "-") and a note line below it, or NULL. */
+static void
+muxctl_show_table_add(struct muxctl_table *t, const char **row,
+    const char *note)
+{
+	size_t	i;
+
+	if (t->nrows == t->cap) {
+		t->cap = t->cap == 0 ? 16 : t->cap * 2;
+		t->cells = reallocarray(t->cells, t->cap * t->ncols,
+		    sizeof(*t->cells));
+		t->notes = reallocarray(t->notes, t->cap, sizeof(*t->notes));
+		if (t->cells == NULL || t->notes == NULL)
+			err(MUXCTL_EXIT_PROTOCOL, "reallocarray");
+	}
+	for (i = 0; i < t->ncols; i++)
+		t->cells[t->nrows * t->ncols + i] =
+		    muxctl_show_clean(row[i] != NULL ? row[i] : "-");
+	t->notes[t->nrows] = note != NULL ? muxctl_show_clean(note) : NULL;
+	t->nrows++;
+}
+
+/* Print a table with its columns aligned, then free it. */
+static void
+muxctl_show_table_print(struct muxctl_table *t)
+{
+	size_t	*w, r, i, cw;
+	char	*cell;
+
+	if ((w = calloc(t->ncols, sizeof(*w))) == NULL)
+		err(MUXCTL_EXIT_PROTOCOL, "calloc");
+	for (r = 0; r < t->nrows; r++)
+		for (i = 0; i < t->ncols; i++) {
+			cw = muxctl_show_width(t->cells[r * t->ncols + i]);
+			if (cw > w[i])
+				w[i] = cw;
+		}
+	for (r = 0; r < t->nrows; r++) {
+		for (i = 0; i < t->ncols; i++) {
+			cell = t->cells[r * t->ncols + i];
+			cw = muxctl_show_width(cell);
+			if (i > 0)
+				fputs("  ", stdout);
+			if (t->right[i])
+				printf("%*s", (int)(w[i] - cw), "");
+			fputs(cell, stdout);
+			if (!t->right[i] && i + 1 < t->ncols)
+				printf("%*s", (int)(w[i] - cw), "");
+			free(cell);
+		}
+		putchar('\n');
+		if (t->notes[r] != NULL) {
+			printf("    %s\n", t->notes[r]);
+			free(t->notes[r]);
+		}
+	}
+	free(w);
+	free(t->cells);
+	free(t->notes);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * Print the round line: "round 3 running since 10:00:00, ends 10:25:00,
+ * seed 42", or "no round running (last round 2)".
+ */
+static void
+muxctl_show_round(const json_t *round, const char *verb)
+{
+	const json_t	*seed;
+	char		 num[32], started[64], ends[64];
+	double		 t;
+
+	if (!json_is_object(round)) {
+		printf("round unknown\n");
+		return;
+	}
+	if (!json_is_true(json_object_get(round, "active"))) {
+		if (json_is_integer(json_object_get(round, "last")))
+			printf("no round running (last round %s)\n",
+			    muxctl_show_fmt_int(round, "last", num,
+			    sizeof(num)));
+		else
+			printf("no round running\n");
+		return;
+	}
+	if (muxctl_show_get_num(round, "started", &t))
+		muxctl_show_clock(t, 0, started, sizeof(started));
+	else
+		snprintf(started, sizeof(started), "?");
+	if (muxctl_show_get_num(round, "ends", &t)) {
+		snprintf(ends, sizeof(ends), "ends ");
+		muxctl_show_clock(t, 0, ends + 5, sizeof(ends) - 5);
+	} else
+		snprintf(ends, sizeof(ends), "no time limit");
+	printf("round %s %s %s, %s", muxctl_show_fmt_int(round, "number", num,
+	    sizeof(num)), verb, started, ends);
+	seed = json_object_get(round, "seed");
+	if (json_is_integer(seed))	/* muxd's seed is a uint64_t */
+		printf(", seed %llu",
+		    (unsigned long long)json_integer_value(seed));
+	putchar('\n');
+}
+
+/* Print the placements of a round: "J1 (judge 1): left E1, right C1". */
+static void
+muxctl_show_placements(const json_t *round)
+{
+	const json_t	*pl, *p;
+	const char	*station, *left, *right;
+	size_t		 i;
+
+	pl = json_object_get(round, "placements");
+	json_array_foreach(pl, i, p) {
+		station = muxctl_get_str(p, "station");
+		left = muxctl_get_str(p, "left");
+		right = muxctl_get_str(p, "right");
+		muxctl_show_put_str(stdout, station != NULL ? station : "?", 0);
+		if (json_is_integer(json_object_get(p, "judge")))
+			printf(" (judge %lld)", (long long)
+			    json_integer_value(json_object_get(p, "judge")));
+		fputs(": left ", stdout);
+		muxctl_show_put_str(stdout, left != NULL ? left : "-", 0);
+		fputs(", right ", stdout);
+		muxctl_show_put_str(stdout, right != NULL ? right : "-", 0);
+		putchar('\n');
+	}
+}
+
+/* Print the table of ports, with the error of each port that is not up. */
+static void
+muxctl_show_ports(const json_t *list)
+{
+	static const int	 right[] = { 0, 0, 1, 1, 1, 1, 0, 0, 0 };
+	static const char	*head[] = { "NAME", "STATE", "IN", "OUT",
+	    "DROP", "QUEUED", "LAST-ACTIVITY", "LINK", "ADDRESS" };
+	struct muxctl_table	 t;
+	const json_t		*p;
+	const char		*row[9], *state, *error;
+	char			 in[32], out[32], drop[32], queued[32];
+	char			 age[32], *note;
+	double			 now, last, t1;
+	size_t			 i;
+
+	if (json_array_size(list) == 0) {
+		printf("no ports\n");
+		return;
+	}
+	now = muxctl_show_now();
+	muxctl_show_table_init(&t, 9, right);
+	muxctl_show_table_add(&t, head, NULL);
+	json_array_foreach(list, i, p) {
+		state = muxctl_get_str(p, "state");
+		last = -1;
+		if (muxctl_show_get_num(p, "last_in", &t1))
+			last = t1;
+		if (muxctl_show_get_num(p, "last_out", &t1) && t1 > last)
+			last = t1;
+		if (last >= 0)
+			muxctl_show_age(last, now, age, sizeof(age));
+		else
+			snprintf(age, sizeof(age), "-");
+		row[0] = muxctl_get_str(p, "name");
+		row[1] = state;
+		row[2] = muxctl_show_fmt_int(p, "bytes_in", in, sizeof(in));
+		row[3] = muxctl_show_fmt_int(p, "bytes_out", out, sizeof(out));
+		row[4] = muxctl_show_fmt_int(p, "dropped", drop, sizeof(drop));
+		row[5] = muxctl_show_fmt_int(p, "queued", queued,
+		    sizeof(queued));
+		row[6] = age;
+		row[7] = muxctl_get_str(p, "link");
+		row[8] = muxctl_get_str(p, "address");
+		error = muxctl_get_str(p, "error");
+		note = NULL;
+		if (error != NULL && *error != '\0' &&
+		    (state == NULL || strcmp(state, "up") != 0) &&
+		    asprintf(&note, "error: %s", error) == -1)
+			err(MUXCTL_EXIT_PROTOCOL, "asprintf");
+		muxctl_show_table_add(&t, row, note);
+		free(note);
+	}
+	muxctl_show_table_print(&t);
+}
+
+/* Print the table of links. */
+static void
+muxctl_show_links(const json_t *list)
+{
+	static const int	 right[] = { 0, 0, 0, 0, 1, 0, 0, 0 };
+	static const char	*head[] = { "NAME", "A", "B", "ORIGIN",
+	    "ROUND", "STATION", "SIDE", "ENTITY" };
+	struct muxctl_table	 t;
+	const json_t		*l, *r;
+	const char		*row[8];
+	char			 round[32];
+	size_t			 i;
+
+	if (json_array_size(list) == 0) {
+		printf("no links\n");
+		return;
+	}
+	muxctl_show_table_init(&t, 8, right);
+	muxctl_show_table_add(&t, head, NULL);
+	json_array_foreach(list, i, l) {
+		r = json_object_get(l, "round");
+		if (json_is_integer(r) && json_integer_value(r) > 0)
+			muxctl_show_fmt_int(l, "round", round, sizeof(round));
+		else
+			snprintf(round, sizeof(round), "-");
+		row[0] = muxctl_get_str(l, "name");
+		row[1] = muxctl_get_str(l, "a");
+		row[2] = muxctl_get_str(l, "b");
+		row[3] = muxctl_get_str(l, "origin");
+		row[4] = round;
+		row[5] = muxctl_get_str(l, "station");
+		row[6] = muxctl_get_str(l, "side");
+		row[7] = muxctl_get_str(l, "entity");
+		muxctl_show_table_add(&t, row, NULL);
+	}
+	muxctl_show_table_print(&t);
+}
+
+/* Print a status result: the round line, the ports, the links. */
+static void
+muxctl_show_status(const json_t *st)
+{
+	muxctl_show_round(json_object_get(st, "round"), "running since");
+	putchar('\n');
+	muxctl_show_ports(json_object_get(st, "ports"));
+	putchar('\n');
+	muxctl_show_links(json_object_get(st, "links"));
+}
+
+/*
+ * Print the schedule like the table in the 2004 rules, one round a line:
+ * "1  J1:E1:C1 J2:E3:C2 J3:E2:C4   excused J4 C3".
+ */
+static void
+muxctl_show_schedule(const json_t *sch)
+{
+	const json_t	*rounds, *r, *pair;
+	const char	*preset, *excused, *station, *entry, *conf;
+	char		**parts, num[32], dur[32];
+	size_t		 i, j, n, w, nw;
+	double		 d;
+	FILE		*fp;
+
+	preset = muxctl_get_str(sch, "preset");
+	printf("schedule: ");
+	if (preset != NULL) {
+		printf("preset ");
+		muxctl_show_put_str(stdout, preset, 0);
+	} else
+		printf("from the configuration");
+	if (muxctl_show_get_num(sch, "duration", &d) && d > 0) {
+		muxctl_show_duration((long long)d, dur, sizeof(dur));
+		printf(", rounds of %s", dur);
+	} else
+		printf(", rounds untimed");
+	putchar('\n');
+
+	rounds = json_object_get(sch, "rounds");
+	if ((n = json_array_size(rounds)) == 0) {
+		printf("no rounds\n");
+		return;
+	}
+	if ((parts = calloc(n, sizeof(*parts))) == NULL)
+		err(MUXCTL_EXIT_PROTOCOL, "calloc");
+	w = nw = 0;
+	json_array_foreach(rounds, i, r) {
+		if ((fp = open_memstream(&parts[i], &j)) == NULL)
+			err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+		json_array_foreach(json_object_get(r, "pairs"), j, pair) {
+			station = muxctl_get_str(pair, "station");
+			entry = muxctl_get_str(pair, "entry");
+			conf = muxctl_get_str(pair, "confederate");
+			if (j > 0)
+				putc(' ', fp);
+			if (station != NULL)
+				fputs(station, fp);
+			else
+				fprintf(fp, "J%s", muxctl_show_fmt_int(pair,
+				    "judge", num, sizeof(num)));
+			fprintf(fp, ":%s:%s", entry != NULL ? entry : "?",
+			    conf != NULL ? conf : "?");
+		}
+		if (fclose(fp) != 0)
+			err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+		if (muxctl_show_width(parts[i]) > w)
+			w = muxctl_show_width(parts[i]);
+		if (strlen(muxctl_show_fmt_int(r, "round", num,
+		    sizeof(num))) > nw)
+			nw = strlen(num);
+	}
+	json_array_foreach(rounds, i, r) {
+		printf("%-*s  ", (int)nw, muxctl_show_fmt_int(r, "round", num,
+		    sizeof(num)));
+		if (*parts[i] == '\0') {
+			free(parts[i]);
+			if ((parts[i] = strdup("-")) == NULL)
+				err(MUXCTL_EXIT_PROTOCOL, "strdup");
+		}
+		muxctl_show_put_str(stdout, parts[i], 0);
+		excused = muxctl_get_str(r, "excused");
+		if (excused != NULL && *excused != '\0') {
+			printf("%*s   excused ",
+			    (int)(w - muxctl_show_width(parts[i])), "");
+			muxctl_show_put_str(stdout, excused, 0);
+		}
+		putchar('\n');
+		free(parts[i]);
+	}
+	free(parts);
+}
+
+/* Print one event value: bare if it can be, else quoted or as JSON. */
+static void
+muxctl_show_value(const json_t *v)
+{
+	const unsigned char	*p;
+	char			 buf[64], *text;
+	int			 bare;
+
+	if (v == NULL) {
+		fputs("-", stdout);
+		return;
+	}
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		p = (const unsigned char *)json_string_value(v);
+		bare = *p != '\0';
+		for (; *p != '\0' && bare; p++)
+			if (*p <= ' ' || *p == '"' || *p == '\\' ||
+			    *p == '=' || *p == 0x7f || muxctl_show_c1(p))
+				bare = 0;
+		muxctl_show_put_str(stdout, json_string_value(v), !bare);
+		break;
+	case JSON_INTEGER:
+		printf("%lld", (long long)json_integer_value(v));
+		break;
+	case JSON_REAL:
+		muxctl_show_real(json_real_value(v), buf, sizeof(buf));
+		fputs(buf, stdout);
+		break;
+	case JSON_TRUE:
+		fputs("true", stdout);
+		break;
+	case JSON_FALSE:
+		fputs("false", stdout);
+		break;
+	case JSON_NULL:
+		fputs("-", stdout);
+		break;
+	default:
+		text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		if (text == NULL)
+			errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
+		muxctl_show_put_str(stdout, text, 0);
+		free(text);
+		break;
+	}
+}
+
+/* Print a value inside a sentence: a string bare, escaped; else as JSON. */
+static void
+muxctl_show_text(const json_t *v)
+{
+	if (json_is_string(v))
+		muxctl_show_put_str(stdout, json_string_value(v), 0);
+	else
+		muxctl_show_value(v);
+}
+
+/* Print one event: "10:00:01.234 port.down name=j1-left error=...". */
+void
+muxctl_show_event(const json_t *ev)
+{
+	const char	*key;
+	json_t		*v;
+	char		 when[64];
+	double		 t;
+
+	if (!muxctl_show_get_num(ev, "time", &t))
+		t = muxctl_show_now();
+	muxctl_show_clock(t, 1, when, sizeof(when));
+	printf("%s ", when);
+	muxctl_show_put_str(stdout, muxctl_get_str(ev, "event"), 0);
+	json_object_foreach((json_t *)ev, key, v) {
+		if (strcmp(key, "v") == 0 || strcmp(key, "event") == 0 ||
+		    strcmp(key, "time") == 0)
+			continue;
+		putchar(' ');
+		muxctl_show_put_str(stdout, key, 0);
+		putchar('=');
+		muxctl_show_value(v);
+	}
+	putchar('\n');
+}
+
+/* Print the result of a command for people. */
+void
+muxctl_show(const char *cmd, const json_t *result)
+{
+	if (strcmp(cmd, "status") == 0)
+		muxctl_show_status(result);
+	else if (strcmp(cmd, "round.start") == 0) {
+		muxctl_show_round(result, "started at");
+		muxctl_show_placements(result);
+	} else if (strcmp(cmd, "round.stop") == 0) {
+		printf("round ");
+		muxctl_show_text(json_object_get(result, "number"));
+		printf(" stopped\n");
+	} else if (strcmp(cmd, "connect") == 0) {
+		result = json_object_get(result, "link");
+		printf("connected ");
+		muxctl_show_text(json_object_get(result, "a"));
+		printf(" <-> ");
+		muxctl_show_text(json_object_get(result, "b"));
+		printf(" as link ");
+		muxctl_show_text(json_object_get(result, "name"));
+		putchar('\n');
+	} else if (strcmp(cmd, "disconnect") == 0) {
+		printf("disconnected link ");
+		muxctl_show_text(json_object_get(result, "link"));
+		putchar('\n');
+	} else if (strcmp(cmd, "reload") == 0) {
+		printf("reloaded");
+		if (json_is_string(json_object_get(result, "config"))) {
+			putchar(' ');
+			muxctl_show_text(json_object_get(result, "config"));
+		}
+		putchar('\n');
+	} else if (strcmp(cmd, "schedule") == 0)
+		muxctl_show_schedule(result);
+}

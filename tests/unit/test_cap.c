@@ -1,0 +1,571 @@
+/*
+ * Unit tests for the capture writer and reader (transcripts/cap-*.c):
+ * random byte streams round trip exactly and every line is JSON jansson
+ * accepts; segments never overwrite; the header round trips; torn,
+ * corrupt, backwards, huge and garbage input is reported with the right
+ * line and byte offset while everything else still reads.
+ */
+#include <sys/stat.h>
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "transcripts.h"
+
+static char	tmpdir[64];
+
+static int	rm_one(const char *, const struct stat *, int, struct FTW *);
+static int	setup(void **);
+static int	teardown(void **);
+static char	*path(const char *);
+static void	put_file(const char *, const char *, size_t);
+static struct cap_reader *open_ok(const char *);
+static void	expect_err(struct cap_reader *, enum cap_err, unsigned long,
+		    int64_t);
+static void	expect_event(struct cap_reader *, int, const char *);
+static void	meta_test(struct cap_meta *);
+
+/* Remove one file of the test directory. */
+static int
+rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return (remove(p));
+}
+
+/* Make a private directory for the test's files. */
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_cap.XXXXXX");
+	return (mkdtemp(tmpdir) == NULL ? -1 : 0);
+}
+
+/* Remove the test's directory. */
+static int
+teardown(void **state)
+{
+	(void)state;
+	return (nftw(tmpdir, rm_one, 8, FTW_DEPTH | FTW_PHYS));
+}
+
+/* A file name in the test directory (a static buffer). */
+static char *
+path(const char *name)
+{
+	static char	buf[256];
+
+	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
+	return (buf);
+}
+
+/* Write a file in the test directory. */
+static void
+put_file(const char *name, const char *s, size_t len)
+{
+	FILE	*f;
+
+	assert_non_null(f = fopen(path(name), "w"));
+	assert_int_equal(fwrite(s, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Open a capture that must open. */
+static struct cap_reader *
+open_ok(const char *name)
+{
+	struct cap_reader	*r;
+	struct cap_error	 e;
+	char			 buf[2048];
+
+	if (cap_read_open(path(name), &r, &e) != CAP_OK)
+		fail_msg("opening %s: %s", name,
+		    cap_error_format(&e, buf, sizeof(buf)));
+	return (r);
+}
+
+/* The next read must fail with code at line and offset. */
+static void
+expect_err(struct cap_reader *r, enum cap_err code, unsigned long line,
+    int64_t offset)
+{
+	struct cap_event	ev;
+	struct cap_error	e;
+	enum cap_err		got;
+	char			buf[2048];
+
+	got = cap_read_event(r, &ev, &e);
+	if (got != code || e.line != line || e.offset != offset)
+		fail_msg("expected %s at line %lu offset %lld, got %s (%s)",
+		    cap_strerror(code), line, (long long)offset,
+		    cap_strerror(got), cap_error_format(&e, buf, sizeof(buf)));
+	if (code != CAP_EOF)
+		assert_string_equal(e.file, cap_read_name(r));
+}
+
+/* The next read must be an event of this kind and data. */
+static void
+expect_event(struct cap_reader *r, int kind, const char *data)
+{
+	struct cap_event	ev;
+	struct cap_error	e;
+	enum cap_err		got;
+	char			buf[2048];
+
+	if ((got = cap_read_event(r, &ev, &e)) != CAP_OK)
+		fail_msg("expected an event, got %s",
+		    cap_error_format(&e, buf, sizeof(buf)));
+	assert_int_equal(ev.kind, kind);
+	assert_int_equal(ev.len, strlen(data));
+	assert_memory_equal(ev.data, data, ev.len);
+}
+
+/* A meta with every field set. */
+static void
+meta_test(struct cap_meta *m)
+{
+	cap_meta_init(m);
+	m->timestamp = 1095516720;	/* 2004-09-18 14:12:00 UTC */
+	m->utc_offset = -14400;
+	m->title = "round 3, J1 left";
+	m->term = "vt100";
+	m->round = 3;
+	m->station = "J1";
+	m->side = "left";
+	m->judge = 4;
+	m->entity = "E2";
+	m->kind = "entry";
+	m->program = "Jabberwock";
+	m->contestant = "Rollo Carpenter";
+	m->judge_port = "j1l";
+	m->judge_address = "/dev/ttyUSB0,9600";
+	m->entity_port = "e2";
+	m->entity_address = "tcp:10.0.0.2:7000";
+	m->software = "muxd 0.1.0";
+	m->tx_width = 72;
+	m->transcript = "LP04-01.TXT";
+}
+
+/* Random events of every byte value come back identical. */
+static void
+test_roundtrip(void **state)
+{
+	struct cap_meta		 m;
+	struct cap_writer	*w;
+	struct cap_reader	*r;
+	struct cap_event	 ev;
+	struct cap_error	 e;
+	unsigned int		 seed = 2004;
+	unsigned char		*data[400];
+	size_t			 len[400], i, j;
+	int			 kind[400];
+	int64_t			 t[400], now = 0;
+	json_t			*v;
+	json_error_t		 je;
+	FILE			*f;
+	char			 line[1 << 20];
+
+	(void)state;
+	meta_test(&m);
+	assert_int_equal(cap_write_open(path("rt.cast"), &m, 0, &w, &e),
+	    CAP_OK);
+	for (i = 0; i < 400; i++) {
+		kind[i] = i % 3 == 0 ? 'i' : i % 3 == 1 ? 'o' : 'm';
+		len[i] = i == 7 ? 200000 : i == 8 ? 0 : (size_t)(rand_r(&seed) % 300);
+		assert_non_null(data[i] = malloc(len[i] + 1));
+		for (j = 0; j < len[i]; j++)
+			data[i][j] = (unsigned char)(i == 1 ? (int)j :
+			    rand_r(&seed));
+		if (kind[i] == 'm')
+			for (j = 0; j < len[i]; j++)
+				data[i][j] = (unsigned char)(' ' + data[i][j] % 95);
+		now += rand_r(&seed) % 3 == 0 ? 0 : rand_r(&seed) % 5000000;
+		t[i] = now;
+		assert_int_equal(cap_write_event_usec(w, kind[i], data[i],
+		    len[i], t[i], &e), CAP_OK);
+	}
+	assert_int_equal(cap_write_close(w, &e), CAP_OK);
+
+	r = open_ok("rt.cast");
+	assert_int_equal(cap_read_meta(r)->encoding, CAP_LATIN1);
+	for (i = 0; i < 400; i++) {
+		assert_int_equal(cap_read_event(r, &ev, &e), CAP_OK);
+		assert_int_equal(ev.kind, kind[i]);
+		assert_int_equal(ev.usec, t[i]);
+		assert_int_equal(ev.len, len[i]);
+		assert_memory_equal(ev.data, data[i], len[i]);
+		assert_int_equal(ev.line, i + 2);
+	}
+	assert_int_equal(cap_read_event(r, &ev, &e), CAP_EOF);
+	cap_read_close(r);
+
+	/* Every line is JSON to jansson, with the same code points. */
+	assert_non_null(f = fopen(path("rt.cast"), "r"));
+	assert_non_null(fgets(line, sizeof(line), f));
+	for (i = 0; i < 400; i++) {
+		if (i == 7) {	/* too long for the buffer: skip it */
+			while (fgets(line, sizeof(line), f) != NULL &&
+			    strchr(line, '\n') == NULL)
+				;
+			continue;
+		}
+		assert_non_null(fgets(line, sizeof(line), f));
+		v = json_loads(line, JSON_ALLOW_NUL, &je);
+		if (v == NULL)
+			fail_msg("line %zu: jansson: %s", i + 2, je.text);
+		assert_true(json_is_array(v));
+		assert_int_equal(json_real_value(json_array_get(v, 0)) * 1e6 +
+		    0.5 >= (double)t[i], 1);
+		assert_string_equal(json_string_value(json_array_get(v, 1)),
+		    kind[i] == 'i' ? "i" : kind[i] == 'o' ? "o" : "m");
+		json_decref(v);
+	}
+	fclose(f);
+	for (i = 0; i < 400; i++)
+		free(data[i]);
+}
+
+/* The header round trips; a second capture of a name is a new segment. */
+static void
+test_header_segments(void **state)
+{
+	struct cap_meta		 m;
+	const struct cap_meta	*h;
+	struct cap_writer	*w;
+	struct cap_reader	*r;
+	struct cap_error	 e;
+	int			 i;
+	char			 name[64];
+
+	(void)state;
+	meta_test(&m);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(cap_write_open(path("seg.cast"), &m, 0, &w,
+		    &e), CAP_OK);
+		snprintf(name, sizeof(name), i == 0 ? "seg.cast" :
+		    "seg.%d.cast", i);
+		assert_string_equal(cap_write_path(w), path(name));
+		assert_int_equal(cap_write_meta(w)->segment, i);
+		assert_int_equal(cap_write_close(w, &e), CAP_OK);
+	}
+	assert_int_equal(cap_write_open(path("seg.cast"), &m,
+	    CAP_WRITE_NOSEGMENT, &w, &e), CAP_EEXIST);
+	assert_null(w);
+	r = open_ok("seg.2.cast");
+	h = cap_read_meta(r);
+	assert_int_equal(h->segment, 2);
+	assert_int_equal(h->timestamp, m.timestamp);
+	assert_int_equal(h->utc_offset, m.utc_offset);
+	assert_int_equal(h->width, 80);
+	assert_int_equal(h->height, 24);
+	assert_int_equal(h->round, 3);
+	assert_int_equal(h->judge, 4);
+	assert_int_equal(h->tx_width, 72);
+	assert_int_equal(h->has_muxd, 1);
+	assert_string_equal(h->title, m.title);
+	assert_string_equal(h->term, m.term);
+	assert_string_equal(h->station, m.station);
+	assert_string_equal(h->side, m.side);
+	assert_string_equal(h->entity, m.entity);
+	assert_string_equal(h->kind, m.kind);
+	assert_string_equal(h->program, m.program);
+	assert_string_equal(h->contestant, m.contestant);
+	assert_string_equal(h->judge_port, m.judge_port);
+	assert_string_equal(h->judge_address, m.judge_address);
+	assert_string_equal(h->entity_port, m.entity_port);
+	assert_string_equal(h->entity_address, m.entity_address);
+	assert_string_equal(h->software, m.software);
+	assert_string_equal(h->transcript, m.transcript);
+	cap_read_close(r);
+
+	/* Invalid UTF-8 in a name is taken as ISO-8859-1. */
+	m.contestant = "Jos\xe9";
+	assert_int_equal(cap_write_open(path("latin.cast"), &m, 0, &w, &e),
+	    CAP_OK);
+	assert_string_equal(cap_write_meta(w)->contestant, "Jos\xc3\xa9");
+	cap_write_close(w, &e);
+	r = open_ok("latin.cast");
+	assert_string_equal(cap_read_meta(r)->contestant, "Jos\xc3\xa9");
+	cap_read_close(r);
+}
+
+/* Times never go backwards in what the writer writes. */
+static void
+test_writer_clamps(void **state)
+{
+	struct cap_meta		 m;
+	struct cap_writer	*w;
+	struct cap_reader	*r;
+	struct cap_event	 ev;
+	struct cap_error	 e;
+	struct timeval		 tv;
+
+	(void)state;
+	meta_test(&m);
+	assert_int_equal(cap_write_open(path("clamp.cast"), &m, 0, &w, &e),
+	    CAP_OK);
+	tv.tv_sec = m.timestamp + 5;
+	tv.tv_usec = 250000;
+	assert_int_equal(cap_write_event(w, CAP_OUTPUT, "a", 1, &tv, &e), 0);
+	assert_int_equal(cap_write_usec(w), 5250000);
+	tv.tv_sec -= 2;
+	assert_int_equal(cap_write_event(w, CAP_OUTPUT, "b", 1, &tv, &e), 0);
+	assert_int_equal(cap_write_usec(w), 5250000);
+	assert_int_equal(cap_write_event(w, 'x', "b", 1, &tv, &e), CAP_EINVAL);
+	cap_write_close(w, &e);
+	r = open_ok("clamp.cast");
+	assert_int_equal(cap_read_event(r, &ev, &e), CAP_OK);
+	assert_int_equal(cap_read_event(r, &ev, &e), CAP_OK);
+	assert_int_equal(ev.usec, 5250000);
+	cap_read_close(r);
+}
+
+#define HDR	"{\"version\": 2, \"width\": 80, \"height\": 24, " \
+		"\"muxd\": {\"encoding\": \"iso-8859-1\"}}\n"
+
+/* A torn last line is reported at its offset; what precedes reads. */
+static void
+test_torn(void **state)
+{
+	const char		 text[] = HDR "[0.5, \"o\", \"ab\"]\n"
+	    "[1.000001, \"i\", \"\\u00e9\\r\"]\n[1.5, \"o\", \"c";
+	struct cap_reader	*r;
+
+	(void)state;
+	put_file("torn.cast", text, sizeof(text) - 1);
+	r = open_ok("torn.cast");
+	expect_event(r, 'o', "ab");
+	expect_event(r, 'i', "\xe9\r");
+	expect_err(r, CAP_ETORN, 4, (int64_t)(strstr(text, "[1.5") - text));
+	expect_err(r, CAP_EOF, 0, -1);
+	cap_read_close(r);
+
+	/* Valid JSON without its newline is torn all the same. */
+	put_file("torn2.cast", HDR "[1, \"o\", \"x\"]", sizeof(HDR) - 1 + 13);
+	r = open_ok("torn2.cast");
+	expect_err(r, CAP_ETORN, 2, sizeof(HDR) - 1);
+	cap_read_close(r);
+}
+
+/* Corrupt lines in the middle are reported and skipped. */
+static void
+test_corrupt(void **state)
+{
+	const char		 text[] = HDR
+	    "[0.1, \"o\", \"a\"]\n"
+	    "garbage\x01\xff\n"
+	    "[0.2, \"o\", \"b\"\n"
+	    "[0.3, \"o\"]\n"
+	    "[0.4, \"z\", \"c\"]\n"
+	    "[\"x\", \"o\", \"c\"]\n"
+	    "[-1, \"o\", \"c\"]\n"
+	    "[0.5, \"o\", \"\\u0100\"]\n"
+	    "[0.6, \"o\", \"\x80\"]\n"
+	    "\n"
+	    "[0.7, \"o\", \"\\ud800\"]\n"
+	    "[0.8, \"o\", \"d\"] x\n"
+	    "[0.9, \"o\", \"ok\"]\n";
+	struct cap_reader	*r;
+	int64_t			 off;
+
+	(void)state;
+	put_file("bad.cast", text, sizeof(text) - 1);
+	r = open_ok("bad.cast");
+	expect_event(r, 'o', "a");
+	off = strstr(text, "garbage") - text;
+	expect_err(r, CAP_ESYNTAX, 3, off + 7);	/* jansson's position */
+	off = strstr(text, "[0.2") - text;
+	expect_err(r, CAP_ESYNTAX, 4, off + 14);
+	expect_err(r, CAP_EEVENT, 5, strstr(text, "[0.3") - text);
+	expect_err(r, CAP_EEVENT, 6, strstr(text, "[0.4") - text);
+	expect_err(r, CAP_EEVENT, 7, strstr(text, "[\"x\"") - text);
+	off = strstr(text, "[-1") - text;
+	expect_err(r, CAP_EEVENT, 8, off + 3);
+	off = strstr(text, "[0.5") - text;
+	expect_err(r, CAP_ECODE, 9, off + 12);
+	off = strstr(text, "[0.6") - text;
+	expect_err(r, CAP_ESYNTAX, 10, off + 12);
+	expect_err(r, CAP_ESYNTAX, 11, strstr(text, "\n\n") - text + 1);
+	off = strstr(text, "[0.7") - text;
+	expect_err(r, CAP_ESYNTAX, 12, off + 12);
+	expect_err(r, CAP_ESYNTAX, 13, strstr(text, "[0.8") - text + 17);
+	expect_event(r, 'o', "ok");
+	expect_err(r, CAP_EOF, 0, -1);
+	cap_read_close(r);
+}
+
+/* Times going backwards are reported, with the event delivered. */
+static void
+test_backwards(void **state)
+{
+	const char		 text[] = HDR "[2.5, \"o\", \"a\"]\n"
+	    "[1e-06, \"o\", \"b\"]\n[3, \"o\", \"c\"]\n";
+	struct cap_reader	*r;
+	struct cap_event	 ev;
+	struct cap_error	 e;
+
+	(void)state;
+	put_file("back.cast", text, sizeof(text) - 1);
+	r = open_ok("back.cast");
+	expect_event(r, 'o', "a");
+	assert_int_equal(cap_read_event(r, &ev, &e), CAP_EORDER);
+	assert_int_equal(ev.usec, 1);
+	assert_int_equal(e.line, 3);
+	assert_int_equal(ev.len, 1);
+	assert_int_equal(ev.data[0], 'b');
+	assert_int_equal(cap_read_event(r, &ev, &e), CAP_OK);
+	assert_int_equal(ev.usec, 3000000);
+	cap_read_close(r);
+}
+
+/* Headers that are not ours to read. */
+static void
+test_headers(void **state)
+{
+	static const struct {
+		const char	*text;
+		enum cap_err	 code;
+	} cases[] = {
+		{ "", CAP_EHEADER },
+		{ "\n", CAP_EHEADER },
+		{ "{\"version\": 1, \"width\": 80, \"height\": 24}\n",
+		    CAP_EVERSION },
+		{ "{\"version\": 3, \"term\": {\"cols\": 80}}\n", CAP_EVERSION },
+		{ "{\"version\": \"2\"}\n", CAP_EVERSION },
+		{ "{\"width\": 80}\n", CAP_EHEADER },
+		{ "{\"version\": 2, \"height\": 24}\n", CAP_EHEADER },
+		{ "[0.1, \"o\", \"x\"]\n", CAP_EHEADER },
+		{ "\x7f" "ELF\x02\x01\x01\n", CAP_EHEADER },
+		{ "{\"version\": 2, \"width\": 80, \"height\": 24, \"muxd\": "
+		    "{\"encoding\": \"koi8-r\"}}\n", CAP_EHEADER },
+		{ "{\"version\": 2, \"width\": 80, \"height\": 24, \"muxd\": "
+		    "{\"judge\": 100}}\n", CAP_EHEADER },
+	};
+	struct cap_reader	*r;
+	struct cap_error	 e;
+	const char		*p;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		put_file("hdr.cast", cases[i].text, strlen(cases[i].text));
+		if (cap_read_open(path("hdr.cast"), &r, &e) != cases[i].code)
+			fail_msg("case %zu: expected %s, got %s: %s", i,
+			    cap_strerror(cases[i].code), cap_strerror(e.code),
+			    e.msg);
+		assert_null(r);
+		assert_int_equal(e.line, 1);
+		assert_string_equal(e.file, path("hdr.cast"));
+		unlink(path("hdr.cast"));
+	}
+	assert_int_equal(cap_read_open(path("none.cast"), &r, &e), CAP_ESYS);
+	assert_string_equal(e.file, path("none.cast"));
+
+	/* A plain asciicast (asciinema's own) reads as UTF-8 text. */
+	p = "{\"version\": 2, \"width\": 100, \"height\": 30, "
+	    "\"timestamp\": 1504467315}\n[0.2, \"o\", \"\\u263a\"]\n";
+	put_file("plain.cast", p, strlen(p));
+	r = open_ok("plain.cast");
+	assert_int_equal(cap_read_meta(r)->encoding, CAP_UTF8);
+	assert_int_equal(cap_read_meta(r)->judge, TX_JUDGE_NONE);
+	expect_event(r, 'o', "\xe2\x98\xba");
+	cap_read_close(r);
+}
+
+/* A line of megabytes reads; over the limit it is skipped alone. */
+static void
+test_long_lines(void **state)
+{
+	size_t			 n = 5 << 20, hl = sizeof(HDR) - 1, i;
+	char			*text, *p;
+	struct cap_reader	*r;
+	struct cap_event	 ev;
+	struct cap_error	 e;
+
+	(void)state;
+	assert_non_null(text = malloc(hl + 2 * n + 100));
+	memcpy(text, HDR, hl);
+	p = text + hl;
+	for (i = 0; i < 2; i++) {
+		p += sprintf(p, "[%zu, \"o\", \"", i);
+		memset(p, 'x', n);
+		p += n;
+		p += sprintf(p, "\"]\n");
+	}
+	p += sprintf(p, "[9, \"o\", \"end\"]\n");
+	put_file("long.cast", text, (size_t)(p - text));
+	r = open_ok("long.cast");
+	assert_int_equal(cap_read_event(r, &ev, &e), CAP_OK);
+	assert_int_equal(ev.len, n);
+	cap_read_set_limit(r, 1 << 20);
+	expect_err(r, CAP_ELONG, 3, (int64_t)(hl + n + 13));
+	expect_event(r, 'o', "end");
+	cap_read_close(r);
+	free(text);
+}
+
+/* Random garbage after a header never crashes the reader. */
+static void
+test_garbage(void **state)
+{
+	unsigned int		 seed = 42;
+	char			 text[65536];
+	struct cap_reader	*r;
+	struct cap_event	 ev;
+	struct cap_error	 e;
+	size_t			 i, hl = sizeof(HDR) - 1;
+	int			 round, n;
+	enum cap_err		 rc;
+
+	(void)state;
+	for (round = 0; round < 50; round++) {
+		memcpy(text, HDR, hl);
+		for (i = hl; i < sizeof(text); i++)
+			text[i] = (char)(round % 2 ? rand_r(&seed) :
+			    "[]\",.0123456789eE-+\\u\"iom \n\r\t\xc3\xa9"[
+			    rand_r(&seed) % 30]);
+		put_file("junk.cast", text, sizeof(text));
+		r = open_ok("junk.cast");
+		for (n = 0; n < 100000; n++) {
+			rc = cap_read_event(r, &ev, &e);
+			if (rc == CAP_EOF)
+				break;
+			if (rc != CAP_OK && rc != CAP_EORDER)
+				assert_true(e.offset >= (int64_t)hl &&
+				    e.line >= 2 && e.msg[0] != '\0');
+		}
+		assert_int_equal(rc, CAP_EOF);
+		cap_read_close(r);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_header_segments),
+		cmocka_unit_test(test_writer_clamps),
+		cmocka_unit_test(test_torn),
+		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_backwards),
+		cmocka_unit_test(test_headers),
+		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_garbage),
+	};
+
+	return (cmocka_run_group_tests(tests, setup, teardown));
+}

@@ -1,0 +1,511 @@
+/*
+ * Unit tests for the control-sequence filter (muxd/filter.c).
+ *
+ * Each scenario feeds real escape sequences, the kind an entity could use
+ * to take over a judge's screen, and checks three things: the bytes that
+ * reach the judge, the removed runs reported (kind, text, how they ended,
+ * offsets) and the counters.  Every scenario is run three ways, whole,
+ * byte by byte and at random split points, and must give the same result.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "muxd.h"
+
+#define MAXSPANS	64
+#define MAXOUT		16384
+
+struct rec_span {
+	enum filter_kind kind;
+	enum filter_end	 end;
+	unsigned char	 text[64];
+	size_t		 ntext;
+	size_t		 len;
+	uint64_t	 in;
+	uint64_t	 out;
+	int		 passed;
+};
+
+struct rec {
+	struct rec_span	 spans[MAXSPANS];
+	size_t		 nspans;
+	unsigned char	 out[MAXOUT];
+	size_t		 nout;
+	struct filter	 f;
+};
+
+static void	 record(void *, const struct filter_span *);
+static void	 run(struct rec *, int, size_t, const void *, size_t, int);
+static void	 escape(const unsigned char *, size_t, char *, size_t);
+static void	 expect_out(const struct rec *, const char *, size_t);
+static void	 expect_span(const struct rec *, size_t, enum filter_kind,
+		    enum filter_end, const char *);
+static size_t	 next_seq(const struct rec *, size_t);
+static void	 expect_same(const struct rec *, const struct rec *,
+		    const char *);
+static void	 check_splits(int, const void *, size_t);
+
+/* Record one removed run reported by the filter. */
+static void
+record(void *arg, const struct filter_span *s)
+{
+	struct rec	*r = arg;
+	struct rec_span	*rs;
+
+	if (r->nspans == MAXSPANS)
+		fail_msg("more than %d spans reported", MAXSPANS);
+	rs = &r->spans[r->nspans++];
+	memset(rs, 0, sizeof(*rs));
+	rs->kind = s->kind;
+	rs->end = s->end;
+	rs->ntext = s->ntext < sizeof(rs->text) ? s->ntext : sizeof(rs->text);
+	memcpy(rs->text, s->text, rs->ntext);
+	rs->len = s->len;
+	rs->in = s->in;
+	rs->out = s->out;
+	rs->passed = s->passed;
+}
+
+/*
+ * Filter n bytes in chunks: split 0 whole, 1 byte by byte, 2 at random
+ * points.
+ */
+static void
+run(struct rec *r, int passthrough, size_t limit, const void *buf, size_t n,
+    int split)
+{
+	const unsigned char	*p = buf;
+	size_t			 off, len;
+
+	memset(r, 0, sizeof(*r));
+	filter_init(&r->f, passthrough, limit, record, r);
+	for (off = 0; off < n; off += len) {
+		if (split == 0)
+			len = n;
+		else if (split == 1)
+			len = 1;
+		else
+			len = 1 + (size_t)rand() % 7;
+		if (len > n - off)
+			len = n - off;
+		if (r->nout + len > MAXOUT)
+			fail_msg("output too long for the test buffer");
+		r->nout += filter_feed(&r->f, p + off, len, r->out + r->nout);
+	}
+}
+
+/* Write bytes as a C string literal, for messages. */
+static void
+escape(const unsigned char *p, size_t n, char *buf, size_t len)
+{
+	size_t	i, o = 0;
+
+	for (i = 0; i < n && o + 5 < len; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+			buf[o++] = (char)p[i];
+		else
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x",
+			    p[i]);
+	}
+	buf[o] = '\0';
+}
+
+/* Fail unless the forwarded bytes are exactly these. */
+static void
+expect_out(const struct rec *r, const char *want, size_t n)
+{
+	char	got[512], exp[512];
+
+	if (r->nout == n && memcmp(r->out, want, n) == 0)
+		return;
+	escape(r->out, r->nout, got, sizeof(got));
+	escape((const unsigned char *)want, n, exp, sizeof(exp));
+	fail_msg("forwarded to the judge\n  expected: \"%s\"\n       got: "
+	    "\"%s\"", exp, got);
+}
+
+/* Fail unless span i is of this kind and end, with this text. */
+static void
+expect_span(const struct rec *r, size_t i, enum filter_kind kind,
+    enum filter_end end, const char *text)
+{
+	char	got[512], exp[512];
+
+	if (i >= r->nspans)
+		fail_msg("span %zu: only %zu spans reported", i, r->nspans);
+	escape(r->spans[i].text, r->spans[i].ntext, got, sizeof(got));
+	escape((const unsigned char *)text, strlen(text), exp, sizeof(exp));
+	if (r->spans[i].kind != kind || r->spans[i].end != end ||
+	    strcmp(got, exp) != 0)
+		fail_msg("span %zu\n  expected: %s %s \"%s\"\n       got: "
+		    "%s %s \"%s\"", i, filter_kind_name(kind),
+		    filter_end_name(end), exp,
+		    filter_kind_name(r->spans[i].kind),
+		    filter_end_name(r->spans[i].end), got);
+}
+
+/* The index of the next span at or after i that is not a control run. */
+static size_t
+next_seq(const struct rec *r, size_t i)
+{
+	while (i < r->nspans && r->spans[i].kind == FILTER_CONTROL)
+		i++;
+	return (i);
+}
+
+/*
+ * Fail unless two runs forwarded the same bytes and reported the same
+ * sequences.  Runs of lone controls are reported per chunk, so for them
+ * only the counters are compared.
+ */
+static void
+expect_same(const struct rec *a, const struct rec *b, const char *how)
+{
+	const struct rec_span	*x, *y;
+	size_t			 i, j;
+
+	if (a->nout != b->nout || memcmp(a->out, b->out, a->nout) != 0)
+		fail_msg("%s: forwarded bytes differ from a whole feed", how);
+	if (a->f.seqs != b->f.seqs || a->f.bytes != b->f.bytes ||
+	    a->f.cuts != b->f.cuts || a->f.controls != b->f.controls)
+		fail_msg("%s: counters differ from a whole feed", how);
+	for (i = next_seq(a, 0), j = next_seq(b, 0); i < a->nspans &&
+	    j < b->nspans; i = next_seq(a, i + 1), j = next_seq(b, j + 1)) {
+		x = &a->spans[i];
+		y = &b->spans[j];
+		if (x->kind != y->kind || x->end != y->end ||
+		    x->len != y->len || x->in != y->in || x->out != y->out ||
+		    x->ntext != y->ntext ||
+		    memcmp(x->text, y->text, x->ntext) != 0)
+			fail_msg("%s: span %zu differs from a whole feed", how,
+			    j);
+	}
+	if (i < a->nspans || j < b->nspans)
+		fail_msg("%s: not the same number of sequences as a whole "
+		    "feed", how);
+}
+
+/* Check that byte-by-byte and random splits give the whole-feed result. */
+static void
+check_splits(int passthrough, const void *buf, size_t n)
+{
+	static struct rec	whole, part;
+	int			trial;
+
+	run(&whole, passthrough, 0, buf, n, 0);
+	run(&part, passthrough, 0, buf, n, 1);
+	expect_same(&whole, &part, "byte by byte");
+	srand(4);
+	for (trial = 0; trial < 50; trial++) {
+		run(&part, passthrough, 0, buf, n, 2);
+		expect_same(&whole, &part, "random split");
+	}
+}
+
+#define S(lit)	(lit), sizeof(lit) - 1
+
+static void
+test_text_and_harmless_controls_pass(void **state)
+{
+	static const char	in[] = "Hello, judge!\r\n\tx\by\a\x7f"
+	    " caf\xe9 \xa0\xff";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S(in));
+	assert_int_equal(r.nspans, 0);
+	assert_int_equal(r.f.bytes, 0);
+	check_splits(0, S(in));
+}
+
+static void
+test_cursor_movement_is_removed(void **state)
+{
+	static const char	in[] = "abc\033[2J\033[Hdef\033[10;20H\033[?25l!";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S("abcdef!"));
+	assert_int_equal(r.nspans, 4);
+	expect_span(&r, 0, FILTER_CSI, FILTER_END_DONE, "\033[2J");
+	expect_span(&r, 1, FILTER_CSI, FILTER_END_DONE, "\033[H");
+	expect_span(&r, 2, FILTER_CSI, FILTER_END_DONE, "\033[10;20H");
+	expect_span(&r, 3, FILTER_CSI, FILTER_END_DONE, "\033[?25l");
+	assert_int_equal(r.spans[0].in, 3);
+	assert_int_equal(r.spans[0].out, 3);
+	assert_int_equal(r.spans[1].in, 7);
+	assert_int_equal(r.spans[2].out, 6);
+	assert_int_equal(r.f.seqs, 4);
+	assert_int_equal(r.f.bytes, 4 + 3 + 8 + 6);
+	assert_int_equal(r.f.in, sizeof(in) - 1);
+	assert_int_equal(r.f.out, 7);
+	check_splits(0, S(in));
+}
+
+static void
+test_title_setting_osc_bel_is_removed(void **state)
+{
+	static const char	in[] = "hi\033]0;I am the human\athere\033]2;x"
+	    "\033\\.";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S("hithere."));
+	assert_int_equal(r.nspans, 2);
+	expect_span(&r, 0, FILTER_OSC, FILTER_END_DONE,
+	    "\033]0;I am the human\a");
+	expect_span(&r, 1, FILTER_OSC, FILTER_END_DONE, "\033]2;x\033\\");
+	check_splits(0, S(in));
+}
+
+static void
+test_osc52_clipboard_is_removed(void **state)
+{
+	static const char	in[] = "Sure.\033]52;c;cm0gLXJmIH4K\033\\ Next";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S("Sure. Next"));
+	assert_int_equal(r.nspans, 1);
+	expect_span(&r, 0, FILTER_OSC, FILTER_END_DONE,
+	    "\033]52;c;cm0gLXJmIH4K\033\\");
+	assert_int_equal(r.spans[0].len, sizeof("\033]52;c;cm0gLXJmIH4K\033\\")
+	    - 1);
+	check_splits(0, S(in));
+}
+
+static void
+test_8bit_c1_sequences_are_removed(void **state)
+{
+	static const char	in[] = "a\x9b" "31mb\x9d" "0;t\x9c" "c\x85"
+	    "d\x90q\x9c" "e";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S("abcde"));
+	assert_int_equal(r.nspans, 4);
+	expect_span(&r, 0, FILTER_CSI, FILTER_END_DONE, "\x9b" "31m");
+	expect_span(&r, 1, FILTER_OSC, FILTER_END_DONE, "\x9d" "0;t\x9c");
+	expect_span(&r, 2, FILTER_CONTROL, FILTER_END_DONE, "\x85");
+	expect_span(&r, 3, FILTER_DCS, FILTER_END_DONE, "\x90q\x9c");
+	assert_int_equal(r.f.seqs, 3);
+	assert_int_equal(r.f.controls, 1);
+	check_splits(0, S(in));
+}
+
+static void
+test_split_byte_by_byte_still_caught(void **state)
+{
+	static const char	in[] = "x\033[2J\033]0;t\a\033]52;c;QUJD\033\\"
+	    "\x9b" "1m\033P1$r\033\\\033(B\033cy";
+	static struct rec	r;
+	size_t			i;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 1);
+	expect_out(&r, S("xy"));
+	assert_int_equal(r.nspans, 7);
+	expect_span(&r, 5, FILTER_ESC, FILTER_END_DONE, "\033(B");
+	expect_span(&r, 6, FILTER_ESC, FILTER_END_DONE, "\033c");
+	/* Inside a sequence between bytes, the filter says so. */
+	filter_init(&r.f, 0, 0, NULL, NULL);
+	for (i = 0; i < 3; i++)
+		filter_byte(&r.f, (unsigned char)"\033[1"[i]);
+	assert_true(filter_pending(&r.f));
+	filter_byte(&r.f, 'm');
+	assert_false(filter_pending(&r.f));
+	check_splits(0, S(in));
+}
+
+static void
+test_lone_controls_removed_in_runs(void **state)
+{
+	static const char	in[] = "a\0\0\x01\x0e" "b\x0c" "c";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S("abc"));
+	assert_int_equal(r.nspans, 2);
+	assert_int_equal(r.spans[0].kind, FILTER_CONTROL);
+	assert_int_equal(r.spans[0].len, 4);
+	assert_int_equal(r.spans[0].in, 1);
+	assert_int_equal(r.spans[0].out, 1);
+	assert_memory_equal(r.spans[0].text, "\0\0\x01\x0e", 4);
+	expect_span(&r, 1, FILTER_CONTROL, FILTER_END_DONE, "\x0c");
+	assert_int_equal(r.f.controls, 5);
+	assert_int_equal(r.f.seqs, 0);
+	check_splits(0, S(in));
+}
+
+static void
+test_a_trailing_control_run_is_reported_with_its_chunk(void **state)
+{
+	static struct rec	r;
+	unsigned char		out[8];
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	filter_init(&r.f, 0, 0, record, &r);
+	assert_int_equal(filter_feed(&r.f, (const unsigned char *)"ok\0\0",
+	    4, out), 2);
+	assert_int_equal(r.nspans, 1);
+	assert_int_equal(r.spans[0].len, 2);
+}
+
+static void
+test_can_sub_and_new_esc_abort_a_sequence(void **state)
+{
+	static const char	in[] = "\033[12\030x\033]0;ti\032y\033[1\033[2Jz"
+	    "\033]0;t\033[Hw";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S("xyzw"));
+	assert_int_equal(r.nspans, 6);
+	expect_span(&r, 0, FILTER_CSI, FILTER_END_ABORT, "\033[12\030");
+	expect_span(&r, 1, FILTER_OSC, FILTER_END_ABORT, "\033]0;ti\032");
+	expect_span(&r, 2, FILTER_CSI, FILTER_END_ABORT, "\033[1");
+	expect_span(&r, 3, FILTER_CSI, FILTER_END_DONE, "\033[2J");
+	expect_span(&r, 4, FILTER_OSC, FILTER_END_ABORT, "\033]0;t");
+	expect_span(&r, 5, FILTER_CSI, FILTER_END_DONE, "\033[H");
+	assert_int_equal(r.spans[5].in, sizeof("\033[12\030x\033]0;ti\032y"
+	    "\033[1\033[2Jz\033]0;t") - 1);
+	check_splits(0, S(in));
+}
+
+static void
+test_line_controls_inside_a_csi_pass(void **state)
+{
+	static const char	in[] = "\033[1\r\n2\bm.";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S("\r\n\b."));
+	expect_span(&r, 0, FILTER_CSI, FILTER_END_DONE, "\033[12m");
+	check_splits(0, S(in));
+}
+
+static void
+test_dcs_sos_pm_apc_strings_are_removed(void **state)
+{
+	static const char	in[] = "1\033P+q544e\033\\2\033Xsos\r\n\033\\3"
+	    "\033^pm\a still pm\033\\4\033_Gf=100;AAAA\033\\5";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S("12345"));
+	assert_int_equal(r.nspans, 4);
+	expect_span(&r, 0, FILTER_DCS, FILTER_END_DONE, "\033P+q544e\033\\");
+	expect_span(&r, 1, FILTER_SOS, FILTER_END_DONE, "\033Xsos\r\n\033\\");
+	expect_span(&r, 2, FILTER_PM, FILTER_END_DONE,
+	    "\033^pm\a still pm\033\\");
+	expect_span(&r, 3, FILTER_APC, FILTER_END_DONE,
+	    "\033_Gf=100;AAAA\033\\");
+	check_splits(0, S(in));
+}
+
+static void
+test_pass_through_forwards_and_still_reports(void **state)
+{
+	static const char	in[] = "a\033[2J\033]0;t\ab\x9b" "1m\0c";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 1, 0, S(in), 0);
+	expect_out(&r, S(in));
+	assert_int_equal(r.nspans, 4);
+	expect_span(&r, 0, FILTER_CSI, FILTER_END_DONE, "\033[2J");
+	assert_int_equal(r.spans[0].passed, 1);
+	assert_int_equal(r.spans[1].out, 5);
+	assert_int_equal(r.f.out, sizeof(in) - 1);
+	check_splits(1, S(in));
+}
+
+static void
+test_endless_osc_is_cut_off(void **state)
+{
+	static struct rec	r;
+	static unsigned char	in[10000];
+	size_t			i;
+
+	(void)state;
+	memcpy(in, "\033]0;", 4);
+	for (i = 4; i < sizeof(in); i++)
+		in[i] = 'A';
+	run(&r, 0, 0, in, sizeof(in), 0);
+	assert_int_equal(r.nspans, 1);
+	assert_int_equal(r.spans[0].kind, FILTER_OSC);
+	assert_int_equal(r.spans[0].end, FILTER_END_CUT);
+	assert_int_equal(r.spans[0].len, FILTER_LIMIT);
+	assert_int_equal(r.f.cuts, 1);
+	assert_int_equal(r.f.bytes, FILTER_LIMIT);
+	assert_int_equal(r.nout, sizeof(in) - FILTER_LIMIT);
+	assert_false(filter_pending(&r.f));
+	/* After the cut, a new sequence is caught again. */
+	filter_feed(&r.f, (const unsigned char *)"\033[2J", 4, r.out);
+	assert_int_equal(r.f.seqs, 2);
+	check_splits(0, in, sizeof(in));
+
+	/* A smaller limit, and an endless CSI. */
+	memset(in, '1', sizeof(in));
+	memcpy(in, "\033[", 2);
+	run(&r, 0, 100, in, 1000, 0);
+	assert_int_equal(r.f.cuts, 1);
+	assert_int_equal(r.spans[0].kind, FILTER_CSI);
+	assert_int_equal(r.spans[0].len, 100);
+	assert_int_equal(r.nout, 900);
+}
+
+static void
+test_feeding_in_place(void **state)
+{
+	struct filter	f;
+	unsigned char	buf[] = "a\033[1mb\033[0mc";
+	size_t		n;
+
+	(void)state;
+	filter_init(&f, 0, 0, NULL, NULL);
+	n = filter_feed(&f, buf, sizeof(buf) - 1, buf);
+	assert_int_equal(n, 3);
+	assert_memory_equal(buf, "abc", 3);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_and_harmless_controls_pass),
+		cmocka_unit_test(test_cursor_movement_is_removed),
+		cmocka_unit_test(test_title_setting_osc_bel_is_removed),
+		cmocka_unit_test(test_osc52_clipboard_is_removed),
+		cmocka_unit_test(test_8bit_c1_sequences_are_removed),
+		cmocka_unit_test(test_split_byte_by_byte_still_caught),
+		cmocka_unit_test(test_lone_controls_removed_in_runs),
+		cmocka_unit_test(
+		    test_a_trailing_control_run_is_reported_with_its_chunk),
+		cmocka_unit_test(test_can_sub_and_new_esc_abort_a_sequence),
+		cmocka_unit_test(test_line_controls_inside_a_csi_pass),
+		cmocka_unit_test(test_dcs_sos_pm_apc_strings_are_removed),
+		cmocka_unit_test(test_pass_through_forwards_and_still_reports),
+		cmocka_unit_test(test_endless_osc_is_cut_off),
+		cmocka_unit_test(test_feeding_in_place),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

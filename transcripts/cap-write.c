@@ -1,0 +1,292 @@
+/*
+ * The capture writer.  A capture is created, never opened again: when
+ * its name exists, the next segment name is taken (NAME.1.cast,
+ * NAME.2.cast...), so nothing is ever truncated or overwritten.
+ *
+ * Each event is one line written by one write(2) as it happens: a killed
+ * process loses nothing it has written, and a line cut short by a failed
+ * write is followed by a newline before the next event so that the
+ * reader loses that line only.  fsync(2) is the caller's: cap_write_sync()
+ * at most once a second while events are written (transcripts(5)).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "transcripts.h"
+
+struct cap_writer {
+	int		 fd;
+	char		*path;
+	struct cap_meta	 meta;
+	int64_t		 last;		/* time of the last event, usec */
+	int		 dirty;		/* written since the last fsync */
+	int		 torn;		/* a write was cut short */
+	char		*buf;		/* one event line, grown as needed */
+	size_t		 size;
+};
+
+static char	*cap_write_name(const char *, int);
+static enum cap_err cap_write_all(struct cap_writer *, const char *, size_t,
+		    struct cap_error *);
+
+/* Make the name of segment n of path: PATH, STEM.n.cast or PATH.n. */
+static char *
+cap_write_name(const char *path, int n)
+{
+	size_t	 len = strlen(path);
+	char	*s;
+
+	if (n == 0)
+		return (strdup(path));
+	if (len > 5 && strcmp(path + len - 5, ".cast") == 0) {
+		if (asprintf(&s, "%.*s.%d.cast", (int)(len - 5), path, n) == -1)
+			return (NULL);
+	} else if (asprintf(&s, "%s.%d", path, n) == -1)
+		return (NULL);
+	return (s);
+}
+
+/*
+ * Write a whole buffer, retrying short writes and EINTR.  On failure the
+ * writer remembers whether part of a line went out.
+ */
+static enum cap_err
+cap_write_all(struct cap_writer *w, const char *p, size_t len,
+    struct cap_error *err)
+{
+	size_t	done = 0;
+	ssize_t	n;
+
+	while (done < len) {
+		n = write(w->fd, p + done, len - done);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			if (done > 0)
+				w->torn = 1;
+			cap_error_set(err, CAP_ESYS, w->path, 0, -1,
+			    "write: %s", strerror(errno));
+			err->sys = errno;
+			return (CAP_ESYS);
+		}
+		done += (size_t)n;
+	}
+	w->dirty = 1;
+	return (CAP_OK);
+}
+
+/*
+ * Create a capture at path (or its next free segment) and write its
+ * header from meta.  flags: CAP_WRITE_NOSEGMENT.
+ */
+enum cap_err
+cap_write_open(const char *path, const struct cap_meta *meta, int flags,
+    struct cap_writer **wp, struct cap_error *err)
+{
+	struct cap_writer	*w;
+	json_t			*h = NULL;
+	char			*text = NULL;
+	size_t			 len;
+	int			 n, saved;
+	enum cap_err		 e;
+
+	*wp = NULL;
+	cap_error_clear(err);
+	if (path == NULL || *path == '\0') {
+		cap_error_set(err, CAP_EINVAL, NULL, 0, -1,
+		    "capture: no file name");
+		return (CAP_EINVAL);
+	}
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		goto nomem;
+	w->fd = -1;
+	if ((e = cap_meta_copy(&w->meta, meta, err)) != CAP_OK) {
+		free(w);
+		return (e);
+	}
+	if ((e = cap_meta_normalize(&w->meta, err)) != CAP_OK) {
+		snprintf(err->file, sizeof(err->file), "%s", path);
+		goto fail;
+	}
+	for (n = 0; n <= CAP_SEGMENT_MAX; n++) {
+		free(w->path);
+		if ((w->path = cap_write_name(path, n)) == NULL)
+			goto nomem;
+		w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND |
+		    O_CLOEXEC, 0644);
+		if (w->fd != -1)
+			break;
+		if (errno != EEXIST) {
+			cap_error_set(err, CAP_ESYS, w->path, 0, -1,
+			    "cannot create capture: %s", strerror(errno));
+			err->sys = errno;
+			e = CAP_ESYS;
+			goto fail;
+		}
+		if (flags & CAP_WRITE_NOSEGMENT) {
+			cap_error_set(err, CAP_EEXIST, w->path, 0, -1,
+			    "file exists, not overwritten");
+			e = CAP_EEXIST;
+			goto fail;
+		}
+	}
+	if (w->fd == -1) {
+		cap_error_set(err, CAP_EEXIST, path, 0, -1,
+		    "segments 0 to %d all exist", CAP_SEGMENT_MAX);
+		e = CAP_EEXIST;
+		goto fail;
+	}
+	w->meta.segment = n;
+	if ((h = cap_meta_to_json(&w->meta)) == NULL ||
+	    (text = json_dumps(h, JSON_PRESERVE_ORDER)) == NULL)
+		goto nomem;
+	len = strlen(text);
+	text[len] = '\n';	/* json_dumps() leaves room for its NUL */
+	if ((e = cap_write_all(w, text, len + 1, err)) != CAP_OK) {
+		saved = err->sys;
+		unlink(w->path);
+		err->sys = saved;
+		goto fail;
+	}
+	free(text);
+	json_decref(h);
+	*wp = w;
+	return (CAP_OK);
+nomem:
+	cap_error_set(err, CAP_ENOMEM, path, 0, -1,
+	    "creating capture: out of memory");
+	e = CAP_ENOMEM;
+fail:
+	free(text);
+	json_decref(h);
+	if (w != NULL) {
+		if (w->fd != -1)
+			close(w->fd);
+		cap_meta_free(&w->meta);
+		free(w->path);
+		free(w);
+	}
+	return (e);
+}
+
+/* Write an event at a wall-clock time (the caller's, never read here). */
+enum cap_err
+cap_write_event(struct cap_writer *w, enum cap_kind kind, const void *data,
+    size_t len, const struct timeval *tv, struct cap_error *err)
+{
+	int64_t	usec;
+
+	usec = ((int64_t)tv->tv_sec - w->meta.timestamp) * 1000000 +
+	    tv->tv_usec;
+	return (cap_write_event_usec(w, kind, data, len, usec, err));
+}
+
+/*
+ * Write an event at usec microseconds after the header's timestamp.
+ * Times never decrease in a capture: an earlier time (a clock stepped
+ * back) is written as the previous event's, and so is a time before 0.
+ * cap_write_usec() tells the time written.
+ */
+enum cap_err
+cap_write_event_usec(struct cap_writer *w, enum cap_kind kind,
+    const void *data, size_t len, int64_t usec, struct cap_error *err)
+{
+	size_t	 need, n = 0;
+	char	*p;
+
+	if (kind != CAP_INPUT && kind != CAP_OUTPUT && kind != CAP_MARKER &&
+	    kind != CAP_RESIZE) {
+		cap_error_set(err, CAP_EINVAL, w->path, 0, -1,
+		    "event type 0x%02x is not i, o, m or r", (unsigned)kind);
+		return (CAP_EINVAL);
+	}
+	if (len > (SIZE_MAX - 128) / 6) {
+		cap_error_set(err, CAP_EINVAL, w->path, 0, -1,
+		    "event of %zu bytes is too large", len);
+		return (CAP_EINVAL);
+	}
+	need = CAP_JSON_MAX(len) + 1;
+	if (need > w->size) {
+		if ((p = realloc(w->buf, need)) == NULL) {
+			cap_error_set(err, CAP_ENOMEM, w->path, 0, -1,
+			    "event of %zu bytes: out of memory", len);
+			return (CAP_ENOMEM);
+		}
+		w->buf = p;
+		w->size = need;
+	}
+	if (usec < w->last)
+		usec = w->last;
+	if (w->torn)
+		w->buf[n++] = '\n';
+	n += cap_json_event(w->buf + n, usec, kind, data, len,
+	    w->meta.encoding);
+	if (cap_write_all(w, w->buf, n, err) != CAP_OK)
+		return (CAP_ESYS);
+	w->torn = 0;
+	w->last = usec;
+	return (CAP_OK);
+}
+
+/* fsync(2) the capture if anything was written since the last sync. */
+enum cap_err
+cap_write_sync(struct cap_writer *w, struct cap_error *err)
+{
+	if (!w->dirty)
+		return (CAP_OK);
+	if (fsync(w->fd) == -1) {
+		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "fsync: %s",
+		    strerror(errno));
+		err->sys = errno;
+		return (CAP_ESYS);
+	}
+	w->dirty = 0;
+	return (CAP_OK);
+}
+
+/* Sync and close a capture, and free the writer whatever happens. */
+enum cap_err
+cap_write_close(struct cap_writer *w, struct cap_error *err)
+{
+	enum cap_err	e;
+
+	if (w == NULL)
+		return (CAP_OK);
+	e = cap_write_sync(w, err);
+	if (close(w->fd) == -1 && e == CAP_OK) {
+		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "close: %s",
+		    strerror(errno));
+		err->sys = errno;
+		e = CAP_ESYS;
+	}
+	cap_meta_free(&w->meta);
+	free(w->path);
+	free(w->buf);
+	free(w);
+	return (e);
+}
+
+/* The name the capture was created under. */
+const char *
+cap_write_path(const struct cap_writer *w)
+{
+	return (w->path);
+}
+
+/* The header as written (normalised, with its segment number). */
+const struct cap_meta *
+cap_write_meta(const struct cap_writer *w)
+{
+	return (&w->meta);
+}
+
+/* The time of the last event written, in usec after the timestamp. */
+int64_t
+cap_write_usec(const struct cap_writer *w)
+{
+	return (w->last);
+}

@@ -1,0 +1,277 @@
+/*
+ * transcripts verify: check captures and transcripts (verify.c), files
+ * named or every *.cast and transcript (*.TXT, *.txt) under a directory.
+ * A transcript compared with its capture is not checked a second time.
+ * One report per file; the exit status is 1 when anything was found.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+struct verify_list {
+	char	**v;
+	size_t	  n;
+	size_t	  cap;
+};
+
+static int	cmd_verify_exec(int, char **);
+static int	cmd_verify_push(struct verify_list *, const char *);
+static int	cmd_verify_has(const struct verify_list *, const char *);
+static int	cmd_verify_walk(const char *, struct verify_list *,
+		    struct verify_list *, int);
+static int	cmd_verify_ends(const char *, const char *);
+static int	cmd_verify_print(const struct verify_report *);
+static int	cmd_verify_cmp(const void *, const void *);
+
+const struct cmd_entry cmd_verify_entry = {
+	"verify", "[-g seconds] [-t dir] dir | file ...", cmd_verify_exec
+};
+
+/* Add a copy of a path to a list; -1 when out of memory. */
+static int
+cmd_verify_push(struct verify_list *l, const char *s)
+{
+	char	**v;
+	size_t	  n;
+
+	if (l->n == l->cap) {
+		n = l->cap == 0 ? 32 : l->cap * 2;
+		if ((v = reallocarray(l->v, n, sizeof(*v))) == NULL)
+			return (-1);
+		l->v = v;
+		l->cap = n;
+	}
+	if ((l->v[l->n] = strdup(s)) == NULL)
+		return (-1);
+	l->n++;
+	return (0);
+}
+
+/* Tell whether a list holds a path. */
+static int
+cmd_verify_has(const struct verify_list *l, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], s) == 0)
+			return (1);
+	return (0);
+}
+
+/* Tell whether a name ends in a suffix. */
+static int
+cmd_verify_ends(const char *s, const char *suffix)
+{
+	size_t	n = strlen(s), k = strlen(suffix);
+
+	return (n > k && strcmp(s + n - k, suffix) == 0);
+}
+
+/* Order paths. */
+static int
+cmd_verify_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/*
+ * Collect the captures and transcripts under a directory, depth first,
+ * up to 16 levels; -1 (warned) when a directory cannot be read.
+ */
+static int
+cmd_verify_walk(const char *dir, struct verify_list *caps,
+    struct verify_list *txs, int depth)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct stat	 st;
+	char		*p;
+	int		 rv = 0;
+
+	if (depth > 16)
+		return (0);
+	if ((d = opendir(dir)) == NULL) {
+		warn("%s", dir);
+		return (-1);
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&p, "%s/%s", dir, de->d_name) == -1)
+			err(1, NULL);
+		if (stat(p, &st) == -1) {
+			warn("%s", p);
+			rv = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			if (cmd_verify_walk(p, caps, txs, depth + 1) == -1)
+				rv = -1;
+		} else if (S_ISREG(st.st_mode)) {
+			if (cmd_verify_ends(p, ".cast")) {
+				if (cmd_verify_push(caps, p) == -1)
+					err(1, NULL);
+			} else if (cmd_verify_ends(p, ".TXT") ||
+			    cmd_verify_ends(p, ".txt")) {
+				if (cmd_verify_push(txs, p) == -1)
+					err(1, NULL);
+			}
+		}
+		free(p);
+	}
+	closedir(d);
+	return (rv);
+}
+
+/* Print a report; 1 when it has findings. */
+static int
+cmd_verify_print(const struct verify_report *rep)
+{
+	const struct verify_finding	*f;
+	const char			*file;
+	size_t				 i;
+	int				 k, first = 1;
+
+	for (i = 0; i < rep->nfinding; i++) {
+		f = &rep->finding[i];
+		file = rep->transcript != NULL && i >= rep->tx_first ?
+		    rep->transcript : rep->file;
+		if (f->kind == VERIFY_NOTE) {
+			printf("%s: note: %s\n", file, f->msg);
+			continue;
+		}
+		printf("%s:", file);
+		if (f->line > 0)
+			printf("%lu:", f->line);
+		if (f->offset >= 0)
+			printf(" offset %lld:", (long long)f->offset);
+		printf(" %s: %s\n", verify_kind_name(f->kind), f->msg);
+	}
+	if (rep->nfinding >= VERIFY_FINDING_MAX)
+		printf("%s: more findings not shown\n", rep->file);
+	if (rep->total == 0) {
+		printf("%s: ok", rep->file);
+		if (rep->transcript != NULL)
+			printf(", transcript %s matches", rep->transcript);
+		printf("\n");
+		return (0);
+	}
+	printf("%s: %zu finding%s", rep->file, rep->total, rep->total == 1 ?
+	    "" : "s");
+	for (k = 0; k < VERIFY_COUNT; k++) {
+		if (k == VERIFY_NOTE || rep->count[k] == 0)
+			continue;
+		printf("%s%s %zu", first ? " (" : ", ", verify_kind_name(k),
+		    rep->count[k]);
+		first = 0;
+	}
+	printf(")\n");
+	return (1);
+}
+
+/* Verify every file and directory named. */
+static int
+cmd_verify_exec(int argc, char **argv)
+{
+	struct verify_opts	 o;
+	struct verify_report	 rep;
+	struct verify_list	 caps, txs, done;
+	struct cap_error	 e;
+	struct stat		 st;
+	char			*end;
+	long long		 g;
+	size_t			 i;
+	int			 ch, status = 0, nbad = 0, nfiles = 0;
+
+	verify_opts_init(&o);
+	while ((ch = getopt(argc, argv, "g:t:")) != -1) {
+		switch (ch) {
+		case 'g':
+			errno = 0;
+			g = strtoll(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    g < 1 || g > 86400 * 366) {
+				warnx("gap \"%s\": not 1 to 31622400 seconds",
+				    optarg);
+				cmd_usage(&cmd_verify_entry);
+			}
+			o.gap = (int64_t)g * 1000000;
+			break;
+		case 't':
+			o.txdir = optarg;
+			break;
+		default:
+			cmd_usage(&cmd_verify_entry);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		cmd_usage(&cmd_verify_entry);
+	memset(&caps, 0, sizeof(caps));
+	memset(&txs, 0, sizeof(txs));
+	memset(&done, 0, sizeof(done));
+	for (; argc > 0; argc--, argv++) {
+		if (stat(argv[0], &st) == -1) {
+			warn("%s", argv[0]);
+			status = 1;
+		} else if (S_ISDIR(st.st_mode)) {
+			if (cmd_verify_walk(argv[0], &caps, &txs, 0) == -1)
+				status = 1;
+		} else if (cmd_verify_ends(argv[0], ".cast") ||
+		    !(cmd_verify_ends(argv[0], ".TXT") ||
+		    cmd_verify_ends(argv[0], ".txt"))) {
+			if (cmd_verify_push(&caps, argv[0]) == -1)
+				err(1, NULL);
+		} else if (cmd_verify_push(&txs, argv[0]) == -1)
+			err(1, NULL);
+	}
+	qsort(caps.v, caps.n, sizeof(*caps.v), cmd_verify_cmp);
+	qsort(txs.v, txs.n, sizeof(*txs.v), cmd_verify_cmp);
+	for (i = 0; i < caps.n; i++) {
+		if (verify_report_init(&rep, caps.v[i]) == -1)
+			err(1, NULL);
+		if (verify_capture(caps.v[i], &o, &rep, &e) != CAP_OK) {
+			cmd_warn_error(&e);
+			exit(1);
+		}
+		if (rep.transcript != NULL &&
+		    cmd_verify_push(&done, rep.transcript) == -1)
+			err(1, NULL);
+		nbad += cmd_verify_print(&rep);
+		nfiles++;
+		verify_report_free(&rep);
+	}
+	for (i = 0; i < txs.n; i++) {
+		if (cmd_verify_has(&done, txs.v[i]))
+			continue;
+		if (verify_report_init(&rep, txs.v[i]) == -1)
+			err(1, NULL);
+		if (verify_transcript_file(txs.v[i], &rep, &e) != CAP_OK) {
+			cmd_warn_error(&e);
+			exit(1);
+		}
+		nbad += cmd_verify_print(&rep);
+		nfiles++;
+		verify_report_free(&rep);
+	}
+	printf("verify: %d file%s, %d with findings\n", nfiles, nfiles == 1 ?
+	    "" : "s", nbad);
+	for (i = 0; i < caps.n; i++)
+		free(caps.v[i]);
+	for (i = 0; i < txs.n; i++)
+		free(txs.v[i]);
+	for (i = 0; i < done.n; i++)
+		free(done.v[i]);
+	free(caps.v);
+	free(txs.v);
+	free(done.v);
+	return (status || nbad > 0 || nfiles == 0 ? 1 : 0);
+}

@@ -1,0 +1,39 @@
+/*
+ * The commands of the transcripts(1) tool, one file each (cmd-NAME.c);
+ * the table that dispatches them is in transcripts.c.  Each returns the
+ * exit status: 0 done, 1 something was wrong (reported on stderr).
+ */
+#ifndef CMD_H
+#define CMD_H
+
+#include "transcripts.h"
+
+struct cmd_entry {
+	const char	*name;
+	const char	*usage;		/* after "transcripts NAME " */
+	int		 (*exec)(int, char **);
+};
+
+/* transcripts.c */
+void		 cmd_usage(const struct cmd_entry *) __attribute__((noreturn));
+void		 cmd_warn_error(const struct cap_error *);
+
+/* cmd-render.c */
+extern const struct cmd_entry cmd_render_entry;
+
+/* cmd-replay.c */
+extern const struct cmd_entry cmd_replay_entry;
+
+/* cmd-export.c */
+extern const struct cmd_entry cmd_export_entry;
+
+/* cmd-import.c */
+extern const struct cmd_entry cmd_import_entry;
+
+/* cmd-stats.c */
+extern const struct cmd_entry cmd_stats_entry;
+
+/* cmd-verify.c */
+extern const struct cmd_entry cmd_verify_entry;
+
+#endif /* CMD_H */

@@ -1,0 +1,130 @@
+/*
+ * Live recording: a capture and the transcript made from it, fed the same
+ * events at the same times, so that `transcripts render` of the capture
+ * gives back the transcript byte for byte.  The transcript sees an event
+ * only once the capture holds it, at the time the capture holds.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "transcripts.h"
+
+struct rec {
+	struct cap_writer	*cap;
+	struct tx_writer	*tx;
+};
+
+/*
+ * Create the capture at cappath (or its next segment) and, when txdir is
+ * set, the next transcript LPyy-nn.TXT in txdir, whose name goes into
+ * the capture's header.
+ */
+enum cap_err
+rec_open(const char *cappath, const char *txdir, const struct cap_meta *meta,
+    struct rec **rp, struct cap_error *err)
+{
+	struct rec	*r;
+	struct cap_meta	 m;
+	const char	*base;
+	enum cap_err	 e;
+
+	*rp = NULL;
+	cap_error_clear(err);
+	if ((r = calloc(1, sizeof(*r))) == NULL) {
+		cap_error_set(err, CAP_ENOMEM, cappath, 0, -1,
+		    "recording: out of memory");
+		return (CAP_ENOMEM);
+	}
+	if ((e = cap_meta_copy(&m, meta, err)) != CAP_OK) {
+		free(r);
+		return (e);
+	}
+	if ((e = cap_meta_normalize(&m, err)) != CAP_OK)
+		goto fail;
+	if (txdir != NULL) {
+		if ((e = tx_write_open(txdir, &m, 0, &r->tx, err)) != CAP_OK)
+			goto fail;
+		base = strrchr(tx_write_path(r->tx), '/');
+		base = base != NULL ? base + 1 : tx_write_path(r->tx);
+		if (cap_meta_set(&m.transcript, base) == -1) {
+			cap_error_set(err, CAP_ENOMEM, cappath, 0, -1,
+			    "recording: out of memory");
+			e = CAP_ENOMEM;
+			goto fail;
+		}
+	}
+	if ((e = cap_write_open(cappath, &m, 0, &r->cap, err)) != CAP_OK)
+		goto fail;
+	cap_meta_free(&m);
+	*rp = r;
+	return (CAP_OK);
+fail:
+	if (r->tx != NULL) {
+		unlink(tx_write_path(r->tx));
+		tx_write_free(r->tx);
+	}
+	cap_meta_free(&m);
+	free(r);
+	return (e);
+}
+
+/* Record an event at the caller's time: the capture, then the transcript. */
+enum cap_err
+rec_event(struct rec *r, enum cap_kind kind, const void *data, size_t len,
+    const struct timeval *tv, struct cap_error *err)
+{
+	enum cap_err	e;
+
+	if ((e = cap_write_event(r->cap, kind, data, len, tv, err)) != CAP_OK)
+		return (e);
+	if (r->tx == NULL)
+		return (CAP_OK);
+	return (tx_write_event(r->tx, kind, data, len,
+	    cap_write_usec(r->cap), err));
+}
+
+/* fsync(2) what was written since the last sync: call at most once a second. */
+enum cap_err
+rec_sync(struct rec *r, struct cap_error *err)
+{
+	enum cap_err	e;
+
+	if ((e = cap_write_sync(r->cap, err)) != CAP_OK)
+		return (e);
+	if (r->tx == NULL)
+		return (CAP_OK);
+	return (tx_write_sync(r->tx, err));
+}
+
+/* End a recording: the transcript's unfinished lines, sync, close. */
+enum cap_err
+rec_close(struct rec *r, struct cap_error *err)
+{
+	struct cap_error	 e2;
+	enum cap_err		 e = CAP_OK, e3;
+
+	if (r == NULL)
+		return (CAP_OK);
+	if (r->tx != NULL)
+		e = tx_write_close(r->tx, err);
+	e3 = cap_write_close(r->cap, e == CAP_OK ? err : &e2);
+	if (e == CAP_OK)
+		e = e3;
+	free(r);
+	return (e);
+}
+
+/* The capture's file name. */
+const char *
+rec_capture_path(const struct rec *r)
+{
+	return (cap_write_path(r->cap));
+}
+
+/* The transcript's file name, or NULL when there is none. */
+const char *
+rec_transcript_path(const struct rec *r)
+{
+	return (r->tx != NULL ? tx_write_path(r->tx) : NULL);
+}

@@ -1,0 +1,79 @@
+/*
+ * transcripts: the auditors' tool for muxd's captures and transcripts.
+ * "transcripts COMMAND ARGS": each command is a cmd-NAME.c file.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+#ifndef MUXD_VERSION
+#define MUXD_VERSION "0.1.0"
+#endif
+
+static const struct cmd_entry *cmd_table[] = {
+	&cmd_render_entry,
+	&cmd_replay_entry,
+	&cmd_export_entry,
+	&cmd_import_entry,
+	&cmd_stats_entry,
+	&cmd_verify_entry,
+	NULL
+};
+
+static void	usage(void) __attribute__((noreturn));
+
+/* Print the synopsis of every command and exit. */
+static void
+usage(void)
+{
+	const struct cmd_entry	**c;
+
+	fprintf(stderr, "usage: transcripts command [argument ...]\n");
+	for (c = cmd_table; *c != NULL; c++)
+		fprintf(stderr, "       transcripts %s %s\n", (*c)->name,
+		    (*c)->usage);
+	fprintf(stderr, "       transcripts -V\n");
+	exit(1);
+}
+
+/* Print one command's synopsis and exit. */
+void
+cmd_usage(const struct cmd_entry *c)
+{
+	fprintf(stderr, "usage: transcripts %s %s\n", c->name, c->usage);
+	exit(1);
+}
+
+/* Report a library error on stderr: "transcripts: file:line: offset: what". */
+void
+cmd_warn_error(const struct cap_error *e)
+{
+	char	buf[CAP_ERR_FILE + CAP_ERR_MSG + 128];
+
+	warnx("%s", cap_error_format(e, buf, sizeof(buf)));
+}
+
+/* Find the command and run it. */
+int
+main(int argc, char **argv)
+{
+	const struct cmd_entry	**c;
+
+	if (argc < 2)
+		usage();
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+		printf("transcripts %s\n", MUXD_VERSION);
+		return (0);
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0)
+		usage();
+	for (c = cmd_table; *c != NULL; c++)
+		if (strcmp(argv[1], (*c)->name) == 0)
+			return ((*c)->exec(argc - 1, argv + 1));
+	warnx("unknown command \"%s\"", argv[1]);
+	usage();
+}

@@ -1,0 +1,465 @@
+/*
+ * libtranscripts: lossless timed captures and 1996-format public-domain
+ * transcripts for a Turing-test contest room.  The one public header of
+ * the library; muxd and the transcripts(1) tool include it.  The formats
+ * are specified in transcripts(5).
+ *
+ * A capture is an asciicast v2 file (JSON lines): a header object, then
+ * one event per line, [time, "i"|"o"|"m", data], time in seconds since the
+ * header's timestamp.  Event data are bytes, each byte one code point
+ * U+0000..U+00FF ("encoding": "iso-8859-1" in the "muxd" header object).
+ *
+ * A transcript is the text file of the 1996 rules (LPyy-nn.TXT), made by a
+ * pure byte state machine (tx-line.c) and a formatter (tx-write.c) that the
+ * live recorder (rec.c) and `transcripts render` share, so that rendering
+ * a capture gives back, byte for byte, the transcript written live.
+ *
+ * The library never logs, never exits and never reads the clock for an
+ * event: every function that can fail returns an enum cap_err and fills a
+ * struct cap_error (what, file, line, byte offset).  Structures whose
+ * fields are listed here may be allocated by the caller; fields marked
+ * private are not to be touched.  Changes to this header are additive.
+ */
+#ifndef TRANSCRIPTS_H
+#define TRANSCRIPTS_H
+
+#include <sys/types.h>
+#include <sys/time.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define CAP_VERSION		2	/* asciicast version written and read */
+#define CAP_WIDTH		80	/* header width and height */
+#define CAP_HEIGHT		24
+#define CAP_SEGMENT_MAX		9999	/* NAME.9999.cast is the last segment */
+#define CAP_LINE_LIMIT		(64UL << 20)	/* default longest line read */
+#define CAP_UTC_LOCAL		INT32_MIN	/* utc_offset: take the host's */
+
+#define TX_WIDTH		80	/* default transcript text width */
+#define TX_WIDTH_MIN		8
+#define TX_WIDTH_MAX		1024
+#define TX_JUDGE_NONE		(-1)	/* judge number not known */
+#define TX_CYCLE_MAX		99	/* LPyy-99.TXT is the last */
+
+/* cap-error.c */
+enum cap_err {
+	CAP_OK = 0,
+	CAP_EOF,	/* no more events (not an error) */
+	CAP_ESYS,	/* a system call failed; errno in .sys */
+	CAP_ENOMEM,	/* out of memory */
+	CAP_EINVAL,	/* a bad argument from the caller */
+	CAP_EEXIST,	/* no free file name left (segments, cycle numbers) */
+	CAP_EHEADER,	/* first line missing or not a valid header */
+	CAP_EVERSION,	/* header "version" is not 2 */
+	CAP_ESYNTAX,	/* an event line is not valid JSON */
+	CAP_EEVENT,	/* valid JSON but not [time, "x", "data"] */
+	CAP_ECODE,	/* a code point above U+00FF in iso-8859-1 data */
+	CAP_EORDER,	/* time earlier than the previous event (ev filled) */
+	CAP_ETORN,	/* last line has no newline: a torn write (skipped) */
+	CAP_ELONG	/* line longer than the reader's limit (skipped) */
+};
+#define CAP_ERR_FILE	1024
+#define CAP_ERR_MSG	256
+struct cap_error {
+	enum cap_err	 code;
+	int		 sys;		/* errno for CAP_ESYS, else 0 */
+	char		 file[CAP_ERR_FILE];	/* "" when no file is concerned */
+	unsigned long	 line;		/* 1-based line, 0 when none */
+	int64_t		 offset;	/* byte offset in file, -1 when none */
+	char		 msg[CAP_ERR_MSG];	/* says what, never where */
+};
+void		 cap_error_clear(struct cap_error *);
+void		 cap_error_set(struct cap_error *, enum cap_err, const char *,
+		    unsigned long, int64_t, const char *, ...)
+		    __attribute__((format(printf, 6, 7)));
+const char	*cap_error_format(const struct cap_error *, char *, size_t);
+const char	*cap_strerror(enum cap_err);
+
+/* cap-meta.c */
+enum cap_encoding {
+	CAP_LATIN1,	/* "iso-8859-1": a byte per code point (ours) */
+	CAP_UTF8	/* "utf-8": plain asciicast text (exports, others) */
+};
+/*
+ * The header.  Strings are NUL-terminated UTF-8 (invalid UTF-8 is taken
+ * as ISO-8859-1 and converted by cap_meta_normalize()); NULL means absent.
+ * A reader owns the strings of the meta it returns; cap_meta_copy()
+ * makes a copy the caller frees with cap_meta_free().
+ */
+struct cap_meta {
+	int64_t		 timestamp;	/* Unix seconds of time 0 */
+	int		 width;		/* terminal size, default 80x24 */
+	int		 height;
+	char		*title;
+	char		*term;		/* env TERM */
+	enum cap_encoding encoding;
+	int		 round;		/* round number, 0: none */
+	char		*station;	/* station name, "J1" */
+	char		*side;		/* "left" or "right" */
+	int		 judge;		/* 0..99 or TX_JUDGE_NONE */
+	char		*entity;	/* entity name, "E1" */
+	char		*kind;		/* "entry" or "confederate" */
+	char		*program;	/* transcript header: program name */
+	char		*contestant;	/* transcript header: contestant */
+	char		*judge_port;	/* port names and addresses */
+	char		*judge_address;
+	char		*entity_port;
+	char		*entity_address;
+	char		*software;	/* "muxd 0.1.0" */
+	int		 segment;	/* 0, 1, 2...; set by cap_write_open() */
+	int32_t		 utc_offset;	/* transcript times: seconds east */
+	int		 tx_width;	/* transcript text width */
+	char		*transcript;	/* live transcript file name, or NULL */
+	int		 has_muxd;	/* read: the header had a "muxd" object */
+	int		 screen;	/* an export of the judge's screen */
+};
+void		 cap_meta_init(struct cap_meta *);
+enum cap_err	 cap_meta_copy(struct cap_meta *, const struct cap_meta *,
+		    struct cap_error *);
+enum cap_err	 cap_meta_normalize(struct cap_meta *, struct cap_error *);
+void		 cap_meta_free(struct cap_meta *);
+json_t		*cap_meta_to_json(const struct cap_meta *);
+enum cap_err	 cap_meta_from_json(json_t *, struct cap_meta *,
+		    struct cap_error *);
+int		 cap_meta_set(char **, const char *);
+
+/* cap-marker.c */
+/*
+ * Marker ("m" event) texts are ASCII words separated by single spaces;
+ * the first word names the marker (transcripts(5) lists them).  The one
+ * the transcript reads is "judge NN [how]", NN two digits 00..99.
+ */
+#define CAP_MARKER_MAX	256
+int		 cap_marker_judge(const unsigned char *, size_t);
+size_t		 cap_marker_format_judge(char *, size_t, int, const char *);
+
+/* cap-json.c: the fast JSON paths of the writer and the reader */
+enum cap_kind {
+	CAP_INPUT = 'i',	/* bytes from the judge's terminal */
+	CAP_OUTPUT = 'o',	/* bytes from the entity towards the judge */
+	CAP_MARKER = 'm',	/* a marker, ASCII text */
+	CAP_RESIZE = 'r'	/* "COLSxROWS" (read only, from other tools) */
+};
+#define CAP_JSON_MAX(n)	((n) * 6 + 64)	/* worst escaped event of n bytes */
+size_t		 cap_json_event(char *, int64_t, enum cap_kind,
+		    const unsigned char *, size_t, enum cap_encoding);
+size_t		 cap_json_string(char *, const unsigned char *, size_t,
+		    enum cap_encoding);
+struct cap_event;
+enum cap_err	 cap_json_parse_event(const char *, size_t, enum cap_encoding,
+		    struct cap_event *, unsigned char *, size_t *, char *, size_t);
+
+/* cap-write.c */
+struct cap_writer;			/* private */
+#define CAP_WRITE_NOSEGMENT	0x1	/* the exact name or CAP_EEXIST */
+enum cap_err	 cap_write_open(const char *, const struct cap_meta *, int,
+		    struct cap_writer **, struct cap_error *);
+enum cap_err	 cap_write_event(struct cap_writer *, enum cap_kind,
+		    const void *, size_t, const struct timeval *,
+		    struct cap_error *);
+enum cap_err	 cap_write_event_usec(struct cap_writer *, enum cap_kind,
+		    const void *, size_t, int64_t, struct cap_error *);
+enum cap_err	 cap_write_sync(struct cap_writer *, struct cap_error *);
+enum cap_err	 cap_write_close(struct cap_writer *, struct cap_error *);
+const char	*cap_write_path(const struct cap_writer *);
+const struct cap_meta *cap_write_meta(const struct cap_writer *);
+int64_t		 cap_write_usec(const struct cap_writer *);
+
+/* cap-read.c */
+struct cap_event {
+	int64_t		 usec;		/* microseconds since the timestamp */
+	enum cap_kind	 kind;
+	unsigned char	*data;		/* NUL-terminated; reader's, until */
+	size_t		 len;		/* the next cap_read_event() */
+	unsigned long	 line;		/* 1-based line of the event */
+	int64_t		 offset;	/* byte offset of its line */
+};
+struct cap_reader;			/* private */
+enum cap_err	 cap_read_open(const char *, struct cap_reader **,
+		    struct cap_error *);
+enum cap_err	 cap_read_fdopen(int, const char *, struct cap_reader **,
+		    struct cap_error *);
+void		 cap_read_set_limit(struct cap_reader *, size_t);
+enum cap_err	 cap_read_event(struct cap_reader *, struct cap_event *,
+		    struct cap_error *);
+const struct cap_meta *cap_read_meta(const struct cap_reader *);
+json_t		*cap_read_header(const struct cap_reader *);
+const char	*cap_read_name(const struct cap_reader *);
+int64_t		 cap_read_offset(const struct cap_reader *);
+unsigned long	 cap_read_line(const struct cap_reader *);
+void		 cap_read_close(struct cap_reader *);
+
+/* tx-line.c */
+/*
+ * The transcript state machine: bytes in, finished screen lines out, no
+ * I/O.  Each side (judge, program) has its own current line of at most
+ * width columns; a byte that does not fit ends the line (a wrap) and
+ * starts the next.  Backspace and DEL erase the last character of the
+ * current line and never reach back into a wrapped or finished line.
+ * Empty lines are never emitted.  Text is printable ASCII: other bytes
+ * and the backslash are escaped (transcripts(5)).
+ */
+enum tx_who { TX_JUDGE, TX_PROGRAM };
+enum tx_out_kind {
+	TX_OUT_LINE,	/* a screen line: who, judge, usec, text, len */
+	TX_OUT_JUDGE	/* the judge changed to .judge */
+};
+struct tx_out {
+	enum tx_out_kind kind;
+	enum tx_who	 who;
+	int		 judge;		/* TX_JUDGE_NONE when not known */
+	int64_t		 usec;		/* when the line began */
+	const char	*text;		/* the machine's, until the next call */
+	size_t		 len;
+};
+struct tx_side {			/* private */
+	char		 text[TX_WIDTH_MAX];
+	unsigned char	 unit[TX_WIDTH_MAX];	/* columns per character */
+	size_t		 len;		/* bytes in text == columns */
+	size_t		 nunit;
+	int64_t		 usec;		/* when the line began */
+	int		 started;	/* usec is set */
+	int		 judge;		/* judge when the line began */
+	int		 wrapped;	/* a continuation of a wrapped line */
+	int		 eol;		/* CR or LF that may pair, else 0 */
+};
+struct tx_line {			/* private */
+	struct tx_side	 side[2];
+	int		 judge;
+	size_t		 width;
+	char		 out[TX_WIDTH_MAX];
+};
+void		 tx_line_init(struct tx_line *, int, int);
+int		 tx_line_feed(struct tx_line *, enum tx_who, unsigned char,
+		    int64_t, struct tx_out *);
+int		 tx_line_judge(struct tx_line *, int, struct tx_out *);
+int		 tx_line_flush(struct tx_line *, struct tx_out *);
+size_t		 tx_line_escape(char *, unsigned char);
+
+/* tx-write.c */
+struct tx_writer;			/* private */
+#define TX_WRITE_BUFFERED	0x1	/* write at close, not line by line */
+enum cap_err	 tx_write_open(const char *, const struct cap_meta *, int,
+		    struct tx_writer **, struct cap_error *);
+enum cap_err	 tx_write_fdopen(int, const char *, const struct cap_meta *,
+		    int, struct tx_writer **, struct cap_error *);
+enum cap_err	 tx_write_memopen(const struct cap_meta *,
+		    struct tx_writer **, struct cap_error *);
+enum cap_err	 tx_write_event(struct tx_writer *, enum cap_kind,
+		    const void *, size_t, int64_t, struct cap_error *);
+enum cap_err	 tx_write_sync(struct tx_writer *, struct cap_error *);
+enum cap_err	 tx_write_finish(struct tx_writer *, struct cap_error *);
+enum cap_err	 tx_write_close(struct tx_writer *, struct cap_error *);
+const char	*tx_write_path(const struct tx_writer *);
+const char	*tx_write_buffer(const struct tx_writer *, size_t *);
+void		 tx_write_free(struct tx_writer *);
+size_t		 tx_write_name(char *, size_t, int64_t, int32_t, int);
+
+/* rec.c: live recording, a capture and its transcript fed together */
+struct rec;				/* private */
+enum cap_err	 rec_open(const char *, const char *, const struct cap_meta *,
+		    struct rec **, struct cap_error *);
+enum cap_err	 rec_event(struct rec *, enum cap_kind, const void *, size_t,
+		    const struct timeval *, struct cap_error *);
+enum cap_err	 rec_sync(struct rec *, struct cap_error *);
+enum cap_err	 rec_close(struct rec *, struct cap_error *);
+const char	*rec_capture_path(const struct rec *);
+const char	*rec_transcript_path(const struct rec *);
+
+/* view.c: the judge's screen, as replay and export show it */
+#define VIEW_EXPAND	16	/* most output bytes for one input byte */
+#define VIEW_OUTLEN(n)	((n) * VIEW_EXPAND + 16)
+struct view {				/* private */
+	int		 owner;		/* 0 at a line start, 'i' or 'o' */
+	int		 eol[2];	/* pending CR or LF, judge and entity */
+	size_t		 col;		/* column on the current line */
+	size_t		 nunit;		/* erasable characters on the line */
+	unsigned char	 unit[256];	/* their widths, the last 256 */
+};
+void		 view_init(struct view *);
+size_t		 view_feed(struct view *, enum cap_kind, const unsigned char *,
+		    size_t, char *);
+
+/* stats.c: typing cadence and response latency (pure) */
+#define STATS_BURST_GAP		2000000	/* us: a longer pause ends a burst */
+#define STATS_MECHANICAL	0.10	/* QCD below this: mechanical typing */
+#define STATS_MIN_GAPS		20	/* fewer gaps: no verdict */
+enum stats_who { STATS_JUDGE, STATS_ENTITY };
+struct stats_series {
+	int64_t		*v;		/* gaps or latencies, usec */
+	size_t		 n;
+	size_t		 cap;		/* private */
+	size_t		 keys;		/* bytes typed (cadence series) */
+	size_t		 bursts;	/* bursts, or answers (latency) */
+};
+struct stats {
+	struct stats_series gaps[2];	/* by enum stats_who */
+	struct stats_series latency;	/* judge's last byte to answer */
+	int64_t		 last[2];	/* private */
+	int		 have[2];	/* private */
+	int		 last_who;	/* private */
+	int		 judge_eol;	/* private */
+	size_t		 interruptions;	/* output begun mid judge line */
+};
+struct stats_summary {
+	size_t		 keys;
+	size_t		 bursts;
+	size_t		 n;		/* values summarised */
+	double		 min, q1, median, q3, max, mean;	/* seconds */
+	double		 cv;		/* standard deviation / mean */
+	double		 qcd;		/* (q3 - q1) / (q3 + q1) */
+	int		 mechanical;	/* 1, 0, or -1: too few values */
+};
+void		 stats_init(struct stats *);
+int		 stats_feed(struct stats *, enum cap_kind,
+		    const unsigned char *, size_t, int64_t);
+int		 stats_add(struct stats_series *, const struct stats_series *);
+void		 stats_summary(struct stats_series *, struct stats_summary *);
+void		 stats_series_free(struct stats_series *);
+void		 stats_free(struct stats *);
+
+/* lpp.c: the 2007-2012 LPP keystroke logs, parsed (no I/O) */
+/*
+ * A record's time is "0", ten digits of Unix seconds and seven digits of
+ * zero-padded microseconds (transcripts(1), IMPORT).  Defects of a log are
+ * data, not errors: lpp_parse() keeps them with their line and offset and
+ * carries on; it fails only when out of memory.
+ */
+#define LPP_TIME_DIGITS	18
+#define LPP_KEY_MAX	32	/* key names kept up to 31 bytes */
+#define LPP_LINE_MAX	4096	/* a longer line is skipped (a defect) */
+#define LPP_DEFECT_MAX	1000	/* defects kept per log; all are counted */
+#define LPP_DEFECT_MSG	160
+enum lpp_side { LPP_LEFT, LPP_RIGHT };
+enum lpp_role { LPP_ROLE_UNKNOWN, LPP_ROLE_PROGRAM, LPP_ROLE_HUMAN };
+enum lpp_defect_kind {
+	LPP_D_HEADER,		/* a header line missing or malformed */
+	LPP_D_NOJUDGE,		/* the header's judge is empty */
+	LPP_D_NOROUND,		/* the header's round is empty */
+	LPP_D_EMPTY,		/* a header and no records */
+	LPP_D_TRUNCATED,	/* the last record cut off (dropped) */
+	LPP_D_SYNTAX,		/* a line that is no record (skipped) */
+	LPP_D_KEY,		/* an unknown key name (kept, byte -1) */
+	LPP_D_DUPLICATE,	/* a record logged twice (dropped) */
+	LPP_D_BACKWARDS,	/* earlier than the previous one on its side */
+	LPP_D_SPEAKER,		/* typed by neither judge nor the program */
+	LPP_D_JUDGEID,		/* J<n> differs from the header's judge */
+	LPP_D_LINE_ENDS,	/* mixed CRLF and LF, or a last CR alone */
+	LPP_D_LONG,		/* a line over LPP_LINE_MAX (skipped) */
+	LPP_D_COUNT
+};
+#define LPP_SEEN_TITLE	0x01	/* "Loebner Prize ..." */
+#define LPP_SEEN_PD	0x02	/* "These transcripts are in the public domain" */
+#define LPP_SEEN_WHO	0x04	/* "Transcripts of judge J program P round R" */
+#define LPP_SEEN_LEFT	0x08	/* "Left =program" or "Left =human" */
+#define LPP_SEEN_HEADER	0x0f
+#define LPP_SEEN_RECORD	0x10
+struct lpp_record {
+	int64_t		 usec;		/* Unix time in microseconds */
+	int		 judge;		/* J<n>, TX_JUDGE_NONE for "J" */
+	int		 judge_typed;	/* typed by the judge, else the other */
+	enum lpp_side	 side;
+	int		 byte;		/* the key's byte, -1 when unknown */
+	char		 key[LPP_KEY_MAX];	/* the name as logged */
+	size_t		 keylen;
+	unsigned long	 line;		/* 1-based line in the log */
+	int64_t		 offset;	/* byte offset of that line */
+	int		 dropped;	/* private */
+};
+struct lpp_defect {
+	enum lpp_defect_kind kind;
+	unsigned long	 line;		/* 0: the log as a whole */
+	int64_t		 offset;	/* -1: none */
+	char		 msg[LPP_DEFECT_MSG];	/* what, never where */
+};
+struct lpp_log {
+	char		*file;		/* the name given to lpp_parse() */
+	char		*title;		/* "Loebner Prize 2012 ..." or NULL */
+	char		*program;	/* NULL when no judge line */
+	int		 judge;		/* TX_JUDGE_NONE when empty */
+	int		 round;		/* 0 when empty */
+	enum lpp_role	 left;		/* who sat on the left */
+	int		 seen;		/* LPP_SEEN_* */
+	struct lpp_record *record;	/* kept records, in log order */
+	size_t		 nrecord;
+	struct lpp_defect *defect;	/* the first LPP_DEFECT_MAX */
+	size_t		 ndefect;
+	size_t		 ndefect_kind[LPP_D_COUNT];	/* all, by kind */
+	size_t		 ndefect_all;
+	size_t		 nline;		/* lines, a torn last one included */
+	size_t		 ncrlf;		/* lines ending in CRLF */
+	size_t		 nlf;		/* lines ending in LF alone */
+	size_t		 nduplicate;	/* records dropped as logged twice */
+	unsigned long	 torn_line;	/* the cut-off last line, 0: none */
+	int64_t		 torn_offset;
+	size_t		 torn_len;
+	size_t		 record_cap;	/* private */
+	size_t		 defect_cap;	/* private */
+};
+enum cap_err	 lpp_parse(const char *, const void *, size_t,
+		    struct lpp_log *, struct cap_error *);
+int		 lpp_dedupe(const struct lpp_log *, struct lpp_log *);
+int		 lpp_same_pair(const struct lpp_log *, const struct lpp_log *);
+void		 lpp_free(struct lpp_log *);
+int		 lpp_key_byte(const char *, size_t);
+size_t		 lpp_key_word(char *, size_t, const char *, size_t);
+const char	*lpp_defect_name(enum lpp_defect_kind);
+
+/* verify.c: the auditor's checks of captures and transcripts */
+#define VERIFY_GAP_DEFAULT	(120 * (int64_t)1000000)	/* usec */
+#define VERIFY_FINDING_MAX	1000	/* findings kept; all are counted */
+#define VERIFY_MSG		256
+enum verify_kind {
+	VERIFY_NOTE,		/* said, but not a finding */
+	VERIFY_OPEN,		/* the file cannot be read */
+	VERIFY_HEADER,		/* the capture header does not read */
+	VERIFY_EVENT,		/* a line that is no event (skipped) */
+	VERIFY_ORDER,		/* a time before the previous event's */
+	VERIFY_TORN,		/* a last line without its newline */
+	VERIFY_LONG,		/* a line over the reader's limit */
+	VERIFY_GAP,		/* a silence longer than the threshold */
+	VERIFY_FAULT,		/* a fault marker */
+	VERIFY_PD,		/* no public-domain line */
+	VERIFY_FORBIDDEN,	/* Cambridge Center, University of Surrey */
+	VERIFY_MISMATCH,	/* transcript is not the capture rendered */
+	VERIFY_FORMAT,		/* a transcript line out of format */
+	VERIFY_COUNT
+};
+struct verify_finding {
+	enum verify_kind kind;
+	unsigned long	 line;		/* 1-based, 0: none */
+	int64_t		 offset;	/* byte offset, -1: none */
+	char		 msg[VERIFY_MSG];	/* what, never where */
+};
+struct verify_opts {
+	int64_t		 gap;		/* longest silence allowed, usec */
+	const char	*txdir;		/* transcripts' directory, NULL: */
+};					/* the capture's own */
+struct verify_report {
+	char		*file;
+	char		*transcript;	/* the transcript compared, or NULL */
+	size_t		 tx_first;	/* findings from here are its */
+	struct verify_finding *finding;	/* the first VERIFY_FINDING_MAX */
+	size_t		 nfinding;
+	size_t		 cap;		/* private */
+	size_t		 count[VERIFY_COUNT];	/* all, by kind */
+	size_t		 total;		/* findings, notes not counted */
+	size_t		 nevent;	/* events read */
+	int64_t		 duration;	/* time of the last event, usec */
+};
+void		 verify_opts_init(struct verify_opts *);
+int		 verify_report_init(struct verify_report *, const char *);
+void		 verify_report_free(struct verify_report *);
+enum cap_err	 verify_capture(const char *, const struct verify_opts *,
+		    struct verify_report *, struct cap_error *);
+enum cap_err	 verify_transcript_file(const char *, struct verify_report *,
+		    struct cap_error *);
+int		 verify_transcript(struct verify_report *, const void *,
+		    size_t);
+int		 verify_forbidden(const void *, size_t, size_t *,
+		    const char **);
+const char	*verify_kind_name(enum verify_kind);
+
+#endif /* TRANSCRIPTS_H */

@@ -1,0 +1,225 @@
+/*
+ * The transcript state machine: judge keystrokes and entity output in,
+ * finished screen lines out.  Pure: no I/O, no allocation, no clock.
+ *
+ * Each side keeps its current screen line as escaped text of at most
+ * width columns (one column per output character), with the width of
+ * every character so that backspace removes a whole "\x1b" or tab.  The
+ * line's time is that of the byte that put its first character there.
+ *
+ * CR, LF, CRLF and LFCR each end one line: a CR or LF is remembered in
+ * eol and the other one, next, is the second half of the same line end.
+ * Empty lines are never emitted, so the second CR of a turn end gives
+ * nothing.  A judge line that reads "@@nn" (1996 rules) is a judge change
+ * and is not written.
+ */
+#include <string.h>
+
+#include "transcripts.h"
+
+static const char tx_line_hex[] = "0123456789abcdef";
+
+static int	tx_line_emit(struct tx_line *, struct tx_side *, enum tx_who,
+		    struct tx_out *);
+static int	tx_line_end(struct tx_line *, enum tx_who, struct tx_out *);
+static int	tx_line_announce(const struct tx_side *);
+
+/* Start a machine: text width (0: the default) and the first judge. */
+void
+tx_line_init(struct tx_line *m, int width, int judge)
+{
+	memset(m, 0, sizeof(*m));
+	if (width == 0)
+		width = TX_WIDTH;
+	if (width < TX_WIDTH_MIN)
+		width = TX_WIDTH_MIN;
+	if (width > TX_WIDTH_MAX)
+		width = TX_WIDTH_MAX;
+	m->width = (size_t)width;
+	m->judge = judge;
+	m->side[TX_JUDGE].judge = judge;
+	m->side[TX_PROGRAM].judge = judge;
+}
+
+/*
+ * Write the transcript form of a byte that is not a line end, tab,
+ * backspace or DEL: printable ASCII as itself, the backslash doubled,
+ * anything else as \xHH.  Returns 1, 2 or 4.
+ */
+size_t
+tx_line_escape(char *o, unsigned char b)
+{
+	if (b >= 0x20 && b < 0x7f && b != '\\') {
+		o[0] = (char)b;
+		return (1);
+	}
+	if (b == '\\') {
+		o[0] = o[1] = '\\';
+		return (2);
+	}
+	o[0] = '\\';
+	o[1] = 'x';
+	o[2] = tx_line_hex[b >> 4];
+	o[3] = tx_line_hex[b & 0xf];
+	return (4);
+}
+
+/* Hand out a side's line as finished and empty it; 1. */
+static int
+tx_line_emit(struct tx_line *m, struct tx_side *s, enum tx_who who,
+    struct tx_out *out)
+{
+	memcpy(m->out, s->text, s->len);
+	out->kind = TX_OUT_LINE;
+	out->who = who;
+	out->judge = s->judge;
+	out->usec = s->usec;
+	out->text = m->out;
+	out->len = s->len;
+	s->len = 0;
+	s->nunit = 0;
+	return (1);
+}
+
+/* Tell the judge number a line announces ("@@nn", blanks after), or -1. */
+static int
+tx_line_announce(const struct tx_side *s)
+{
+	size_t	i;
+
+	if (s->wrapped || s->len < 4 || s->text[0] != '@' ||
+	    s->text[1] != '@' || s->text[2] < '0' || s->text[2] > '9' ||
+	    s->text[3] < '0' || s->text[3] > '9')
+		return (-1);
+	for (i = 4; i < s->len; i++)
+		if (s->text[i] != ' ')
+			return (-1);
+	return ((s->text[2] - '0') * 10 + (s->text[3] - '0'));
+}
+
+/* End a side's line: a line out, a judge change out, or nothing. */
+static int
+tx_line_end(struct tx_line *m, enum tx_who who, struct tx_out *out)
+{
+	struct tx_side	*s = &m->side[who];
+	int		 j, n = 0;
+
+	if (who == TX_JUDGE && (j = tx_line_announce(s)) != -1) {
+		s->len = 0;
+		s->nunit = 0;
+		n = tx_line_judge(m, j, out);
+	} else if (s->len > 0)
+		n = tx_line_emit(m, s, who, out);
+	s->started = 0;
+	s->wrapped = 0;
+	return (n);
+}
+
+/*
+ * Feed one byte from a side at usec.  Returns 1 when it finished a line
+ * or changed the judge (*out filled, its text valid until the next call),
+ * else 0.
+ */
+int
+tx_line_feed(struct tx_line *m, enum tx_who who, unsigned char b,
+    int64_t usec, struct tx_out *out)
+{
+	struct tx_side	*s = &m->side[who];
+	char		 rep[8];
+	size_t		 n, room;
+	int		 emitted = 0;
+
+	if (b == '\r' || b == '\n') {
+		if (s->eol != 0 && s->eol != b) {
+			s->eol = 0;	/* the second half of CRLF or LFCR */
+			return (0);
+		}
+		s->eol = b;
+		return (tx_line_end(m, who, out));
+	}
+	s->eol = 0;
+	if (b == '\b' || b == 0x7f) {
+		if (s->nunit > 0)
+			s->len -= s->unit[--s->nunit];
+		return (0);
+	}
+	if (b == '\t') {
+		n = 8 - s->len % 8;
+		room = m->width - s->len;
+		if (room == 0)
+			n = 8 < m->width ? 8 : m->width;
+		else if (n > room)
+			n = room;
+		memset(rep, ' ', n);
+	} else
+		n = tx_line_escape(rep, b);
+	if (s->len + n > m->width) {
+		/* A wrap: the line is finished, this byte begins the next. */
+		emitted = tx_line_emit(m, s, who, out);
+		s->wrapped = 1;
+		s->usec = usec;
+	}
+	if (!s->started) {
+		s->started = 1;
+		s->usec = usec;
+		s->judge = m->judge;
+	}
+	memcpy(s->text + s->len, rep, n);
+	s->len += n;
+	s->unit[s->nunit++] = (unsigned char)n;
+	return (emitted);
+}
+
+/* Change the judge (a marker).  Returns 1 with *out when it changed. */
+int
+tx_line_judge(struct tx_line *m, int judge, struct tx_out *out)
+{
+	if (judge == m->judge)
+		return (0);
+	m->judge = judge;
+	out->kind = TX_OUT_JUDGE;
+	out->who = TX_JUDGE;
+	out->judge = judge;
+	out->usec = 0;
+	out->text = "";
+	out->len = 0;
+	return (1);
+}
+
+/*
+ * At the end of a conversation, hand out the unfinished lines, the one
+ * begun first first (the judge's on a tie): 0, 1 or 2 of them in out[].
+ */
+int
+tx_line_flush(struct tx_line *m, struct tx_out *out)
+{
+	struct tx_side	*j = &m->side[TX_JUDGE], *p = &m->side[TX_PROGRAM];
+	struct tx_side	*order[2];
+	enum tx_who	 who[2];
+	int		 i, n = 0;
+
+	if (p->len > 0 && j->len > 0 && p->usec < j->usec) {
+		order[0] = p; who[0] = TX_PROGRAM;
+		order[1] = j; who[1] = TX_JUDGE;
+	} else {
+		order[0] = j; who[0] = TX_JUDGE;
+		order[1] = p; who[1] = TX_PROGRAM;
+	}
+	for (i = 0; i < 2; i++) {
+		if (order[i]->len > 0) {
+			out[n].kind = TX_OUT_LINE;
+			out[n].who = who[i];
+			out[n].judge = order[i]->judge;
+			out[n].usec = order[i]->usec;
+			out[n].text = order[i]->text;
+			out[n].len = order[i]->len;
+			n++;
+		}
+		order[i]->len = 0;
+		order[i]->nunit = 0;
+		order[i]->started = 0;
+		order[i]->wrapped = 0;
+		order[i]->eol = 0;
+	}
+	return (n);
+}

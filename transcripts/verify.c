@@ -1,0 +1,600 @@
+/*
+ * The auditor's checks of captures and transcripts.  Every check adds a
+ * finding (kind, line, byte offset, what) to a report and carries on;
+ * only running out of memory stops a check.  Nothing is printed here.
+ *
+ * A capture: the header reads; every line is an event (a torn last line
+ * is found with its offset, and the events before it still count); times
+ * never go back; no silence between two events is longer than the gap
+ * threshold; no fault marker ("fault ...", "drop ...", "link down ...");
+ * no forbidden reference in the header or the conversation; and, when its
+ * transcript is there, rendering the capture gives that transcript byte
+ * for byte.  A transcript: the public-domain line first, the header
+ * lines, every line in the 1996 format, no forbidden reference.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "transcripts.h"
+
+#define VERIFY_PD_LINE	"This transcript is in the public domain"
+#define VERIFY_TX_MAX	(256UL << 20)	/* longest transcript read */
+
+static const char *verify_kind_names[VERIFY_COUNT] = {
+	"note", "open", "header", "event", "order", "torn", "long", "gap",
+	"fault", "public-domain", "forbidden", "mismatch", "format"
+};
+
+/* Forbidden references (2004 rule 11), matched without regard to case. */
+static const char *verify_forbidden_refs[] = {
+	"Cambridge Center", "Cambridge Centre", "University of Surrey"
+};
+
+static int	verify_add(struct verify_report *, enum verify_kind,
+		    unsigned long, int64_t, const char *, ...)
+		    __attribute__((format(printf, 5, 6)));
+static int	verify_from_error(struct verify_report *,
+		    const struct cap_error *);
+static int	verify_is_fault(const unsigned char *, size_t);
+static int	verify_read_file(const char *, char **, size_t *, int *);
+static int	verify_tx_line(const char *, size_t);
+static int	verify_meta_refs(struct verify_report *,
+		    const struct cap_meta *);
+static int	verify_compare(struct verify_report *, const char *, size_t,
+		    const char *, size_t);
+static int	verify_conversation(struct verify_report *, const char *,
+		    size_t);
+static char	*verify_tx_path(const char *, const struct cap_meta *,
+		    const struct verify_opts *, int *);
+
+/* Name a finding kind, one word. */
+const char *
+verify_kind_name(enum verify_kind k)
+{
+	if ((int)k < 0 || k >= VERIFY_COUNT)
+		return ("unknown");
+	return (verify_kind_names[k]);
+}
+
+/* Default options: a 120-second gap, transcripts beside the capture. */
+void
+verify_opts_init(struct verify_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->gap = VERIFY_GAP_DEFAULT;
+}
+
+/* Start a report on a file; -1 when out of memory. */
+int
+verify_report_init(struct verify_report *rep, const char *file)
+{
+	memset(rep, 0, sizeof(*rep));
+	if ((rep->file = strdup(file)) == NULL)
+		return (-1);
+	return (0);
+}
+
+/* Free a report. */
+void
+verify_report_free(struct verify_report *rep)
+{
+	free(rep->file);
+	free(rep->transcript);
+	free(rep->finding);
+	memset(rep, 0, sizeof(*rep));
+}
+
+/* Add a finding; -1 when out of memory.  Notes are not findings. */
+static int
+verify_add(struct verify_report *rep, enum verify_kind kind,
+    unsigned long line, int64_t offset, const char *fmt, ...)
+{
+	struct verify_finding	*f;
+	va_list			 ap;
+	size_t			 n;
+
+	rep->count[kind]++;
+	if (kind != VERIFY_NOTE)
+		rep->total++;
+	if (rep->nfinding >= VERIFY_FINDING_MAX)
+		return (0);
+	if (rep->nfinding == rep->cap) {
+		n = rep->cap == 0 ? 8 : rep->cap * 2;
+		if ((f = reallocarray(rep->finding, n, sizeof(*f))) == NULL)
+			return (-1);
+		rep->finding = f;
+		rep->cap = n;
+	}
+	f = &rep->finding[rep->nfinding++];
+	f->kind = kind;
+	f->line = line;
+	f->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	va_end(ap);
+	return (0);
+}
+
+/* Turn a reader's error into a finding. */
+static int
+verify_from_error(struct verify_report *rep, const struct cap_error *e)
+{
+	enum verify_kind	k;
+
+	switch (e->code) {
+	case CAP_ETORN:
+		k = VERIFY_TORN;
+		break;
+	case CAP_EORDER:
+		k = VERIFY_ORDER;
+		break;
+	case CAP_ELONG:
+		k = VERIFY_LONG;
+		break;
+	case CAP_EHEADER:
+	case CAP_EVERSION:
+		k = VERIFY_HEADER;
+		break;
+	case CAP_ESYS:
+		k = VERIFY_OPEN;
+		break;
+	default:
+		k = VERIFY_EVENT;
+		break;
+	}
+	return (verify_add(rep, k, e->line, e->offset, "%s",
+	    e->msg[0] != '\0' ? e->msg : cap_strerror(e->code)));
+}
+
+/*
+ * Find the first forbidden reference in text: its offset in *at and its
+ * words in *which; 0 when there is none.
+ */
+int
+verify_forbidden(const void *text, size_t len, size_t *at,
+    const char **which)
+{
+	const char	*s = text;
+	size_t		 i, k, n;
+
+	for (i = 0; i < len; i++) {
+		for (k = 0; k < sizeof(verify_forbidden_refs) /
+		    sizeof(verify_forbidden_refs[0]); k++) {
+			n = strlen(verify_forbidden_refs[k]);
+			if (n <= len - i && strncasecmp(s + i,
+			    verify_forbidden_refs[k], n) == 0) {
+				*at = i;
+				*which = verify_forbidden_refs[k];
+				return (1);
+			}
+		}
+	}
+	return (0);
+}
+
+/* Tell whether a marker reports a fault: fault, drop(s), link down. */
+static int
+verify_is_fault(const unsigned char *s, size_t len)
+{
+	static const char	*words[] = { "fault", "drop", "drops",
+				    "dropped", "link down" };
+	size_t			 i, n;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		n = strlen(words[i]);
+		if (len >= n && memcmp(s, words[i], n) == 0 &&
+		    (len == n || s[n] == ' '))
+			return (1);
+	}
+	return (0);
+}
+
+/* Tell whether a line (no newline) is a transcript line of the format. */
+static int
+verify_tx_line(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n == 15 && memcmp(s, "*** JUDGE", 9) == 0 &&
+	    s[9] >= '0' && s[9] <= '9' && s[10] >= '0' && s[10] <= '9' &&
+	    memcmp(s + 11, " ***", 4) == 0)
+		return (1);
+	if (n < 17 || s[7] != '[' || s[10] != ':' || s[13] != ':' ||
+	    s[16] != ']')
+		return (0);
+	if (memcmp(s, "PROGRAM", 7) != 0 && (memcmp(s, "JUDGE", 5) != 0 ||
+	    !((s[5] >= '0' && s[5] <= '9' && s[6] >= '0' && s[6] <= '9') ||
+	    (s[5] == '?' && s[6] == '?'))))
+		return (0);
+	for (i = 8; i < 16; i++)
+		if (i != 10 && i != 13 && (s[i] < '0' || s[i] > '9'))
+			return (0);
+	if ((s[8] - '0') * 10 + (s[9] - '0') > 23 || s[11] > '5' ||
+	    s[14] > '5')
+		return (0);
+	for (i = 17; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return (0);
+	return (1);
+}
+
+/*
+ * Check a transcript's text (pure): the public-domain line, the header,
+ * the line format, forbidden references.  -1 when out of memory.
+ */
+int
+verify_transcript(struct verify_report *rep, const void *text, size_t len)
+{
+	const char	*s = text, *p, *nl, *end = s + len, *which;
+	unsigned long	 line = 0;
+	size_t		 n, at;
+	int		 bad = 0;
+
+	if (len == 0)
+		return (verify_add(rep, VERIFY_PD, 1, 0, "empty transcript, "
+		    "no public-domain line"));
+	for (p = s; p < end; p = nl + 1) {
+		line++;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+			if (verify_add(rep, VERIFY_TORN, line, p - s, "last "
+			    "line (%zu bytes) has no newline", (size_t)(end -
+			    p)) == -1)
+				return (-1);
+			nl = end;
+		}
+		n = (size_t)(nl - p);
+		if (line == 1) {
+			if ((n != sizeof(VERIFY_PD_LINE) - 1 || memcmp(p,
+			    VERIFY_PD_LINE, n) != 0) && verify_add(rep,
+			    VERIFY_PD, 1, 0, "the first line is not \"%s\"",
+			    VERIFY_PD_LINE) == -1)
+				return (-1);
+			continue;
+		}
+		if (line == 2) {
+			if (n == 0 && verify_add(rep, VERIFY_FORMAT, 2,
+			    p - s, "no program and contestant line") == -1)
+				return (-1);
+			continue;
+		}
+		if (line == 3) {
+			if ((n != 29 || memcmp(p, "Start at: ", 10) != 0) &&
+			    verify_add(rep, VERIFY_FORMAT, 3, p - s, "no "
+			    "\"Start at: YYYY/MM/DD HH:MM:SS\" line") == -1)
+				return (-1);
+			continue;
+		}
+		if (!verify_tx_line(p, n) && bad++ < 20 && verify_add(rep,
+		    VERIFY_FORMAT, line, p - s, "not a JUDGEnn[HH:MM:SS], "
+		    "PROGRAM[HH:MM:SS] or *** JUDGEnn *** line: \"%.*s\"",
+		    (int)(n > 40 ? 40 : n), p) == -1)
+			return (-1);
+	}
+	if (verify_forbidden(s, len, &at, &which)) {
+		for (line = 1, p = s; p < s + at; p++)
+			line += *p == '\n';
+		if (verify_add(rep, VERIFY_FORBIDDEN, line, (int64_t)at,
+		    "a reference to the %s", which) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Read a whole file; -1 with *sys set (0: too large or not a regular
+ * file).
+ */
+static int
+verify_read_file(const char *path, char **buf, size_t *len, int *sys)
+{
+	struct stat	 st;
+	size_t		 done = 0;
+	ssize_t		 n;
+	char		*p;
+	int		 fd;
+
+	*sys = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		*sys = errno;
+		return (-1);
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size > VERIFY_TX_MAX ||
+	    (p = malloc((size_t)st.st_size + 1)) == NULL) {
+		*sys = errno;
+		close(fd);
+		return (-1);
+	}
+	while (done < (size_t)st.st_size) {
+		n = read(fd, p + done, (size_t)st.st_size - done);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			*sys = n == 0 ? 0 : errno;
+			if (n == 0)
+				break;
+			free(p);
+			close(fd);
+			return (-1);
+		}
+		done += (size_t)n;
+	}
+	close(fd);
+	*buf = p;
+	*len = done;
+	return (0);
+}
+
+/* Check a transcript file.  CAP_OK, or CAP_ENOMEM (err filled). */
+enum cap_err
+verify_transcript_file(const char *path, struct verify_report *rep,
+    struct cap_error *err)
+{
+	char	*buf;
+	size_t	 len;
+	int	 sys, rv;
+
+	if (verify_read_file(path, &buf, &len, &sys) == -1) {
+		if (verify_add(rep, VERIFY_OPEN, 0, -1, "cannot read: %s",
+		    sys != 0 ? strerror(sys) : "not a regular file of at "
+		    "most 256 MB") == -1)
+			goto nomem;
+		return (CAP_OK);
+	}
+	rv = verify_transcript(rep, buf, len);
+	free(buf);
+	if (rv == -1)
+		goto nomem;
+	return (CAP_OK);
+nomem:
+	cap_error_set(err, CAP_ENOMEM, path, 0, -1, "verify: out of memory");
+	return (CAP_ENOMEM);
+}
+
+/* Check the header's strings for forbidden references. */
+static int
+verify_meta_refs(struct verify_report *rep, const struct cap_meta *m)
+{
+	const char	*s[] = { m->title, m->program, m->contestant,
+			    m->entity, m->station };
+	const char	*which;
+	size_t		 i, at;
+
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		if (s[i] != NULL && verify_forbidden(s[i], strlen(s[i]), &at,
+		    &which))
+			return (verify_add(rep, VERIFY_FORBIDDEN, 1, -1,
+			    "the header refers to the %s", which));
+	return (0);
+}
+
+/*
+ * Compare a transcript file's bytes with the capture rendered: the first
+ * difference is a finding, with its line and offset in the file.
+ */
+static int
+verify_compare(struct verify_report *rep, const char *txt, size_t tlen,
+    const char *ren, size_t rlen)
+{
+	size_t		 i, bol = 0, n = tlen < rlen ? tlen : rlen;
+	size_t		 te, re;
+	unsigned long	 line = 1;
+
+	for (i = 0; i < n && txt[i] == ren[i]; i++)
+		if (txt[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	if (i == n && tlen == rlen)
+		return (0);
+	for (te = bol; te < tlen && txt[te] != '\n'; te++)
+		;
+	for (re = bol; re < rlen && ren[re] != '\n'; re++)
+		;
+	if (bol == tlen)
+		return (verify_add(rep, VERIFY_MISMATCH, line, (int64_t)bol,
+		    "the transcript ends where the capture renders \"%.*s\"",
+		    (int)(re - bol > 60 ? 60 : re - bol), ren + bol));
+	if (bol == rlen)
+		return (verify_add(rep, VERIFY_MISMATCH, line, (int64_t)bol,
+		    "the transcript has \"%.*s\" beyond what the capture "
+		    "renders", (int)(te - bol > 60 ? 60 : te - bol),
+		    txt + bol));
+	return (verify_add(rep, VERIFY_MISMATCH, line, (int64_t)bol,
+	    "the transcript has \"%.*s\", the capture renders \"%.*s\"",
+	    (int)(te - bol > 60 ? 60 : te - bol), txt + bol,
+	    (int)(re - bol > 60 ? 60 : re - bol), ren + bol));
+}
+
+/*
+ * Check the conversation of a rendered transcript (its lines after the
+ * three header lines, which come from the capture header, checked apart)
+ * for forbidden references.
+ */
+static int
+verify_conversation(struct verify_report *rep, const char *ren, size_t len)
+{
+	const char	*which;
+	size_t		 i, at;
+	int		 nl = 0;
+
+	for (i = 0; i < len && nl < 3; i++)
+		nl += ren[i] == '\n';
+	if (!verify_forbidden(ren + i, len - i, &at, &which))
+		return (0);
+	return (verify_add(rep, VERIFY_FORBIDDEN, 0, -1, "the conversation "
+	    "refers to the %s", which));
+}
+
+/*
+ * The path of a capture's transcript: the one its header names, in the
+ * transcripts' directory or else beside the capture, when that exists;
+ * else STEM.txt or STEM.TXT beside NAME.cast when one exists; else NULL
+ * (*named then says whether the header named one).
+ */
+static char *
+verify_tx_path(const char *cap, const struct cap_meta *m,
+    const struct verify_opts *o, int *named)
+{
+	static const char	*ext[] = { ".txt", ".TXT" };
+	struct stat		 st;
+	const char		*slash;
+	char			*p = NULL;
+	size_t			 n, i;
+	int			 dirlen;
+
+	slash = strrchr(cap, '/');
+	dirlen = slash != NULL ? (int)(slash - cap) : 1;
+	*named = m->transcript != NULL && m->transcript[0] != '\0' &&
+	    strchr(m->transcript, '/') == NULL;
+	if (*named) {
+		if (asprintf(&p, "%.*s/%s", o->txdir != NULL ?
+		    (int)strlen(o->txdir) : dirlen, o->txdir != NULL ?
+		    o->txdir : slash != NULL ? cap : ".", m->transcript) == -1)
+			return (NULL);
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			return (p);
+		free(p);
+	}
+	n = strlen(cap);
+	if (n <= 5 || strcmp(cap + n - 5, ".cast") != 0)
+		return (NULL);
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		if (asprintf(&p, "%.*s%s", (int)(n - 5), cap, ext[i]) == -1)
+			return (NULL);
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			return (p);
+		free(p);
+	}
+	return (NULL);
+}
+
+/*
+ * Check a capture (and its transcript, when it is there) into rep.
+ * Returns CAP_OK whatever was found, or CAP_ENOMEM (err filled).
+ */
+enum cap_err
+verify_capture(const char *path, const struct verify_opts *o,
+    struct verify_report *rep, struct cap_error *err)
+{
+	struct cap_reader	*r = NULL;
+	struct tx_writer	*tw = NULL;
+	struct cap_event	 ev;
+	struct cap_error	 e;
+	const struct cap_meta	*m;
+	const char		*ren;
+	char			*txt = NULL, *txpath = NULL, mark[80];
+	size_t			 rlen, tlen, i;
+	int64_t			 prev = 0;
+	unsigned long		 prevline = 0;
+	enum cap_err		 rc;
+	int			 sys, have = 0, named;
+
+	if (cap_read_open(path, &r, &e) != CAP_OK) {
+		if (verify_from_error(rep, &e) == -1)
+			goto nomem;
+		return (CAP_OK);
+	}
+	m = cap_read_meta(r);
+	if (verify_meta_refs(rep, m) == -1)
+		goto nomem;
+	if (tx_write_memopen(m, &tw, &e) != CAP_OK) {
+		if (e.code == CAP_ENOMEM)
+			goto nomem;
+		if (verify_add(rep, VERIFY_HEADER, 1, 0, "cannot render: %s",
+		    e.msg) == -1)
+			goto nomem;
+		tw = NULL;
+	}
+	for (;;) {
+		rc = cap_read_event(r, &ev, &e);
+		if (rc == CAP_EOF)
+			break;
+		if (rc == CAP_ENOMEM)
+			goto nomem;
+		if (rc != CAP_OK) {
+			if (verify_from_error(rep, &e) == -1)
+				goto nomem;
+			if (rc == CAP_ESYS)
+				break;
+			if (rc != CAP_EORDER)
+				continue;
+		}
+		rep->nevent++;
+		if (have && ev.usec - prev > o->gap && verify_add(rep,
+		    VERIFY_GAP, ev.line, ev.offset, "%.1f s of silence after "
+		    "line %lu (%.1f s to %.1f s)", (double)(ev.usec - prev) /
+		    1e6, prevline, (double)prev / 1e6, (double)ev.usec / 1e6) ==
+		    -1)
+			goto nomem;
+		if (!have || ev.usec > prev)
+			prev = ev.usec;
+		prevline = ev.line;
+		have = 1;
+		rep->duration = prev;
+		if (ev.kind == CAP_MARKER && verify_is_fault(ev.data, ev.len)) {
+			for (i = 0; i < ev.len && i + 1 < sizeof(mark); i++)
+				mark[i] = ev.data[i] >= 0x20 && ev.data[i] <
+				    0x7f ? (char)ev.data[i] : '?';
+			mark[i] = '\0';
+			if (verify_add(rep, VERIFY_FAULT, ev.line, ev.offset,
+			    "marker \"%s\" at %.1f s", mark, (double)ev.usec /
+			    1e6) == -1)
+				goto nomem;
+		}
+		if (tw != NULL && tx_write_event(tw, ev.kind, ev.data, ev.len,
+		    ev.usec, &e) != CAP_OK && e.code == CAP_ENOMEM)
+			goto nomem;
+	}
+	if (tw == NULL)
+		goto done;
+	if (tx_write_finish(tw, &e) != CAP_OK && e.code == CAP_ENOMEM)
+		goto nomem;
+	ren = tx_write_buffer(tw, &rlen);
+	if (ren == NULL)
+		goto nomem;
+	if ((txpath = verify_tx_path(path, m, o, &named)) == NULL) {
+		if (named && verify_add(rep, VERIFY_NOTE, 0, -1, "transcript "
+		    "%s named in the header is not there, not compared",
+		    m->transcript) == -1)
+			goto nomem;
+		/* No transcript: the conversation itself is checked. */
+		if (verify_conversation(rep, ren, rlen) == -1)
+			goto nomem;
+		goto done;
+	}
+	if (verify_read_file(txpath, &txt, &tlen, &sys) == -1) {
+		if (verify_add(rep, VERIFY_NOTE, 0, -1, "transcript %s not "
+		    "compared: %s", txpath, sys != 0 ? strerror(sys) :
+		    "not a regular file") == -1)
+			goto nomem;
+		if (verify_conversation(rep, ren, rlen) == -1)
+			goto nomem;
+		goto done;
+	}
+	if ((rep->transcript = strdup(txpath)) == NULL)
+		goto nomem;
+	rep->tx_first = rep->nfinding;
+	if (verify_transcript(rep, txt, tlen) == -1 ||
+	    verify_compare(rep, txt, tlen, ren, rlen) == -1)
+		goto nomem;
+done:
+	free(txt);
+	free(txpath);
+	tx_write_free(tw);
+	cap_read_close(r);
+	return (CAP_OK);
+nomem:
+	free(txt);
+	free(txpath);
+	tx_write_free(tw);
+	cap_read_close(r);
+	cap_error_set(err, CAP_ENOMEM, path, 0, -1, "verify: out of memory");
+	return (CAP_ENOMEM);
+}

@@ -1,0 +1,121 @@
+/*
+ * The judge's screen as the judge saw it, made harmless for another
+ * terminal: the entity's output ("o") and the judge's keystrokes ("i")
+ * echoed after a ">" prompt, as muxd shows them (transcripts(5)).
+ *
+ * A screen line belongs to the side that wrote on it first (owner); when
+ * the other side writes, a new line is begun, and a judge line always
+ * begins with the prompt.  Backspace and DEL erase the last character of
+ * the owner's own text, never the prompt or the other side's.  CR, LF,
+ * CRLF and LFCR end the current line as "\r\n", whoever owns it.  Tabs become spaces; printable
+ * ISO-8859-1 becomes UTF-8; every other byte is shown as the text \xHH,
+ * so no control sequence ever reaches the terminal.
+ */
+#include <string.h>
+
+#include "transcripts.h"
+
+static const char view_hex[] = "0123456789abcdef";
+
+static char	*view_own(struct view *, int, char *);
+
+/* Start with the cursor at the start of an empty screen. */
+void
+view_init(struct view *v)
+{
+	memset(v, 0, sizeof(*v));
+}
+
+/* Give the current line to a side, beginning a new line if need be. */
+static char *
+view_own(struct view *v, int side, char *o)
+{
+	if (v->owner == side)
+		return (o);
+	if (v->owner != 0) {
+		*o++ = '\r';
+		*o++ = '\n';
+	}
+	v->owner = side;
+	v->nunit = 0;
+	v->col = 0;
+	if (side == 'i') {
+		*o++ = '>';
+		v->col = 1;
+	}
+	return (o);
+}
+
+/*
+ * Turn the bytes of an event into what the judge's screen showed, in
+ * out (at least VIEW_OUTLEN(n) bytes).  Returns the length written.
+ * Markers and resizes show nothing.
+ */
+size_t
+view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
+    size_t n, char *out)
+{
+	char		*o = out;
+	size_t		 i, w, k;
+	int		 side, *eol;
+	unsigned char	 b;
+
+	if (kind != CAP_INPUT && kind != CAP_OUTPUT)
+		return (0);
+	side = kind;
+	eol = &v->eol[kind == CAP_INPUT ? 0 : 1];
+	for (i = 0; i < n; i++) {
+		b = p[i];
+		if (b == '\r' || b == '\n') {
+			if (*eol != 0 && *eol != b) {
+				*eol = 0;
+				continue;
+			}
+			*eol = b;
+			if (v->owner == 0)
+				o = view_own(v, side, o);
+			*o++ = '\r';
+			*o++ = '\n';
+			v->owner = 0;
+			v->nunit = 0;
+			v->col = 0;
+			continue;
+		}
+		*eol = 0;
+		o = view_own(v, side, o);
+		if (b == '\b' || b == 0x7f) {
+			if (v->nunit == 0)
+				continue;
+			v->nunit--;
+			w = v->unit[v->nunit % sizeof(v->unit)];
+			for (k = 0; k < w; k++) {
+				memcpy(o, "\b \b", 3);
+				o += 3;
+			}
+			v->col -= w < v->col ? w : v->col;
+			continue;
+		}
+		if (b == '\t') {
+			w = 8 - v->col % 8;
+			memset(o, ' ', w);
+			o += w;
+		} else if (b >= 0x20 && b < 0x7f) {
+			*o++ = (char)b;
+			w = 1;
+		} else if (b >= 0xa0) {
+			*o++ = (char)(0xc0 | (b >> 6));
+			*o++ = (char)(0x80 | (b & 0x3f));
+			w = 1;
+		} else {
+			*o++ = '\\';
+			*o++ = 'x';
+			*o++ = view_hex[b >> 4];
+			*o++ = view_hex[b & 0xf];
+			w = 4;
+		}
+		v->unit[v->nunit % sizeof(v->unit)] = (unsigned char)w;
+		v->nunit++;
+		v->col += w;
+	}
+	return ((size_t)(o - out));
+}
