@@ -62,7 +62,7 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DMUXD_VERSION='"$(VERSION)"' -c -o $@ $<
 
-$(B)/muxd/muxd: $(MUXD_OBJS)
+$(B)/muxd/muxd: $(MUXD_OBJS) $(TX_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
 
 $(B)/muxd/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o)
@@ -97,6 +97,7 @@ $(B)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJS) $(TX_LIB)
 
 check: all $(UNITS) $(FUZZERS)
 	@sh mk/deps check >&2
+	@[ -n "$(FUZZERS)" ] || echo "fuzz: skipped: clang not installed (apt-get install clang)"
 	@sh tests/run B=$(B) $(UNITS)
 
 # The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.

@@ -408,6 +408,7 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		if ((l = link_new(name, a, b, LINK_MANUAL, err, errlen)) ==
 		    NULL)
 			return (NULL);
+		record_link_open(l);
 		state_save();
 		return (json_pack("{so}", "link", link_json(l)));
 	}
@@ -449,6 +450,7 @@ control_event(const char *type, json_t *fields)
 	struct timeval		 tv;
 	json_t			*o;
 
+	record_event(type, fields);
 	if (TAILQ_EMPTY(&control_clients)) {
 		json_decref(fields);
 		return;

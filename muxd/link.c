@@ -83,6 +83,7 @@ link_free(struct link *l, const char *reason)
 	port_pause(l->b, 0);
 	link_discard(l->a, l->name);
 	link_discard(l->b, l->name);
+	record_link_close(l, reason);
 	TAILQ_REMOVE(&links, l, entry);
 	log_info("link %s: ended (%s)", l->name, reason);
 	control_event("link.down", json_pack("{ssss}", "link", l->name,

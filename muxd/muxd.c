@@ -231,6 +231,7 @@ muxd_shutdown(void)
 	control_event("muxd.stop", NULL);
 	while ((l = TAILQ_FIRST(&links)) != NULL)
 		link_free(l, "muxd stopping");
+	record_shutdown();
 	while ((p = TAILQ_FIRST(&ports)) != NULL)
 		port_free(p);
 	control_close();
@@ -246,6 +247,7 @@ main(int argc, char *argv[])
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct event_config *cfg;
 	struct event	*sigs[5];
 	const int	 signums[5] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD, 0 };
 	const char	*file = MUXD_CONF, *sockpath = NULL;
@@ -310,8 +312,16 @@ main(int argc, char *argv[])
 	if (daemonize && daemon(0, 0) == -1)
 		fatal("daemon");
 	signal(SIGPIPE, SIG_IGN);
-	if ((muxd_base = event_base_new()) == NULL)
+	/*
+	 * The precise timer makes the loop's cached time, which stamps every
+	 * byte, exact to the microsecond instead of to the coarse clock's
+	 * few milliseconds.
+	 */
+	if ((cfg = event_config_new()) == NULL ||
+	    event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER) == -1 ||
+	    (muxd_base = event_base_new_with_config(cfg)) == NULL)
 		fatalx("cannot create the event loop");
+	event_config_free(cfg);
 	for (i = 0; signums[i] != 0; i++) {
 		sigs[i] = evsignal_new(muxd_base, signums[i], muxd_signal,
 		    NULL);
@@ -325,6 +335,7 @@ main(int argc, char *argv[])
 	if (npairs > 0)
 		muxd_quick(pairs, npairs);
 	else {
+		record_init();
 		muxd_ports(muxd_conf);
 		state_init(muxd_conf->state_dir);
 		state_load();

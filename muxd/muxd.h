@@ -210,6 +210,16 @@ void		 tap_bytes(struct port *, struct link *, enum tap_dir,
 int		 tap_register(tap_fn, void *);
 void		 tap_unregister(tap_fn, void *);
 
+/* record.c */
+struct record;
+struct link;
+void		 record_init(void);
+void		 record_shutdown(void);
+void		 record_link_open(struct link *);
+void		 record_link_close(struct link *, const char *);
+void		 record_port_close(struct port *);
+void		 record_event(const char *, json_t *);
+
 /* port.c */
 enum port_state { PORT_DOWN, PORT_UP, PORT_WAITING };
 struct port;
@@ -255,6 +265,7 @@ struct port {
 	struct event	*ev_aux;
 	pid_t		 pid;		/* exec: child */
 	void		*sp;		/* libserialport handle */
+	struct record	*record;	/* capture of unrouted traffic */
 	int		 locked;	/* TIOCEXCL set */
 };
 TAILQ_HEAD(port_list, port);
@@ -315,6 +326,7 @@ struct link {
 	int		 side;		/* 0 left, 1 right, -1 none */
 	int		 entity;	/* index into conf entities, -1 */
 	struct timeval	 since;
+	struct record	*record;	/* capture and transcript */
 };
 TAILQ_HEAD(link_list, link);
 extern struct link_list links;

@@ -112,6 +112,7 @@ port_free(struct port *p)
 	if (p->state != PORT_DOWN)
 		p->ops->close(p);
 	p->ops->release(p);
+	record_port_close(p);
 	event_free(p->ev_retry);
 	evbuffer_free(p->outq);
 	TAILQ_REMOVE(&ports, p, entry);

@@ -89,10 +89,16 @@ round_link(const struct conf_round *r, size_t i, int side, char *err,
 		    NULL)
 			return (-1);
 	}
-	l->round = r->number;
-	l->station = pt->station;
-	l->side = side;
-	l->entity = entity;
+	if (l->round == 0) {
+		l->round = r->number;
+		l->station = pt->station;
+		l->side = side;
+		l->entity = entity;
+		record_link_open(l);
+	} else {
+		l->station = pt->station;
+		l->entity = entity;
+	}
 	return (0);
 }
 

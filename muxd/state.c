@@ -107,6 +107,7 @@ state_load(void)
 	const char	*a, *b, *origin;
 	char		 name[128], err[MUXD_ERRLEN];
 	struct port	*pa, *pb;
+	struct link	*l;
 	size_t		 i;
 	int		 active = 0, number = 0, last = 0, v = 0;
 
@@ -141,9 +142,11 @@ state_load(void)
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s=%s", a, b);
-		if (link_new(name, pa, pb, LINK_MANUAL, err, sizeof(err)) ==
-		    NULL)
+		if ((l = link_new(name, pa, pb, LINK_MANUAL, err,
+		    sizeof(err))) == NULL)
 			log_warnx("state: link %s not restored: %s", name, err);
+		else
+			record_link_open(l);
 	}
 	json_decref(o);
 	round_resume();

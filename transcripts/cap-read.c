@@ -60,6 +60,8 @@ cap_read_fill(struct cap_reader *r, struct cap_error *err)
 		nsize = r->size * 2;
 		if (nsize > r->limit + CAP_READ_CHUNK)
 			nsize = r->limit + CAP_READ_CHUNK;
+		if (nsize < r->size + CAP_READ_CHUNK)
+			nsize = r->size + CAP_READ_CHUNK;
 		if ((p = realloc(r->buf, nsize)) == NULL) {
 			cap_error_set(err, CAP_ENOMEM, r->name, r->line + 1,
 			    r->off, "line of %zu bytes: out of memory",

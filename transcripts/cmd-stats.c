@@ -15,16 +15,16 @@
 
 #define STATS_NAME_MAX	128
 
-enum stats_pool_kind { POOL_JUDGES, POOL_CONFEDERATES, POOL_ENTRIES,
+enum cmd_stats_pool_kind { POOL_JUDGES, POOL_CONFEDERATES, POOL_ENTRIES,
 	POOL_OTHERS, POOL_HUMANS, POOL_COUNT };
 
-struct stats_pool {
+struct cmd_stats_pool {
 	char			 name[STATS_NAME_MAX];
 	struct stats_series	 s;
 };
 
-struct stats_pools {
-	struct stats_pool	*v;
+struct cmd_stats_pools {
+	struct cmd_stats_pool	*v;
 	size_t			 n;
 	size_t			 cap;
 	struct stats_series	 kind[POOL_COUNT];
@@ -35,12 +35,12 @@ struct stats_pools {
 };
 
 static int	cmd_stats_exec(int, char **);
-static int	cmd_stats_one(const char *, struct stats_pools *);
+static int	cmd_stats_one(const char *, struct cmd_stats_pools *);
 static void	cmd_stats_print(const char *, const char *,
 		    struct stats_series *, int, size_t);
-static struct stats_series *cmd_stats_pool(struct stats_pools *,
+static struct stats_series *cmd_stats_find(struct cmd_stats_pools *,
 		    const char *);
-static enum stats_pool_kind cmd_stats_kind(const char *);
+static enum cmd_stats_pool_kind cmd_stats_kind(const char *);
 
 static const char *cmd_stats_kind_names[POOL_COUNT] = {
 	"judges", "confederates", "entries", "others", "humans"
@@ -82,9 +82,9 @@ cmd_stats_print(const char *scope, const char *name, struct stats_series *s,
 
 /* The pool of a speaker's name, made when new; NULL when out of memory. */
 static struct stats_series *
-cmd_stats_pool(struct stats_pools *p, const char *name)
+cmd_stats_find(struct cmd_stats_pools *p, const char *name)
 {
-	struct stats_pool	*v;
+	struct cmd_stats_pool	*v;
 	size_t			 i, n;
 
 	for (i = 0; i < p->n; i++)
@@ -103,7 +103,7 @@ cmd_stats_pool(struct stats_pools *p, const char *name)
 }
 
 /* The pool of an entity kind. */
-static enum stats_pool_kind
+static enum cmd_stats_pool_kind
 cmd_stats_kind(const char *kind)
 {
 	if (kind == NULL)
@@ -117,7 +117,7 @@ cmd_stats_kind(const char *kind)
 
 /* Figures of one capture, printed and pooled; 1 when it had errors. */
 static int
-cmd_stats_one(const char *path, struct stats_pools *pools)
+cmd_stats_one(const char *path, struct cmd_stats_pools *pools)
 {
 	struct cap_reader	*r;
 	const struct cap_meta	*m;
@@ -125,7 +125,7 @@ cmd_stats_one(const char *path, struct stats_pools *pools)
 	struct cap_error	 e;
 	struct stats		 st;
 	struct stats_series	*ps;
-	enum stats_pool_kind	 k;
+	enum cmd_stats_pool_kind	 k;
 	enum cap_err		 rc;
 	char			 jname[STATS_NAME_MAX];
 	char			 ename[STATS_NAME_MAX];
@@ -157,9 +157,9 @@ cmd_stats_one(const char *path, struct stats_pools *pools)
 	k = cmd_stats_kind(m->kind);
 	snprintf(ename, sizeof(ename), "%s %s", m->kind != NULL ? m->kind :
 	    "entity", m->entity != NULL ? m->entity : "NA");
-	if ((ps = cmd_stats_pool(pools, jname)) == NULL ||
+	if ((ps = cmd_stats_find(pools, jname)) == NULL ||
 	    stats_add(ps, &st.gaps[STATS_JUDGE]) == -1 ||
-	    (ps = cmd_stats_pool(pools, ename)) == NULL ||
+	    (ps = cmd_stats_find(pools, ename)) == NULL ||
 	    stats_add(ps, &st.gaps[STATS_ENTITY]) == -1 ||
 	    stats_add(&pools->kind[POOL_JUDGES], &st.gaps[STATS_JUDGE]) == -1 ||
 	    stats_add(&pools->kind[POOL_HUMANS], &st.gaps[STATS_JUDGE]) == -1 ||
@@ -183,7 +183,7 @@ cmd_stats_one(const char *path, struct stats_pools *pools)
 static int
 cmd_stats_exec(int argc, char **argv)
 {
-	struct stats_pools	 pools;
+	struct cmd_stats_pools	 pools;
 	size_t			 i;
 	int			 ch, k, status = 0, n = 0;
 

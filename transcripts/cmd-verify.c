@@ -16,17 +16,17 @@
 
 #include "cmd.h"
 
-struct verify_list {
+struct cmd_verify_list {
 	char	**v;
 	size_t	  n;
 	size_t	  cap;
 };
 
 static int	cmd_verify_exec(int, char **);
-static int	cmd_verify_push(struct verify_list *, const char *);
-static int	cmd_verify_has(const struct verify_list *, const char *);
-static int	cmd_verify_walk(const char *, struct verify_list *,
-		    struct verify_list *, int);
+static int	cmd_verify_push(struct cmd_verify_list *, const char *);
+static int	cmd_verify_has(const struct cmd_verify_list *, const char *);
+static int	cmd_verify_walk(const char *, struct cmd_verify_list *,
+		    struct cmd_verify_list *, int);
 static int	cmd_verify_ends(const char *, const char *);
 static int	cmd_verify_print(const struct verify_report *);
 static int	cmd_verify_cmp(const void *, const void *);
@@ -37,7 +37,7 @@ const struct cmd_entry cmd_verify_entry = {
 
 /* Add a copy of a path to a list; -1 when out of memory. */
 static int
-cmd_verify_push(struct verify_list *l, const char *s)
+cmd_verify_push(struct cmd_verify_list *l, const char *s)
 {
 	char	**v;
 	size_t	  n;
@@ -57,7 +57,7 @@ cmd_verify_push(struct verify_list *l, const char *s)
 
 /* Tell whether a list holds a path. */
 static int
-cmd_verify_has(const struct verify_list *l, const char *s)
+cmd_verify_has(const struct cmd_verify_list *l, const char *s)
 {
 	size_t	i;
 
@@ -88,8 +88,8 @@ cmd_verify_cmp(const void *a, const void *b)
  * up to 16 levels; -1 (warned) when a directory cannot be read.
  */
 static int
-cmd_verify_walk(const char *dir, struct verify_list *caps,
-    struct verify_list *txs, int depth)
+cmd_verify_walk(const char *dir, struct cmd_verify_list *caps,
+    struct cmd_verify_list *txs, int depth)
 {
 	DIR		*d;
 	struct dirent	*de;
@@ -182,7 +182,7 @@ cmd_verify_exec(int argc, char **argv)
 {
 	struct verify_opts	 o;
 	struct verify_report	 rep;
-	struct verify_list	 caps, txs, done;
+	struct cmd_verify_list	 caps, txs, done;
 	struct cap_error	 e;
 	struct stat		 st;
 	char			*end;

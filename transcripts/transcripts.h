@@ -258,6 +258,17 @@ void		 tx_write_free(struct tx_writer *);
 size_t		 tx_write_name(char *, size_t, int64_t, int32_t, int);
 
 /* rec.c: live recording, a capture and its transcript fed together */
+/*
+ * muxd, per link: cap_meta_init(), fill the meta (timestamp = the link's
+ * start, tv_sec), rec_open(CAPDIR/NAME.cast, TXDIR/ENTITY, ...); then
+ * rec_event(CAP_INPUT) with the bytes read from the judge's port,
+ * rec_event(CAP_OUTPUT) with the bytes read from the entity's port (before
+ * filtering; not muxd's echo or prompt), rec_event(CAP_MARKER) with marker
+ * texts ("judge 04 typed"), each with the time of the forwarding path;
+ * rec_sync() at most once a second when something was recorded; and
+ * rec_close() when the link ends.  A port's unrouted traffic goes to a
+ * capture alone: cap_write_open() and cap_write_event().
+ */
 struct rec;				/* private */
 enum cap_err	 rec_open(const char *, const char *, const struct cap_meta *,
 		    struct rec **, struct cap_error *);
@@ -323,7 +334,7 @@ void		 stats_free(struct stats *);
 /* lpp.c: the 2007-2012 LPP keystroke logs, parsed (no I/O) */
 /*
  * A record's time is "0", ten digits of Unix seconds and seven digits of
- * zero-padded microseconds (transcripts(1), IMPORT).  Defects of a log are
+ * zero-padded microseconds (transcripts(1), import).  Defects of a log are
  * data, not errors: lpp_parse() keeps them with their line and offset and
  * carries on; it fails only when out of memory.
  */

@@ -1,0 +1,424 @@
+/*
+ * Recording, the evidence of the contest: every link is recorded while it
+ * lasts, as a capture (asciicast v2, every byte with its time) in the
+ * captures directory and, when one side is an entity, a public-domain
+ * transcript (LPyy-nn.TXT) in transcripts/ENTITY/, both written live by
+ * libtranscripts.  Bytes a port sends while unrouted go to that port's own
+ * capture.  Events (lines down and up, drops, rounds) become markers in the
+ * captures they concern.
+ *
+ * Each event is written with one write(2) as it happens, so a killed
+ * daemon loses nothing already forwarded; the files are fsync'ed at most
+ * RECORD_SYNC_SEC after a write, by a timer armed only while something is
+ * unsynced, so an idle room has no timer.  A write error is logged once
+ * per file and counted; forwarding never waits for the disk.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "muxd.h"
+#include "../transcripts/transcripts.h"
+
+#define RECORD_SYNC_SEC	1
+
+struct record {
+	struct rec		*rec;		/* a link's capture + transcript */
+	struct cap_writer	*cap;		/* a port's unrouted capture */
+	int			 dirty;
+	int			 failed;	/* write errors, logged once */
+	char			*what;		/* for messages */
+};
+
+static struct event	*record_timer;
+static int		 record_on;
+
+static void	record_tap(void *, const struct port *, const struct link *,
+		    enum tap_dir, const unsigned char *, size_t,
+		    const struct timeval *);
+static void	record_sync_cb(evutil_socket_t, short, void *);
+static void	record_dirty(struct record *);
+static void	record_write(struct record *, enum cap_kind, const void *,
+		    size_t, const struct timeval *);
+static void	record_marker(struct record *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+static void	record_free(struct record *);
+static struct record *record_port(struct port *);
+static void	record_meta(const struct link *, struct cap_meta *);
+static char	*record_word(const char *);
+
+/* Start recording if the configuration names a captures directory. */
+void
+record_init(void)
+{
+	if (muxd_conf == NULL || muxd_conf->capture_dir == NULL)
+		return;
+	if (state_mkdirs(muxd_conf->capture_dir) == -1)
+		log_warn("captures directory %s", muxd_conf->capture_dir);
+	if (muxd_conf->transcript_dir != NULL &&
+	    state_mkdirs(muxd_conf->transcript_dir) == -1)
+		log_warn("transcripts directory %s", muxd_conf->transcript_dir);
+	if (tap_register(record_tap, NULL) == -1)
+		fatalx("record: no room for the tap observer");
+	if ((record_timer = evtimer_new(muxd_base, record_sync_cb, NULL)) ==
+	    NULL)
+		fatalx("record: cannot allocate the sync timer");
+	record_on = 1;
+}
+
+/* Stop recording: close every file. */
+void
+record_shutdown(void)
+{
+	struct port	*p;
+
+	if (!record_on)
+		return;
+	TAILQ_FOREACH(p, &ports, entry)
+		record_port_close(p);
+	tap_unregister(record_tap, NULL);
+	event_free(record_timer);
+	record_timer = NULL;
+	record_on = 0;
+}
+
+/* Close a port's unrouted capture, when the port goes away. */
+void
+record_port_close(struct port *p)
+{
+	record_free(p->record);
+	p->record = NULL;
+}
+
+/* Free a recording, closing (and so syncing) its files. */
+static void
+record_free(struct record *r)
+{
+	struct cap_error	err;
+
+	if (r == NULL)
+		return;
+	if (r->rec != NULL && rec_close(r->rec, &err) != CAP_OK)
+		log_warnx("record %s: %s", r->what, err.msg);
+	if (r->cap != NULL && cap_write_close(r->cap, &err) != CAP_OK)
+		log_warnx("record %s: %s", r->what, err.msg);
+	free(r->what);
+	free(r);
+}
+
+/* Turn text into one word of a marker: spaces kept single, ASCII only. */
+static char *
+record_word(const char *s)
+{
+	char	*w, *o;
+
+	if ((w = malloc(strlen(s) + 1)) == NULL)
+		fatal("malloc");
+	for (o = w; *s != '\0'; s++) {
+		if (*s < 0x21 || *s > 0x7e) {
+			if (o > w && o[-1] != ' ')
+				*o++ = ' ';
+		} else
+			*o++ = *s;
+	}
+	while (o > w && o[-1] == ' ')
+		o--;
+	*o = '\0';
+	return (w);
+}
+
+/* Fill a capture header for a link from the configuration. */
+static void
+record_meta(const struct link *l, struct cap_meta *m)
+{
+	const struct conf_station	*st = NULL;
+	const struct conf_entity	*en = NULL;
+	char				*addr;
+	struct timeval			 tv;
+	char				 soft[64];
+
+	cap_meta_init(m);
+	muxd_time(&tv);
+	m->timestamp = l->since.tv_sec;
+	if (l->station >= 0)
+		st = &muxd_conf->stations[l->station];
+	if (l->entity >= 0)
+		en = &muxd_conf->entities[l->entity];
+	m->round = l->round;
+	m->judge = st != NULL ? st->judge : TX_JUDGE_NONE;
+	cap_meta_set(&m->title, l->name);
+	cap_meta_set(&m->station, st != NULL ? st->name : NULL);
+	cap_meta_set(&m->side, l->side == 0 ? "left" : l->side == 1 ? "right" :
+	    NULL);
+	cap_meta_set(&m->entity, en != NULL ? en->name : NULL);
+	cap_meta_set(&m->kind, en == NULL ? NULL : en->kind == CONF_ENTRY ?
+	    "entry" : "confederate");
+	cap_meta_set(&m->program, en != NULL ? en->program : NULL);
+	cap_meta_set(&m->contestant, en != NULL ? en->contestant : NULL);
+	cap_meta_set(&m->judge_port, l->a->name);
+	addr = addr_format(&l->a->addr);
+	cap_meta_set(&m->judge_address, addr);
+	free(addr);
+	cap_meta_set(&m->entity_port, l->b->name);
+	addr = addr_format(&l->b->addr);
+	cap_meta_set(&m->entity_address, addr);
+	free(addr);
+	snprintf(soft, sizeof(soft), "muxd %s", MUXD_VERSION);
+	cap_meta_set(&m->software, soft);
+}
+
+/*
+ * Open the recording of a link that has just been made, once its round,
+ * station, side and entity are known.  A manual link takes its station
+ * and entity from its ports, when they have them.
+ */
+void
+record_link_open(struct link *l)
+{
+	struct cap_meta		 m;
+	struct cap_error	 err;
+	struct record		*r;
+	char			 path[1024], txdir[1024];
+	int			 i;
+	size_t			 s;
+
+	if (!record_on)
+		return;
+	if (l->entity < 0 && (i = conf_port_find(muxd_conf, l->b->name)) != -1)
+		for (s = 0; s < muxd_conf->nentities; s++)
+			if (muxd_conf->entities[s].port == i)
+				l->entity = (int)s;
+	if (l->station < 0 && (i = conf_port_find(muxd_conf, l->a->name)) !=
+	    -1)
+		for (s = 0; s < muxd_conf->nstations; s++)
+			if (muxd_conf->stations[s].left == i ||
+			    muxd_conf->stations[s].right == i) {
+				l->station = (int)s;
+				l->side = muxd_conf->stations[s].left == i ? 0 : 1;
+			}
+	if (l->round > 0)
+		snprintf(path, sizeof(path), "%s/round%02d-%s.cast",
+		    muxd_conf->capture_dir, l->round, l->name);
+	else
+		snprintf(path, sizeof(path), "%s/manual-%s.cast",
+		    muxd_conf->capture_dir, l->name);
+	txdir[0] = '\0';
+	if (l->entity >= 0 && muxd_conf->transcript_dir != NULL) {
+		snprintf(txdir, sizeof(txdir), "%s/%s",
+		    muxd_conf->transcript_dir,
+		    muxd_conf->entities[l->entity].name);
+		if (state_mkdirs(txdir) == -1) {
+			log_warn("record: transcripts directory %s", txdir);
+			txdir[0] = '\0';
+		}
+	}
+	record_meta(l, &m);
+	if ((r = calloc(1, sizeof(*r))) == NULL ||
+	    (r->what = strdup(l->name)) == NULL)
+		fatal("calloc");
+	if (rec_open(path, txdir[0] != '\0' ? txdir : NULL, &m, &r->rec,
+	    &err) != CAP_OK) {
+		log_warnx("record: link %s: %s: %s", l->name,
+		    err.file[0] != '\0' ? err.file : path, err.msg);
+		cap_meta_free(&m);
+		record_free(r);
+		return;
+	}
+	cap_meta_free(&m);
+	l->record = r;
+	log_info("record: link %s in %s%s%s", l->name,
+	    rec_capture_path(r->rec), rec_transcript_path(r->rec) != NULL ?
+	    " and " : "", rec_transcript_path(r->rec) != NULL ?
+	    rec_transcript_path(r->rec) : "");
+	record_marker(r, "link up %s %s %s", l->name, l->a->name, l->b->name);
+}
+
+/* Close the recording of a link that ends. */
+void
+record_link_close(struct link *l, const char *reason)
+{
+	char	*w;
+
+	if (l->record == NULL)
+		return;
+	w = record_word(reason);
+	record_marker(l->record, "link down %s", w);
+	free(w);
+	record_free(l->record);
+	l->record = NULL;
+}
+
+/* Open a port's capture for unrouted traffic, on its first byte. */
+static struct record *
+record_port(struct port *p)
+{
+	struct cap_meta		 m;
+	struct cap_error	 err;
+	struct record		*r;
+	char			 path[1024], soft[64], *addr;
+
+	if (p->record != NULL)
+		return (p->record);
+	cap_meta_init(&m);
+	m.timestamp = p->since.tv_sec;
+	snprintf(path, sizeof(path), "%s/unrouted-%s.cast",
+	    muxd_conf->capture_dir, p->name);
+	cap_meta_set(&m.title, p->name);
+	cap_meta_set(&m.judge_port, p->name);
+	addr = addr_format(&p->addr);
+	cap_meta_set(&m.judge_address, addr);
+	free(addr);
+	snprintf(soft, sizeof(soft), "muxd %s", MUXD_VERSION);
+	cap_meta_set(&m.software, soft);
+	if ((r = calloc(1, sizeof(*r))) == NULL ||
+	    (r->what = strdup(p->name)) == NULL)
+		fatal("calloc");
+	if (cap_write_open(path, &m, 0, &r->cap, &err) != CAP_OK) {
+		log_warnx("record: port %s: %s: %s", p->name, path, err.msg);
+		cap_meta_free(&m);
+		record_free(r);
+		return (NULL);
+	}
+	cap_meta_free(&m);
+	p->record = r;
+	return (r);
+}
+
+/* Note that a recording has unsynced writes, arming the sync timer. */
+static void
+record_dirty(struct record *r)
+{
+	struct timeval	tv = { RECORD_SYNC_SEC, 0 };
+
+	r->dirty = 1;
+	if (!evtimer_pending(record_timer, NULL))
+		evtimer_add(record_timer, &tv);
+}
+
+/* Write one event to a recording, logging the first error. */
+static void
+record_write(struct record *r, enum cap_kind kind, const void *buf,
+    size_t len, const struct timeval *tv)
+{
+	struct cap_error	err;
+	enum cap_err		e;
+
+	if (r->rec != NULL)
+		e = rec_event(r->rec, kind, buf, len, tv, &err);
+	else
+		e = cap_write_event(r->cap, kind, buf, len, tv, &err);
+	if (e != CAP_OK) {
+		if (r->failed++ == 0)
+			log_warnx("record %s: %s (further errors counted)",
+			    r->what, err.msg);
+		return;
+	}
+	record_dirty(r);
+}
+
+/* Write a marker to a recording. */
+static void
+record_marker(struct record *r, const char *fmt, ...)
+{
+	char		buf[CAP_MARKER_MAX];
+	struct timeval	tv;
+	va_list		ap;
+	int		n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	muxd_time(&tv);
+	record_write(r, CAP_MARKER, buf, n, &tv);
+}
+
+/* The tap observer: bytes read from a port go to its recording. */
+static void
+record_tap(void *arg, const struct port *cp, const struct link *cl,
+    enum tap_dir dir, const unsigned char *buf, size_t len,
+    const struct timeval *tv)
+{
+	struct port	*p = (struct port *)cp;
+	struct record	*r;
+
+	(void)arg;
+	if (dir != TAP_IN)
+		return;
+	if (cl != NULL) {
+		if ((r = cl->record) != NULL)
+			record_write(r, cl->a == cp ? CAP_INPUT : CAP_OUTPUT,
+			    buf, len, tv);
+		return;
+	}
+	if ((r = record_port(p)) != NULL)
+		record_write(r, CAP_INPUT, buf, len, tv);
+}
+
+/*
+ * Turn an event into markers in the recordings it concerns: a port's
+ * link, or its unrouted capture when one is open.
+ */
+void
+record_event(const char *type, json_t *fields)
+{
+	struct port	*p;
+	const char	*name, *error = NULL, *reason = NULL;
+	json_int_t	 bytes = 0;
+	struct record	*r;
+	char		*w;
+
+	if (!record_on || fields == NULL ||
+	    json_unpack(fields, "{ss}", "port", &name) == -1 ||
+	    (p = port_find(name)) == NULL)
+		return;
+	r = p->link != NULL ? p->link->record : p->record;
+	if (r == NULL)
+		return;
+	json_unpack(fields, "{s?s s?s s?I}", "error", &error, "reason",
+	    &reason, "bytes", &bytes);
+	if (strcmp(type, "port.down") == 0) {
+		w = record_word(error != NULL ? error : "");
+		record_marker(r, "fault %s down %s", name, w);
+		free(w);
+	} else if (strcmp(type, "port.up") == 0)
+		record_marker(r, "fault %s up", name);
+	else if (strcmp(type, "drop") == 0) {
+		w = record_word(reason != NULL ? reason : "queue full");
+		record_marker(r, "drop %s %lld %s", name, (long long)bytes, w);
+		free(w);
+	}
+}
+
+/* Sync every recording written since the last sync. */
+static void
+record_sync_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct cap_error	 err;
+	struct port		*p;
+	struct record		*r;
+	int			 i;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	TAILQ_FOREACH(p, &ports, entry) {
+		for (i = 0; i < 2; i++) {
+			r = i == 0 ? p->record : p->link != NULL &&
+			    p->link->a == p ? p->link->record : NULL;
+			if (r == NULL || !r->dirty)
+				continue;
+			r->dirty = 0;
+			if ((r->rec != NULL ? rec_sync(r->rec, &err) :
+			    cap_write_sync(r->cap, &err)) != CAP_OK)
+				log_warnx("record %s: sync: %s", r->what,
+				    err.msg);
+		}
+	}
+}

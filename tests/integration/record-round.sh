@@ -1,0 +1,86 @@
+# muxd records every link of a round live: a capture per link (every byte,
+# NUL and 8-bit included, with its time), a public-domain transcript per
+# entity that `transcripts render` gives back byte for byte, a capture per
+# port of its unrouted traffic, markers for faults; a daemon killed and
+# restarted starts new segments and never overwrites.
+. tests/integration/lib.sh
+
+TX=$ROOT/$B/transcripts/transcripts
+cable j1l
+cable e1
+cat >"$T/room.conf" <<EOC
+control = "$SOCK"; state = "$T/state";
+ports = (
+  { name = "j1l"; address = "$T/j1l.dev"; },
+  { name = "j1r"; address = "pty:$T/j1r"; },
+  { name = "e1"; address = "$T/e1.dev"; },
+  { name = "c1"; address = "pty:$T/c1"; },
+  { name = "spare"; address = "pty:$T/spare"; }
+);
+stations = ( { name = "J1"; judge = 7; left = "j1l"; right = "j1r"; } );
+entities = ( { name = "E1"; kind = "entry"; port = "e1"; approved = "Ada";
+               program = "Babbage"; contestant = "Ada Lovelace"; },
+             { name = "C1"; kind = "confederate"; port = "c1"; approved = "Bob"; } );
+schedule = { rounds = ( { round = 1; pairs = ( ("J1", "E1", "C1") ); } ); seed = 3; };
+EOC
+muxd_start -f "$T/room.conf"
+mctl round start 1 >/dev/null || fail "round 1 did not start"
+eside=$(mctl -j status | jq -r '.links[] | select(.entity == "E1") | .side')
+jp=$(sport J1 "$eside")
+
+# A conversation with every awkward byte, and a fault in the middle.
+tty "$T/$jp" 'type:Hello?\r\rWho are yuo\x08\x08ou?\r\n\r\n' >/dev/null
+tty "$T/e1" 'expect:ou?\r\n\r\n' 'type:Hello, my name is Ada and I am the human.\r\n' \
+    'send:caf\xe9 \x00 nul\rdone\n\r' >/dev/null
+tty "$T/$jp" 'expect:done\n\r' >/dev/null || fail "conversation not forwarded"
+unplug e1
+wait_port e1 down
+cable e1
+wait_port e1 up 15
+tty "$T/$jp" 'send:still there?\r\r' >/dev/null
+tty "$T/e1" 'expect:still there?' >/dev/null || fail "no traffic after the fault"
+tty "$T/spare" 'send:nobody hears this\x01' >/dev/null
+wait_for "[ \"\$(port_field spare unrouted)\" = 18 ]" 5 || fail "unrouted bytes not counted"
+mctl round stop >/dev/null
+
+cap=$(ls "$T"/state/captures/round01-J1-$eside*.cast)
+[ -f "$cap" ] || fail "no capture for link J1-$eside: $(ls "$T/state/captures")"
+head -n 1 "$cap" | jq -e '.version == 2 and .muxd.round == 1 and .muxd.judge == 7 and
+    .muxd.entity == "E1" and .muxd.encoding == "iso-8859-1"' >/dev/null ||
+	fail "capture header lacks its metadata: $(head -n 1 "$cap")"
+# Every byte the entity sent is in "o" events, exactly.
+jq -rj 'select(type == "array" and .[1] == "o") | .[2]' "$cap" | iconv -f utf-8 -t latin1 >"$T/o.bin"
+printf 'Hello, my name is Ada and I am the human.\r\ncaf\351 \000 nul\rdone\n\r' >"$T/o.want"
+cmp "$T/o.bin" "$T/o.want" || fail "the capture's output bytes differ from what was sent"
+grep -q '"m", "fault e1 down end of file"' "$cap" || fail "no fault marker in the capture"
+grep -q '"m", "link down round stopped"' "$cap" || fail "no link down marker"
+
+# The live transcript, and render gives it back byte for byte.
+live=$(head -n 1 "$cap" | jq -r '.muxd.transcript')
+[ -f "$T/state/transcripts/E1/$live" ] || fail "no live transcript E1/$live"
+grep -q '^This transcript is in the public domain' "$T/state/transcripts/E1/$live" || fail "no public-domain line"
+grep -q '^\*\*\* JUDGE07 \*\*\*' "$T/state/transcripts/E1/$live" || fail "no judge line"
+grep -q '^JUDGE07\[[0-9:]*\]Who are you?$' "$T/state/transcripts/E1/$live" ||
+	fail "backspaces not applied: $(cat "$T/state/transcripts/E1/$live")"
+grep -qi 'cambridge\|surrey' "$T/state/transcripts/E1/$live" && fail "forbidden reference"
+mkdir "$T/r"
+"$TX" render -o "$T/r" "$cap" >/dev/null || fail "render failed"
+cmp "$T/state/transcripts/E1/$live" "$T/r/$live" || fail "render differs from the live transcript"
+script -qec "asciinema cat $cap" /dev/null </dev/null >"$T/cat" 2>&1 ||
+	fail "asciinema cat refuses the capture: $(tail -2 "$T/cat")"
+
+# Unrouted traffic has its own capture.
+jq -rj 'select(type == "array" and .[1] == "i") | .[2]' "$T/state/captures/unrouted-spare.cast" |
+	grep -q 'nobody hears this' || fail "unrouted bytes not captured"
+
+# Killed and restarted: new segments, the old files untouched.
+size=$(wc -c <"$cap")
+muxd_stop KILL
+muxd_start -f "$T/room.conf"
+mctl round start 1 >/dev/null || fail "round 1 did not start again"
+mctl round stop >/dev/null
+[ "$(wc -c <"$cap")" = "$size" ] || fail "the first capture changed after the restart"
+[ "$(ls "$T"/state/captures/round01-J1-$eside*.cast | wc -l)" = 2 ] ||
+	fail "no new segment: $(ls "$T/state/captures")"
+[ "$(ls "$T"/state/transcripts/E1/ | wc -l)" = 2 ] || fail "no new transcript cycle"
+echo ok
