@@ -233,6 +233,8 @@ record_link_open(struct link *l)
 	    rec_capture_path(r->rec), rec_transcript_path(r->rec) != NULL ?
 	    " and " : "", rec_transcript_path(r->rec) != NULL ?
 	    rec_transcript_path(r->rec) : "");
+	if (l->round > 0)
+		record_marker(r, "round start %d", l->round);
 	record_marker(r, "link up %s %s %s", l->name, l->a->name, l->b->name);
 }
 
@@ -246,6 +248,8 @@ record_link_close(struct link *l, const char *reason)
 		return;
 	w = record_word(reason);
 	record_marker(l->record, "link down %s", w);
+	if (l->round > 0 && strcmp(reason, "round stopped") == 0)
+		record_marker(l->record, "round stop %d", l->round);
 	free(w);
 	record_free(l->record);
 	l->record = NULL;

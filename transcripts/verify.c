@@ -178,14 +178,20 @@ verify_forbidden(const void *text, size_t len, size_t *at,
 	return (0);
 }
 
-/* Tell whether a marker reports a fault: fault, drop(s), link down. */
+/*
+ * Tell whether a marker reports a fault: fault, drop(s), link down, but
+ * not the link down that ends every round.
+ */
 static int
 verify_is_fault(const unsigned char *s, size_t len)
 {
 	static const char	*words[] = { "fault", "drop", "drops",
 				    "dropped", "link down" };
+	static const char	 normal[] = "link down round stopped";
 	size_t			 i, n;
 
+	if (len == sizeof(normal) - 1 && memcmp(s, normal, len) == 0)
+		return (0);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		n = strlen(words[i]);
 		if (len >= n && memcmp(s, words[i], n) == 0 &&
@@ -433,10 +439,12 @@ verify_conversation(struct verify_report *rep, const char *ren, size_t len)
 }
 
 /*
- * The path of a capture's transcript: the one its header names, in the
- * transcripts' directory or else beside the capture, when that exists;
- * else STEM.txt or STEM.TXT beside NAME.cast when one exists; else NULL
- * (*named then says whether the header named one).
+ * The path of a capture's transcript: the one its header names, looked
+ * for in the transcripts' directory (-t) or beside the capture, then in
+ * ENTITY/ below either, then where muxd(8) keeps it, ../transcripts/ENTITY/
+ * from the captures' directory; else STEM.txt or STEM.TXT beside NAME.cast
+ * when one exists; else NULL (*named then says whether the header named
+ * one).
  */
 static char *
 verify_tx_path(const char *cap, const struct cap_meta *m,
@@ -453,10 +461,15 @@ verify_tx_path(const char *cap, const struct cap_meta *m,
 	dirlen = slash != NULL ? (int)(slash - cap) : 1;
 	*named = m->transcript != NULL && m->transcript[0] != '\0' &&
 	    strchr(m->transcript, '/') == NULL;
-	if (*named) {
-		if (asprintf(&p, "%.*s/%s", o->txdir != NULL ?
+	for (i = 0; *named && i < 3; i++) {
+		if (i > 0 && (m->entity == NULL || m->entity[0] == '\0' ||
+		    strchr(m->entity, '/') != NULL))
+			break;
+		if (asprintf(&p, "%.*s/%s%s%s%s", o->txdir != NULL ?
 		    (int)strlen(o->txdir) : dirlen, o->txdir != NULL ?
-		    o->txdir : slash != NULL ? cap : ".", m->transcript) == -1)
+		    o->txdir : slash != NULL ? cap : ".",
+		    i == 2 ? "../transcripts/" : "", i > 0 ? m->entity : "",
+		    i > 0 ? "/" : "", m->transcript) == -1)
 			return (NULL);
 		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
 			return (p);

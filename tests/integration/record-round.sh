@@ -69,6 +69,14 @@ cmp "$T/state/transcripts/E1/$live" "$T/r/$live" || fail "render differs from th
 script -qec "asciinema cat $cap" /dev/null </dev/null >"$T/cat" 2>&1 ||
 	fail "asciinema cat refuses the capture: $(tail -2 "$T/cat")"
 
+# verify: transcripts found where muxd keeps them and matching; the pulled
+# cable is the only finding.
+"$TX" verify "$T/state/captures" "$T/state/transcripts" >"$T/verify" 2>&1 &&
+	fail "verify found nothing, not even the pulled cable"
+grep -q "$(basename "$cap"): 2 findings (fault 2)" "$T/verify" || fail "verify: $(cat "$T/verify")"
+[ "$(grep -c 'matches$' "$T/verify")" = 1 ] || fail "verify matched no transcript: $(cat "$T/verify")"
+grep -q 'verify: 5 files, 1 with findings' "$T/verify" || fail "verify: $(cat "$T/verify")"
+
 # Unrouted traffic has its own capture.
 jq -rj 'select(type == "array" and .[1] == "i") | .[2]' "$T/state/captures/unrouted-spare.cast" |
 	grep -q 'nobody hears this' || fail "unrouted bytes not captured"
