@@ -34,7 +34,7 @@ MUXCTL_SRCS := $(wildcard muxd/muxctl*.c)
 MUXD_SRCS := $(filter-out $(MUXCTL_SRCS),$(wildcard muxd/*.c))
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
 # The pure modules (no event loop) that unit tests link against.
-UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/conf-room.o \
+UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/conf-rules.o $(B)/muxd/conf-room.o \
 	$(B)/muxd/conf-schedule.o $(B)/muxd/schedule.o \
 	$(B)/muxd/filter.o $(B)/muxd/assertion.o $(B)/muxd/judgeterm.o
 # tests/tools/endpoint.c is linked into every test tool, not a tool itself.

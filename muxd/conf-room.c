@@ -25,9 +25,9 @@ struct conf_use {			/* who holds a port */
 
 static const char *conf_port_keys[] = { "name", "address", NULL };
 static const char *conf_station_keys[] = { "name", "judge", "left", "right",
-    NULL };
+    "localecho", NULL };
 static const char *conf_entity_keys[] = { "name", "kind", "port", "approved",
-    "program", "contestant", NULL };
+    "program", "contestant", "eol", "announce", NULL };
 
 static int	 conf_room_name_valid(const char *);
 static int	 conf_room_text_valid(const char *);
@@ -343,7 +343,8 @@ conf_room_station(struct conf_ctx *ctx, const config_setting_t *g,
 	if (conf_room_use_port(ctx, g, "left", "station", st->name,
 	    &st->left) == -1 ||
 	    conf_room_use_port(ctx, g, "right", "station", st->name,
-	    &st->right) == -1) {
+	    &st->right) == -1 ||
+	    conf_rules_station(ctx, g, st) == -1) {
 		free(st->name);
 		st->name = NULL;
 		return (-1);
@@ -437,7 +438,7 @@ conf_room_entity(struct conf_ctx *ctx, const config_setting_t *g,
 		return (conf_nomem(ctx, g));
 	}
 	if (conf_room_use_port(ctx, g, "port", "entity", e->name,
-	    &e->port) == -1) {
+	    &e->port) == -1 || conf_rules_entity(ctx, g, e) == -1) {
 		conf_room_entity_clear(e);
 		return (-1);
 	}

@@ -29,7 +29,7 @@
 
 static const char *conf_top_keys[] = { "control", "state", "captures",
     "transcripts", "queue_limit", "ports", "stations", "entities",
-    "schedule", NULL };
+    "schedule", "rules", NULL };
 
 static int	 conf_member(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *, int, const config_setting_t **);
@@ -280,6 +280,7 @@ conf_parse(config_t *cf, const char *name, const char *basedir, char *err,
 	}
 	if (conf_keys(&ctx, root, conf_top_keys, "at top level") == -1 ||
 	    conf_dirs(&ctx, root) == -1 ||
+	    conf_rules_read(&ctx, root) == -1 ||
 	    conf_room_read(&ctx, root) == -1 ||
 	    conf_schedule_read(&ctx, root) == -1)
 		goto fail;
@@ -424,6 +425,7 @@ conf_free(struct conf *conf)
 	}
 	free(conf->rounds);
 	free(conf->preset);
+	free(conf->pattern);
 	free(conf->file);
 	free(conf->control);
 	free(conf->state_dir);

@@ -408,7 +408,7 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		if ((l = link_new(name, a, b, LINK_MANUAL, err, errlen)) ==
 		    NULL)
 			return (NULL);
-		record_link_open(l);
+		link_started(l);
 		state_save();
 		return (json_pack("{so}", "link", link_json(l)));
 	}

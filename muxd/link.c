@@ -54,6 +54,45 @@ link_new(const char *name, struct port *a, struct port *b,
 	return (l);
 }
 
+/*
+ * Give a manual link the station and entity of its ports, when they have
+ * them: the judge's terminal first, the entity second.
+ */
+static void
+link_identify(struct link *l)
+{
+	size_t	s;
+	int	i;
+
+	if (muxd_conf == NULL)
+		return;
+	if (l->entity < 0 && (i = conf_port_find(muxd_conf, l->b->name)) != -1)
+		for (s = 0; s < muxd_conf->nentities; s++)
+			if (muxd_conf->entities[s].port == i)
+				l->entity = (int)s;
+	if (l->station < 0 && (i = conf_port_find(muxd_conf, l->a->name)) !=
+	    -1)
+		for (s = 0; s < muxd_conf->nstations; s++)
+			if (muxd_conf->stations[s].left == i ||
+			    muxd_conf->stations[s].right == i) {
+				l->station = (int)s;
+				l->side = muxd_conf->stations[s].left == i ?
+				    0 : 1;
+			}
+}
+
+/*
+ * Start what a new link carries besides its bytes, once its round,
+ * station and entity are set: its recording, then its contest rules.
+ */
+void
+link_started(struct link *l)
+{
+	link_identify(l);
+	record_link_open(l);
+	rules_link_open(l);
+}
+
 /* Drop what is still queued at one end of an ending link. */
 static void
 link_discard(struct port *p, const char *link)
@@ -83,6 +122,7 @@ link_free(struct link *l, const char *reason)
 	port_pause(l->b, 0);
 	link_discard(l->a, l->name);
 	link_discard(l->b, l->name);
+	rules_link_close(l);
 	record_link_close(l, reason);
 	TAILQ_REMOVE(&links, l, entry);
 	log_info("link %s: ended (%s)", l->name, reason);
@@ -116,12 +156,13 @@ void
 link_forward(struct port *src, const unsigned char *buf, size_t n,
     const struct timeval *tv)
 {
-	(void)tv;
 	if (src->link == NULL) {
 		src->unrouted += n;
 		return;
 	}
-	if (port_send(link_peer(src->link, src), buf, n) == 1)
+	if (src->link->rules != NULL)
+		rules_forward(src->link, src, buf, n, tv);
+	else if (port_send(link_peer(src->link, src), buf, n) == 1)
 		port_pause(src, 1);
 }
 

@@ -185,6 +185,8 @@ muxd_reload(char *err, size_t errlen)
 	}
 	conf_free(muxd_conf);
 	muxd_conf = cf;
+	if (rules_configure(err, errlen) == -1)
+		log_warnx("reload: %s; keeping the previous pattern", err);
 	muxd_ports(cf);
 	round_reload();
 	state_save();
@@ -232,6 +234,7 @@ muxd_shutdown(void)
 	while ((l = TAILQ_FIRST(&links)) != NULL)
 		link_free(l, "muxd stopping");
 	record_shutdown();
+	rules_shutdown();
 	while ((p = TAILQ_FIRST(&ports)) != NULL)
 		port_free(p);
 	control_close();
@@ -335,6 +338,8 @@ main(int argc, char *argv[])
 	if (npairs > 0)
 		muxd_quick(pairs, npairs);
 	else {
+		if (rules_configure(err, sizeof(err)) == -1)
+			fatalx("%s: %s", muxd_conf->file, err);
 		record_init();
 		muxd_ports(muxd_conf);
 		state_init(muxd_conf->state_dir);

@@ -30,6 +30,7 @@
 #define MUXD_CONTROL_PATH	"/run/muxd/muxd.sock"
 #define MUXD_STATE_DIR		"/var/lib/muxd"
 #define MUXD_ERRLEN		512
+#define PORT_CHUNK		4096	/* most bytes read from a line at once */
 
 /* addr.c */
 enum addr_kind {
@@ -94,6 +95,7 @@ struct conf_station {
 	int		 judge;		/* judge number, 1..99 */
 	int		 left;		/* index into ports */
 	int		 right;
+	int		 localecho;	/* the terminal echoes by itself */
 	int		 line;
 };
 struct conf_entity {
@@ -103,6 +105,8 @@ struct conf_entity {
 	char		*approved;	/* approved human name for rule 3 */
 	char		*program;	/* transcript header */
 	char		*contestant;
+	int		 eol;		/* enum judgeterm_eol towards it */
+	int		 announce;	/* send "@@nn" CR CR at link start */
 	int		 line;
 };
 struct conf_part {			/* one judge comparing a pair */
@@ -135,6 +139,11 @@ struct conf {
 	int		 duration;	/* round duration, seconds; 0: none */
 	uint64_t	 seed;
 	int		 seed_set;
+	int		 convention;	/* 1996 prompt and echo for judges */
+	int		 filter;	/* remove control sequences, else pass */
+	int		 assertion;	/* check the opening assertion */
+	char		*pattern;	/* its pcre2 pattern, NULL: default */
+	int		 burst;		/* characters in 1 ms that are a burst */
 };
 struct conf	*conf_load(const char *, char *, size_t);
 struct conf	*conf_load_string(const char *, const char *, char *, size_t);
@@ -179,6 +188,14 @@ int		 conf_room_read(struct conf_ctx *,
 		    const struct config_setting_t *);
 void		 conf_room_free(struct conf *);
 
+/* conf-rules.c: internal to the parser */
+int		 conf_rules_read(struct conf_ctx *,
+		    const struct config_setting_t *);
+int		 conf_rules_station(struct conf_ctx *,
+		    const struct config_setting_t *, struct conf_station *);
+int		 conf_rules_entity(struct conf_ctx *,
+		    const struct config_setting_t *, struct conf_entity *);
+
 /* conf-schedule.c: internal to the parser */
 int		 conf_schedule_read(struct conf_ctx *,
 		    const struct config_setting_t *);
@@ -219,6 +236,8 @@ void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);
 void		 record_port_close(struct port *);
 void		 record_event(const char *, json_t *);
+void		 record_link_note(struct link *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
 
 /* port.c */
 enum port_state { PORT_DOWN, PORT_UP, PORT_WAITING };
@@ -327,6 +346,7 @@ struct link {
 	int		 entity;	/* index into conf entities, -1 */
 	struct timeval	 since;
 	struct record	*record;	/* capture and transcript */
+	struct rules	*rules;		/* contest rules, when a judge's */
 };
 TAILQ_HEAD(link_list, link);
 extern struct link_list links;
@@ -336,9 +356,21 @@ struct link	*link_new(const char *, struct port *, struct port *,
 void		 link_free(struct link *, const char *);
 struct link	*link_find(const char *);
 struct port	*link_peer(const struct link *, const struct port *);
+void		 link_started(struct link *);
 json_t		*link_json(const struct link *);
 void		 link_forward(struct port *, const unsigned char *, size_t,
 		    const struct timeval *);
+
+/* rules.c */
+struct rules;
+int		 rules_configure(char *, size_t);
+void		 rules_shutdown(void);
+void		 rules_link_open(struct link *);
+void		 rules_link_close(struct link *);
+void		 rules_forward(struct link *, struct port *,
+		    const unsigned char *, size_t, const struct timeval *);
+json_t		*rules_verdicts_json(void);
+void		 rules_verdicts_load(json_t *);
 
 /* round.c */
 struct round_state {

@@ -34,7 +34,7 @@
 
 #define PORT_BACKOFF_MIN	250	/* ms */
 #define PORT_BACKOFF_MAX	8000
-#define PORT_READ_SIZE		4096
+#define PORT_READ_SIZE		PORT_CHUNK
 #define PORT_STABLE		10	/* s up before the backoff resets */
 
 struct port_list ports = TAILQ_HEAD_INITIALIZER(ports);

@@ -172,8 +172,7 @@ record_meta(const struct link *l, struct cap_meta *m)
 
 /*
  * Open the recording of a link that has just been made, once its round,
- * station, side and entity are known.  A manual link takes its station
- * and entity from its ports, when they have them.
+ * station, side and entity are known.
  */
 void
 record_link_open(struct link *l)
@@ -182,23 +181,9 @@ record_link_open(struct link *l)
 	struct cap_error	 err;
 	struct record		*r;
 	char			 path[1024], txdir[1024];
-	int			 i;
-	size_t			 s;
 
 	if (!record_on)
 		return;
-	if (l->entity < 0 && (i = conf_port_find(muxd_conf, l->b->name)) != -1)
-		for (s = 0; s < muxd_conf->nentities; s++)
-			if (muxd_conf->entities[s].port == i)
-				l->entity = (int)s;
-	if (l->station < 0 && (i = conf_port_find(muxd_conf, l->a->name)) !=
-	    -1)
-		for (s = 0; s < muxd_conf->nstations; s++)
-			if (muxd_conf->stations[s].left == i ||
-			    muxd_conf->stations[s].right == i) {
-				l->station = (int)s;
-				l->side = muxd_conf->stations[s].left == i ? 0 : 1;
-			}
 	if (l->round > 0)
 		snprintf(path, sizeof(path), "%s/round%02d-%s.cast",
 		    muxd_conf->capture_dir, l->round, l->name);
@@ -321,6 +306,21 @@ record_write(struct record *r, enum cap_kind kind, const void *buf,
 		return;
 	}
 	record_dirty(r);
+}
+
+/* Write a marker to a link's recording, if it has one. */
+void
+record_link_note(struct link *l, const char *fmt, ...)
+{
+	char		buf[CAP_MARKER_MAX];
+	va_list		ap;
+
+	if (l->record == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	record_marker(l->record, "%s", buf);
 }
 
 /* Write a marker to a recording. */

@@ -94,7 +94,7 @@ round_link(const struct conf_round *r, size_t i, int side, char *err,
 		l->station = pt->station;
 		l->side = side;
 		l->entity = entity;
-		record_link_open(l);
+		link_started(l);
 	} else {
 		l->station = pt->station;
 		l->entity = entity;

@@ -68,13 +68,14 @@ state_save(void)
 		    l->origin == LINK_ROUND ? "round" : "manual"));
 	rj = round_json();
 	pl = json_object_get(rj, "placements");
-	o = json_pack("{sisIs{sbsisisIsIsI}sOso}", "v", 1,
+	o = json_pack("{sisIs{sbsisisIsIsI}sOsoso}", "v", 1,
 	    "saved", (json_int_t)time(NULL),
 	    "round", "active", round_cur.active, "number", round_cur.number,
 	    "last", round_cur.last, "seed", (json_int_t)round_cur.seed,
 	    "started", (json_int_t)round_cur.started,
 	    "ends", (json_int_t)round_cur.ends,
-	    "placements", pl != NULL ? pl : json_null(), "links", ls);
+	    "placements", pl != NULL ? pl : json_null(), "links", ls,
+	    "assertions", rules_verdicts_json());
 	json_decref(rj);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640)) ==
@@ -146,8 +147,11 @@ state_load(void)
 		    sizeof(err))) == NULL)
 			log_warnx("state: link %s not restored: %s", name, err);
 		else
-			record_link_open(l);
+			link_started(l);
 	}
+	if ((e = json_object_get(o, "assertions")) != NULL &&
+	    json_is_array(e))
+		rules_verdicts_load(e);
 	json_decref(o);
 	round_resume();
 	return (0);

@@ -157,3 +157,30 @@ room2004() {
 # Print the port of an entity (E1 -> e1) or of a station's side (J1 left -> j1l).
 eport() { echo "$1" | tr 'EC' 'ec'; }
 sport() { echo "j$(echo "$1" | tr -d 'J')$(echo "$2" | cut -c1)"; }
+
+# Write a one-station room: J1 (judge 7, terminals j1l and j1r) compares
+# E1 (entry, approved "Ada") with C1 (confederate, approved "Bob"), every
+# line a pty muxd creates; rounds 1 and 2 both meet them.  Extra settings:
+# $STATION (in J1), $ENTRY (in E1), $RULES (top level).
+room1() {
+	cat >"$T/room.conf" <<EOC
+control = "$SOCK"; state = "$T/state";
+${RULES:-}
+ports = (
+  { name = "j1l"; address = "pty:$T/j1l"; },
+  { name = "j1r"; address = "pty:$T/j1r"; },
+  { name = "e1"; address = "pty:$T/e1"; },
+  { name = "c1"; address = "pty:$T/c1"; }
+);
+stations = ( { name = "J1"; judge = 7; left = "j1l"; right = "j1r"; ${STATION:-} } );
+entities = ( { name = "E1"; kind = "entry"; port = "e1"; approved = "Ada"; ${ENTRY:-} },
+             { name = "C1"; kind = "confederate"; port = "c1"; approved = "Bob"; } );
+schedule = { rounds = ( { round = 1; pairs = ( ("J1", "E1", "C1") ); },
+                        { round = 2; pairs = ( ("J1", "E1", "C1") ); } ); seed = 5; };
+EOC
+}
+
+# After a round started, the judge terminal facing an entity (E1 -> $T/j1l).
+facing() {
+	echo "$T/j1$(mctl -j status | jq -r ".links[] | select(.entity == \"$1\") | .side" | cut -c1)"
+}

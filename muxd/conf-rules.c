@@ -1,0 +1,148 @@
+/*
+ * The contest-rule settings of the configuration: the room's "rules"
+ * group, a station's "localecho" and an entity's "eol" and "announce".
+ *
+ *	rules = {
+ *		convention = true;	# 1996 prompt and echo on judge terminals
+ *		filter = "on";		# or "passthrough"
+ *		assertion = "check";	# or "off"
+ *		pattern = "...";	# pcre2, a group named "name"
+ *		burst = 8;		# characters within 1 ms that are a burst
+ *	};
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libconfig.h>
+
+#include "muxd.h"
+
+#define CONF_RULES_BURST_MIN	2
+#define CONF_RULES_BURST_MAX	4096
+
+static const char *conf_rules_keys[] = { "convention", "filter", "assertion",
+    "pattern", "burst", NULL };
+
+static int	conf_rules_bool(struct conf_ctx *, const config_setting_t *,
+		    const char *, const char *, int *);
+
+/* Read an optional boolean setting; 1 when present, 0 absent, -1 error. */
+static int
+conf_rules_bool(struct conf_ctx *ctx, const config_setting_t *group,
+    const char *key, const char *what, int *out)
+{
+	const config_setting_t	*s;
+
+	if ((s = config_setting_get_member(group, key)) == NULL)
+		return (0);
+	if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+		return (conf_error(ctx, s, "setting '%s' %s must be true or "
+		    "false", key, what));
+	*out = config_setting_get_bool(s);
+	return (1);
+}
+
+/* Read the room's rules group, setting the defaults first. */
+int
+conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
+{
+	struct conf			*conf = ctx->conf;
+	const config_setting_t		*g, *s = NULL;
+	struct assertion_pattern	*ap;
+	const char			*v;
+	char				 msg[MUXD_ERRLEN / 2];
+	long long			 n;
+	int				 r;
+
+	conf->convention = 1;
+	conf->filter = 1;
+	conf->assertion = 1;
+	conf->burst = 8;
+	if ((g = config_setting_get_member(root, "rules")) == NULL)
+		return (0);
+	if (!config_setting_is_group(g))
+		return (conf_error(ctx, g, "setting 'rules' must be a group "
+		    "{ ... }"));
+	if (conf_keys(ctx, g, conf_rules_keys, "in rules") == -1 ||
+	    conf_rules_bool(ctx, g, "convention", "in rules",
+	    &conf->convention) == -1)
+		return (-1);
+	if ((r = conf_string(ctx, g, "filter", "in rules", 0, &v, &s)) == -1)
+		return (-1);
+	if (r == 1) {
+		if (strcmp(v, "on") == 0)
+			conf->filter = 1;
+		else if (strcmp(v, "passthrough") == 0)
+			conf->filter = 0;
+		else
+			return (conf_error(ctx, s, "rules: filter '%s' is "
+			    "neither \"on\" nor \"passthrough\"", v));
+	}
+	if ((r = conf_string(ctx, g, "assertion", "in rules", 0, &v,
+	    &s)) == -1)
+		return (-1);
+	if (r == 1) {
+		if (strcmp(v, "check") == 0)
+			conf->assertion = 1;
+		else if (strcmp(v, "off") == 0)
+			conf->assertion = 0;
+		else
+			return (conf_error(ctx, s, "rules: assertion '%s' is "
+			    "neither \"check\" nor \"off\"", v));
+	}
+	if ((r = conf_string(ctx, g, "pattern", "in rules", 0, &v, &s)) == -1)
+		return (-1);
+	if (r == 1) {
+		if ((ap = assertion_pattern_new(v, 0, msg, sizeof(msg))) ==
+		    NULL)
+			return (conf_error(ctx, s, "rules: %s", msg));
+		assertion_pattern_free(ap);
+		if ((conf->pattern = strdup(v)) == NULL)
+			return (conf_nomem(ctx, s));
+	}
+	if ((r = conf_int(ctx, g, "burst", "in rules", 0, &n, &s)) == -1)
+		return (-1);
+	if (r == 1) {
+		if (n < CONF_RULES_BURST_MIN || n > CONF_RULES_BURST_MAX)
+			return (conf_error(ctx, s, "rules: burst must be "
+			    "between %d and %d characters",
+			    CONF_RULES_BURST_MIN, CONF_RULES_BURST_MAX));
+		conf->burst = (int)n;
+	}
+	return (0);
+}
+
+/* Read a station's rule settings: localecho. */
+int
+conf_rules_station(struct conf_ctx *ctx, const config_setting_t *g,
+    struct conf_station *st)
+{
+	char	what[64];
+
+	snprintf(what, sizeof(what), "in station '%s'", st->name);
+	return (conf_rules_bool(ctx, g, "localecho", what, &st->localecho) ==
+	    -1 ? -1 : 0);
+}
+
+/* Read an entity's rule settings: eol and announce. */
+int
+conf_rules_entity(struct conf_ctx *ctx, const config_setting_t *g,
+    struct conf_entity *e)
+{
+	const config_setting_t	*s = NULL;
+	enum judgeterm_eol	 eol = JUDGETERM_EOL_CR;
+	const char		*v;
+	char			 what[64];
+	int			 r;
+
+	snprintf(what, sizeof(what), "in entity '%s'", e->name);
+	if ((r = conf_string(ctx, g, "eol", what, 0, &v, &s)) == -1)
+		return (-1);
+	if (r == 1 && judgeterm_eol_parse(v, &eol) == -1)
+		return (conf_error(ctx, s, "entity '%s': eol '%s' is not "
+		    "\"cr\", \"lf\", \"crlf\" or \"asis\"", e->name, v));
+	e->eol = (int)eol;
+	return (conf_rules_bool(ctx, g, "announce", what, &e->announce) ==
+	    -1 ? -1 : 0);
+}
