@@ -130,4 +130,4 @@ clean:
 .PHONY: all check check-asan demo bench install clean fuzz
 .SECONDARY:
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

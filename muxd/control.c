@@ -442,6 +442,18 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 	return (NULL);
 }
 
+/* Tell whether any client watches events, before building a costly one. */
+int
+control_watching(void)
+{
+	struct control_client	*c;
+
+	TAILQ_FOREACH(c, &control_clients, entry)
+		if (c->watching && !c->closing)
+			return (1);
+	return (0);
+}
+
 /* Send an event to every watcher, taking the fields object (or NULL). */
 void
 control_event(const char *type, json_t *fields)

@@ -400,6 +400,7 @@ int		 state_load(void);
 int		 control_listen(const char *, char *, size_t);
 void		 control_close(void);
 void		 control_event(const char *, json_t *);
+int		 control_watching(void);
 
 /* muxd.c */
 extern struct conf *muxd_conf;

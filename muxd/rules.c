@@ -78,6 +78,8 @@ static void	rules_from_judge(struct rules *, const unsigned char *,
 static void	rules_from_entity(struct rules *, const unsigned char *,
 		    size_t, const struct timeval *);
 static struct rules_verdict *rules_verdict_find(const char *, int);
+static void	rules_text(struct rules *, const char *, const unsigned char *,
+		    size_t);
 
 /* Compile the assertion pattern of the configuration; -1 with a reason. */
 int
@@ -303,6 +305,33 @@ rules_filtered(void *arg, const struct filter_span *sp)
 	    "passed", sp->passed));
 }
 
+/*
+ * Show referees the text of a conversation as it goes: the judge's
+ * keystrokes and the entity's output as the judge gets it, each byte one
+ * code point (ISO-8859-1), only when someone watches.
+ */
+static void
+rules_text(struct rules *r, const char *who, const unsigned char *buf,
+    size_t n)
+{
+	char	u[PORT_CHUNK * 2];
+	size_t	i, k = 0;
+
+	if (n == 0 || !control_watching())
+		return;
+	for (i = 0; i < n; i++) {
+		if (buf[i] < 0x80)
+			u[k++] = buf[i];
+		else {
+			u[k++] = 0xc0 | (buf[i] >> 6);
+			u[k++] = 0x80 | (buf[i] & 0x3f);
+		}
+	}
+	control_event("text", json_pack("{ss ss si ss ss#}", "link", r->link->name,
+	    "entity", r->entity, "judge", r->judge, "who", who, "text", u,
+	    (int)k));
+}
+
 /* Count the entity's output that comes faster than a typist could. */
 static void
 rules_burst(struct rules *r, size_t n, const struct timeval *tv)
@@ -336,6 +365,7 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 	unsigned char		 echo[PORT_CHUNK * 8], keys[PORT_CHUNK * 2];
 	size_t			 ne = 0, nk = 0, i;
 
+	rules_text(r, "judge", buf, n);
 	for (i = 0; i < n; i++) {
 		judgeterm_byte(&r->jt, buf[i], &out);
 		memcpy(echo + ne, out.echo, out.necho);
@@ -374,6 +404,7 @@ rules_from_entity(struct rules *r, const unsigned char *buf, size_t n,
 		judgeterm_screen(&r->jt, out, m);
 	if (m > 0)
 		r->spoke = 1;
+	rules_text(r, "entity", out, m);
 	for (i = 0; r->assertion != NULL && i < m; i++)
 		if (assertion_byte(r->assertion, out[i]))
 			rules_assertion(r);
@@ -394,8 +425,11 @@ rules_forward(struct link *l, struct port *src, const unsigned char *buf,
 		if (src == l->a) {
 			if (r->convention)
 				rules_from_judge(r, buf, chunk);
-			else if (port_send(l->b, buf, chunk) == 1)
-				port_pause(l->a, 1);
+			else {
+				rules_text(r, "judge", buf, chunk);
+				if (port_send(l->b, buf, chunk) == 1)
+					port_pause(l->a, 1);
+			}
 		} else
 			rules_from_entity(r, buf, chunk, tv);
 		buf += chunk;

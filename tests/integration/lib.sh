@@ -74,9 +74,10 @@ unplug() {
 
 # Start muxd with arguments, logging to $T/muxd.log, and wait for it.
 muxd_start() {
+	_runs=$(grep -c ' running, ' "$T/muxd.log" 2>/dev/null || true)
 	"$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
 	MUXD_PID=$!
-	wait_for "grep -q 'running' '$T/muxd.log'" 10 ||
+	wait_for "[ \$(grep -c ' running, ' '$T/muxd.log') -gt ${_runs:-0} ]" 20 ||
 		fail "muxd did not start"
 	kill -0 "$MUXD_PID" 2>/dev/null || fail "muxd exited at start-up"
 }
