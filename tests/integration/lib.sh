@@ -185,3 +185,16 @@ EOC
 facing() {
 	echo "$T/j1$(mctl -j status | jq -r ".links[] | select(.entity == \"$1\") | .side" | cut -c1)"
 }
+
+# Stream muxd's events into $T/events (muxctl -j watch) from now on.
+watch_events() {
+	mctl -j watch >"$T/events" &
+	PIDS="$PIDS $!"
+	wait_for "[ -e '$T/events' ]" 5
+	sleep 0.3
+}
+
+# Start a round of the room, failing the scenario if it does not start.
+round_start() {
+	mctl round start "$1" >/dev/null || fail "round $1 did not start"
+}

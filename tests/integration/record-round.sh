@@ -24,7 +24,7 @@ entities = ( { name = "E1"; kind = "entry"; port = "e1"; approved = "Ada";
 schedule = { rounds = ( { round = 1; pairs = ( ("J1", "E1", "C1") ); } ); seed = 3; };
 EOC
 muxd_start -f "$T/room.conf"
-mctl round start 1 >/dev/null || fail "round 1 did not start"
+round_start 1
 eside=$(mctl -j status | jq -r '.links[] | select(.entity == "E1") | .side')
 jp=$(sport J1 "$eside")
 

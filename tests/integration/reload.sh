@@ -22,7 +22,7 @@ EOC
 }
 write_room c1 ""
 muxd_start -f "$T/room.conf"
-mctl round start 1 >/dev/null || fail "round 1 did not start"
+round_start 1
 el=$(mctl -j status | jq -r '.links[] | select(.entity == "E1") | .a')
 since=$(mctl -j status | jq -r '.links[] | select(.entity == "E1") | .since')
 

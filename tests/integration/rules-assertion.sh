@@ -8,10 +8,8 @@
 
 room1
 muxd_start -f "$T/room.conf"
-mctl -j watch >"$T/events" &
-PIDS="$PIDS $!"
-sleep 0.3
-mctl round start 1 >/dev/null || fail "round 1 did not start"
+watch_events
+round_start 1
 
 tty -d 5 "$T/e1" 'type:Hello, my nmae\x08\x08\x08ame is Ada and I am the human.\r\n' >/dev/null
 wait_for "grep '\"event\":\"verdict\"' '$T/events' | grep -q 'PASS.*assertion E1'" 5 ||
@@ -31,7 +29,7 @@ grep -h '"m", "verdict PASS judge 07 assertion E1' "$T"/state/captures/round01-*
 # Round 2, same judge: nothing is checked again, even after a restart.
 muxd_stop KILL
 muxd_start -f "$T/room.conf"
-mctl round start 2 >/dev/null || fail "round 2 did not start"
+round_start 2
 tty "$T/e1" 'type:whatever you say\r\n' >/dev/null
 tty "$T/c1" 'type:no hello this time\r\n' >/dev/null
 sleep 0.5

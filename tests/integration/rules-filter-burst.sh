@@ -7,10 +7,8 @@
 
 room1
 muxd_start -f "$T/room.conf"
-mctl -j watch >"$T/events" &
-PIDS="$PIDS $!"
-sleep 0.3
-mctl round start 1 >/dev/null || fail "round 1 did not start"
+watch_events
+round_start 1
 J=$(facing E1)
 tty "$J" 'drain:200' >/dev/null
 

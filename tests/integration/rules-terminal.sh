@@ -7,10 +7,8 @@
 
 ENTRY='eol = "crlf"; announce = true;' room1
 muxd_start -f "$T/room.conf"
-mctl -j watch >"$T/events" &
-PIDS="$PIDS $!"
-sleep 0.3
-mctl round start 1 >/dev/null || fail "round 1 did not start"
+watch_events
+round_start 1
 J=$(facing E1)
 H=$(facing C1)
 
@@ -47,7 +45,7 @@ grep -q '^\*\*\* JUDGE03 \*\*\*' "$T"/state/transcripts/E1/LP*.TXT ||
 muxd_stop
 STATION='localecho = true;' room1
 muxd_start -f "$T/room.conf"
-mctl round start 2 >/dev/null || fail "round 2 did not start"
+round_start 2
 J=$(facing E1)
 tty "$J" 'expect:>' 'type:abc' 'quiet:300' >"$T/le" || fail "echo despite localecho: $(cat "$T/le")"
 echo ok
