@@ -66,6 +66,8 @@ static void	filter_add(struct filter *, unsigned char);
 static void	filter_done(struct filter *, enum filter_end);
 static int	filter_limit(struct filter *);
 static int	filter_ground(struct filter *, unsigned char);
+static enum filter_kind filter_introducer(unsigned char);
+static void	filter_enter(struct filter *, enum filter_kind);
 static int	filter_c1(struct filter *, unsigned char);
 static int	filter_common(struct filter *, unsigned char, int *);
 static int	filter_esc(struct filter *, unsigned char);
@@ -239,46 +241,57 @@ filter_ground(struct filter *f, unsigned char c)
 	return (0);
 }
 
+/*
+ * The sequence a C1 introducer starts: CSI (0x9b), OSC (0x9d), DCS (0x90),
+ * SOS (0x98), PM (0x9e) or APC (0x9f); FILTER_CONTROL for any other byte.
+ * ESC and the byte 0x40 below the introducer start the same sequence.
+ */
+static enum filter_kind
+filter_introducer(unsigned char c)
+{
+	switch (c) {
+	case 0x9b:
+		return (FILTER_CSI);
+	case 0x9d:
+		return (FILTER_OSC);
+	case 0x90:
+		return (FILTER_DCS);
+	case 0x98:
+		return (FILTER_SOS);
+	case 0x9e:
+		return (FILTER_PM);
+	case 0x9f:
+		return (FILTER_APC);
+	}
+	return (FILTER_CONTROL);
+}
+
+/* Enter the body of a CSI sequence or of a control string. */
+static void
+filter_enter(struct filter *f, enum filter_kind kind)
+{
+	f->kind = kind;
+	f->state = kind == FILTER_CSI ? FILTER_S_CSI : FILTER_S_STR;
+}
+
 /* Remove a C1 control (0x80-0x9f), starting a sequence if it is one. */
 static int
 filter_c1(struct filter *f, unsigned char c)
 {
-	enum filter_kind	kind;
+	enum filter_kind	kind = filter_introducer(c);
 
 	filter_flush(f);
-	switch (c) {
-	case 0x9b:
-		kind = FILTER_CSI;
-		break;
-	case 0x9d:
-		kind = FILTER_OSC;
-		break;
-	case 0x90:
-		kind = FILTER_DCS;
-		break;
-	case 0x98:
-		kind = FILTER_SOS;
-		break;
-	case 0x9e:
-		kind = FILTER_PM;
-		break;
-	case 0x9f:
-		kind = FILTER_APC;
-		break;
-	default:
-		filter_begin(f, FILTER_CONTROL, f->in - 1);
-		filter_add(f, c);
-		return (0);
-	}
 	filter_begin(f, kind, f->in - 1);
 	filter_add(f, c);
-	f->state = kind == FILTER_CSI ? FILTER_S_CSI : FILTER_S_STR;
+	if (kind != FILTER_CONTROL)
+		filter_enter(f, kind);
 	return (0);
 }
 
 /*
  * The bytes every escape and control sequence state treats alike.
- * Returns 1 with *pass set when the byte was handled, 0 otherwise.
+ * Returns 1 with *pass set when the byte was handled, 0 when the state
+ * decides (the byte then added to the sequence).
  */
 static int
 filter_common(struct filter *f, unsigned char c, int *pass)
@@ -303,9 +316,9 @@ filter_common(struct filter *f, unsigned char c, int *pass)
 		*pass = 1;		/* executed by the terminal */
 		return (1);
 	}
+	filter_add(f, c);
 	if (c < 0x20 || (c & 0x7f) == FILTER_DEL) {
-		filter_add(f, c);	/* executed or ignored: removed */
-		filter_limit(f);
+		filter_limit(f);	/* executed or ignored: removed */
 		return (1);
 	}
 	return (0);
@@ -315,37 +328,17 @@ filter_common(struct filter *f, unsigned char c, int *pass)
 static int
 filter_esc(struct filter *f, unsigned char c)
 {
-	unsigned char	g;
-	int		pass;
+	enum filter_kind	kind;
+	unsigned char		g;
+	int			pass;
 
 	if (filter_common(f, c, &pass))
 		return (pass);
 	g = c & 0x7f;
-	filter_add(f, c);
-	switch (g) {
-	case '[':
-		f->kind = FILTER_CSI;
-		f->state = FILTER_S_CSI;
-		return (0);
-	case ']':
-		f->kind = FILTER_OSC;
-		f->state = FILTER_S_STR;
-		return (0);
-	case 'P':
-		f->kind = FILTER_DCS;
-		f->state = FILTER_S_STR;
-		return (0);
-	case 'X':
-		f->kind = FILTER_SOS;
-		f->state = FILTER_S_STR;
-		return (0);
-	case '^':
-		f->kind = FILTER_PM;
-		f->state = FILTER_S_STR;
-		return (0);
-	case '_':
-		f->kind = FILTER_APC;
-		f->state = FILTER_S_STR;
+	/* ESC [, ESC ], ESC P, ESC X, ESC ^ and ESC _: g is below 0x80. */
+	if ((kind = filter_introducer((unsigned char)(g + 0x40))) !=
+	    FILTER_CONTROL) {
+		filter_enter(f, kind);
 		return (0);
 	}
 	if (g < 0x30) {
@@ -366,7 +359,6 @@ filter_seq(struct filter *f, unsigned char c)
 	if (filter_common(f, c, &pass))
 		return (pass);
 	g = c & 0x7f;
-	filter_add(f, c);
 	if (g < 0x30 || (f->state == FILTER_S_CSI && g < 0x40))
 		filter_limit(f);	/* intermediate or parameter */
 	else

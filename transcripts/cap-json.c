@@ -14,8 +14,6 @@
 static const char cap_json_hex[] = "0123456789abcdef";
 
 static char	*cap_json_time(char *, int64_t);
-static int	 cap_json_utf8(const unsigned char *, size_t, size_t *,
-		    unsigned int *);
 static enum cap_err cap_json_number(const char *, size_t, size_t *,
 		    int64_t *, char *, size_t);
 static enum cap_err cap_json_decode(const char *, size_t, size_t *,
@@ -56,7 +54,7 @@ cap_json_time(char *o, int64_t usec)
  * Tell the length of the valid UTF-8 sequence at p (1..4) and its code
  * point, or 0 when the bytes there are not valid UTF-8.
  */
-static int
+int
 cap_json_utf8(const unsigned char *p, size_t len, size_t *used,
     unsigned int *cp)
 {

@@ -93,27 +93,14 @@ static int
 cap_meta_utf8_valid(const char *s)
 {
 	const unsigned char	*p = (const unsigned char *)s;
-	unsigned int		 c, n, i, min;
+	size_t			 len = strlen(s), used;
+	unsigned int		 cp;
 
-	while (*p != '\0') {
-		c = *p++;
-		if (c < 0x80)
-			continue;
-		if (c >= 0xc2 && c <= 0xdf) {
-			n = 1; c &= 0x1f; min = 0x80;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			n = 2; c &= 0x0f; min = 0x800;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			n = 3; c &= 0x07; min = 0x10000;
-		} else
+	while (len > 0) {
+		if (!cap_json_utf8(p, len, &used, &cp))
 			return (0);
-		for (i = 0; i < n; i++, p++) {
-			if ((*p & 0xc0) != 0x80)
-				return (0);
-			c = (c << 6) | (*p & 0x3f);
-		}
-		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-			return (0);
+		p += used;
+		len -= used;
 	}
 	return (1);
 }

@@ -232,20 +232,31 @@ cap_write_event_usec(struct cap_writer *w, enum cap_kind kind,
 	return (CAP_OK);
 }
 
+/*
+ * fsync(2) a file if *dirty (written since the last sync), then clear it;
+ * the capture and the transcript writers' sync.
+ */
+enum cap_err
+cap_write_fsync(int fd, const char *path, int *dirty, struct cap_error *err)
+{
+	if (!*dirty)
+		return (CAP_OK);
+	if (fsync(fd) == -1) {
+		cap_error_set(err, CAP_ESYS, path, 0, -1, "fsync: %s",
+		    strerror(errno));
+		if (err != NULL)
+			err->sys = errno;
+		return (CAP_ESYS);
+	}
+	*dirty = 0;
+	return (CAP_OK);
+}
+
 /* fsync(2) the capture if anything was written since the last sync. */
 enum cap_err
 cap_write_sync(struct cap_writer *w, struct cap_error *err)
 {
-	if (!w->dirty)
-		return (CAP_OK);
-	if (fsync(w->fd) == -1) {
-		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "fsync: %s",
-		    strerror(errno));
-		err->sys = errno;
-		return (CAP_ESYS);
-	}
-	w->dirty = 0;
-	return (CAP_OK);
+	return (cap_write_fsync(w->fd, w->path, &w->dirty, err));
 }
 
 /* Sync and close a capture, and free the writer whatever happens. */

@@ -34,8 +34,9 @@ cmd_export_exec(int argc, char **argv)
 	struct view			 v;
 	enum cap_err			 rc;
 	const char			*outpath = NULL;
-	char				*out = NULL, *p, *title;
-	size_t				 outsize = 0, n;
+	char				*out = NULL, *title;
+	size_t				 outsize = 0;
+	ssize_t				 n;
 	int				 ch, screen = 0, status = 0;
 
 	while ((ch = getopt_long(argc, argv, "So:", opts, NULL)) != -1) {
@@ -54,10 +55,8 @@ cmd_export_exec(int argc, char **argv)
 	argv += optind;
 	if (argc != 1 || !screen || outpath == NULL)
 		cmd_usage(&cmd_export_entry);
-	if (cap_read_open(argv[0], &r, &e) != CAP_OK) {
-		cmd_warn_error(&e);
+	if ((r = cmd_capture_open(argv[0])) == NULL)
 		return (1);
-	}
 	if (cap_meta_copy(&m, cap_read_meta(r), &e) != CAP_OK) {
 		cmd_warn_error(&e);
 		cap_read_close(r);
@@ -78,33 +77,19 @@ cmd_export_exec(int argc, char **argv)
 		return (1);
 	}
 	view_init(&v);
-	for (;;) {
-		rc = cap_read_event(r, &ev, &e);
-		if (rc == CAP_EOF)
-			break;
-		if (rc != CAP_OK) {
-			cmd_warn_error(&e);
-			status = 1;
-			if (rc != CAP_EORDER)
-				continue;
-		}
+	while (cmd_capture_next(r, &ev, &status)) {
 		if (ev.kind == CAP_MARKER) {
 			rc = cap_write_event_usec(w, CAP_MARKER, ev.data,
 			    ev.len, ev.usec, &e);
 		} else {
-			if (VIEW_OUTLEN(ev.len) > outsize) {
-				if ((p = realloc(out, VIEW_OUTLEN(ev.len))) ==
-				    NULL)
-					err(1, "%s: event of %zu bytes", argv[0],
-					    ev.len);
-				out = p;
-				outsize = VIEW_OUTLEN(ev.len);
-			}
-			if ((n = view_feed(&v, ev.kind, ev.data, ev.len,
-			    out)) == 0)
+			if ((n = cmd_capture_view(&v, &ev, &out, &outsize)) ==
+			    -1)
+				err(1, "%s: event of %zu bytes", argv[0],
+				    ev.len);
+			if (n == 0)
 				continue;
-			rc = cap_write_event_usec(w, CAP_OUTPUT, out, n,
-			    ev.usec, &e);
+			rc = cap_write_event_usec(w, CAP_OUTPUT, out,
+			    (size_t)n, ev.usec, &e);
 		}
 		if (rc != CAP_OK) {
 			cmd_warn_error(&e);

@@ -40,7 +40,6 @@ struct import_side {
 };
 
 static int	cmd_import_exec(int, char **);
-static int	cmd_import_read(const char *, char **, size_t *);
 static int	cmd_import_offset(const char *, int64_t, int32_t *);
 static int	cmd_import_parse_offset(const char *, int32_t *);
 static const char *cmd_import_base(const char *);
@@ -56,56 +55,6 @@ static void	cmd_import_report(const struct lpp_log *);
 const struct cmd_entry cmd_import_entry = {
 	"import", "[-o dir] [-z [+-]hh:mm] log ...", cmd_import_exec
 };
-
-/* Read a whole file into a new buffer; -1 (warned) on failure. */
-static int
-cmd_import_read(const char *path, char **buf, size_t *len)
-{
-	struct stat	 st;
-	ssize_t		 n;
-	size_t		 done = 0;
-	int		 fd;
-	char		*p;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		warn("%s", path);
-		return (-1);
-	}
-	if (fstat(fd, &st) == -1) {
-		warn("%s", path);
-		close(fd);
-		return (-1);
-	}
-	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > IMPORT_FILE_MAX) {
-		warnx("%s: not a regular file of at most %lu bytes", path,
-		    IMPORT_FILE_MAX);
-		close(fd);
-		return (-1);
-	}
-	if ((p = malloc((size_t)st.st_size + 1)) == NULL) {
-		warn("%s", path);
-		close(fd);
-		return (-1);
-	}
-	while (done < (size_t)st.st_size) {
-		n = read(fd, p + done, (size_t)st.st_size - done);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			warn("%s", path);
-			free(p);
-			close(fd);
-			return (-1);
-		}
-		if (n == 0)
-			break;
-		done += (size_t)n;
-	}
-	close(fd);
-	*buf = p;
-	*len = done;
-	return (0);
-}
 
 /* Parse "+hh:mm", "-hh:mm" or "hh:mm" into seconds east; -1 when bad. */
 static int
@@ -484,7 +433,9 @@ cmd_import_exec(int argc, char **argv)
 	if ((logs = calloc((size_t)argc, sizeof(*logs))) == NULL)
 		err(1, NULL);
 	for (; argc > 0; argc--, argv++) {
-		if (cmd_import_read(argv[0], &buf, &len) == -1) {
+		if (cap_file_read(argv[0], IMPORT_FILE_MAX, &buf, &len, &e) !=
+		    CAP_OK) {
+			cmd_warn_error(&e);
 			status = 1;
 			continue;
 		}

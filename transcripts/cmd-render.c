@@ -35,10 +35,8 @@ cmd_render_one(const char *path, const char *dir)
 	char			 out[PATH_MAX];
 	int			 status = 0;
 
-	if (cap_read_open(path, &r, &e) != CAP_OK) {
-		cmd_warn_error(&e);
+	if ((r = cmd_capture_open(path)) == NULL)
 		return (1);
-	}
 	if (strcmp(dir, "-") == 0)
 		rc = tx_write_fdopen(STDOUT_FILENO, "<stdout>",
 		    cap_read_meta(r), TX_WRITE_BUFFERED, &w, &e);
@@ -50,16 +48,7 @@ cmd_render_one(const char *path, const char *dir)
 		cap_read_close(r);
 		return (1);
 	}
-	for (;;) {
-		rc = cap_read_event(r, &ev, &e);
-		if (rc == CAP_EOF)
-			break;
-		if (rc != CAP_OK) {
-			cmd_warn_error(&e);
-			status = 1;
-			if (rc != CAP_EORDER)
-				continue;
-		}
+	while (cmd_capture_next(r, &ev, &status)) {
 		if (tx_write_event(w, ev.kind, ev.data, ev.len, ev.usec,
 		    &e) != CAP_OK) {
 			cmd_warn_error(&e);

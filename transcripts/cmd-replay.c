@@ -87,14 +87,13 @@ cmd_replay_exec(int argc, char **argv)
 	};
 	struct cap_reader		*r;
 	struct cap_event		 ev;
-	struct cap_error		 e;
 	struct view			 v;
 	struct timespec			 start;
-	enum cap_err			 rc;
 	double				 speed = 1, maxgap = -1, at = 0, gap;
 	int64_t				 prev = 0;
-	char				*out = NULL, *p;
-	size_t				 outsize = 0, n;
+	char				*out = NULL;
+	size_t				 outsize = 0;
+	ssize_t				 n;
 	int				 ch, status = 0, w = 0;
 
 	while ((ch = getopt_long(argc, argv, "s:g:", opts, NULL)) != -1) {
@@ -114,41 +113,26 @@ cmd_replay_exec(int argc, char **argv)
 	if (argc != 1)
 		cmd_usage(&cmd_replay_entry);
 	signal(SIGPIPE, SIG_IGN);
-	if (cap_read_open(argv[0], &r, &e) != CAP_OK) {
-		cmd_warn_error(&e);
+	if ((r = cmd_capture_open(argv[0])) == NULL)
 		return (1);
-	}
 	view_init(&v);
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (;;) {
-		rc = cap_read_event(r, &ev, &e);
-		if (rc == CAP_EOF)
-			break;
-		if (rc != CAP_OK) {
-			cmd_warn_error(&e);
-			status = 1;
-			if (rc != CAP_EORDER)
-				continue;
-		}
+	while (cmd_capture_next(r, &ev, &status)) {
 		gap = ev.usec > prev ? (double)(ev.usec - prev) / 1e6 : 0;
 		prev = ev.usec;
 		if (maxgap >= 0 && gap > maxgap)
 			gap = maxgap;
 		at += gap / speed;
-		if (VIEW_OUTLEN(ev.len) > outsize) {
-			if ((p = realloc(out, VIEW_OUTLEN(ev.len))) == NULL) {
-				warnx("%s: event of %zu bytes: out of memory",
-				    argv[0], ev.len);
-				status = 1;
-				continue;
-			}
-			out = p;
-			outsize = VIEW_OUTLEN(ev.len);
+		if ((n = cmd_capture_view(&v, &ev, &out, &outsize)) == -1) {
+			warnx("%s: event of %zu bytes: out of memory",
+			    argv[0], ev.len);
+			status = 1;
+			continue;
 		}
-		if ((n = view_feed(&v, ev.kind, ev.data, ev.len, out)) == 0)
+		if (n == 0)
 			continue;
 		cmd_replay_wait(&start, at);
-		if ((w = cmd_replay_write(out, n)) != 0)
+		if ((w = cmd_replay_write(out, (size_t)n)) != 0)
 			goto out;
 	}
 	if (v.owner != 0)

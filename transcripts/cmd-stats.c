@@ -122,33 +122,19 @@ cmd_stats_one(const char *path, struct cmd_stats_pools *pools)
 	struct cap_reader	*r;
 	const struct cap_meta	*m;
 	struct cap_event	 ev;
-	struct cap_error	 e;
 	struct stats		 st;
 	struct stats_series	*ps;
 	enum cmd_stats_pool_kind	 k;
-	enum cap_err		 rc;
 	char			 jname[STATS_NAME_MAX];
 	char			 ename[STATS_NAME_MAX];
 	int			 status = 0;
 
-	if (cap_read_open(path, &r, &e) != CAP_OK) {
-		cmd_warn_error(&e);
+	if ((r = cmd_capture_open(path)) == NULL)
 		return (1);
-	}
 	stats_init(&st);
-	for (;;) {
-		rc = cap_read_event(r, &ev, &e);
-		if (rc == CAP_EOF)
-			break;
-		if (rc != CAP_OK) {
-			cmd_warn_error(&e);
-			status = 1;
-			if (rc != CAP_EORDER)
-				continue;
-		}
+	while (cmd_capture_next(r, &ev, &status))
 		if (stats_feed(&st, ev.kind, ev.data, ev.len, ev.usec) == -1)
 			err(1, NULL);
-	}
 	m = cap_read_meta(r);
 	if (m->judge == TX_JUDGE_NONE)
 		snprintf(jname, sizeof(jname), "judge NA");

@@ -18,6 +18,13 @@ struct cmd_entry {
 void		 cmd_usage(const struct cmd_entry *) __attribute__((noreturn));
 void		 cmd_warn_error(const struct cap_error *);
 
+/* cmd-capture.c: reading captures, shared by the commands */
+struct cap_reader *cmd_capture_open(const char *);
+int		 cmd_capture_next(struct cap_reader *, struct cap_event *,
+		    int *);
+ssize_t		 cmd_capture_view(struct view *, const struct cap_event *,
+		    char **, size_t *);
+
 /* cmd-render.c */
 extern const struct cmd_entry cmd_render_entry;
 

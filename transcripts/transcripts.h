@@ -150,6 +150,8 @@ size_t		 cap_json_string(char *, const unsigned char *, size_t,
 struct cap_event;
 enum cap_err	 cap_json_parse_event(const char *, size_t, enum cap_encoding,
 		    struct cap_event *, unsigned char *, size_t *, char *, size_t);
+int		 cap_json_utf8(const unsigned char *, size_t, size_t *,
+		    unsigned int *);
 
 /* cap-write.c */
 struct cap_writer;			/* private */
@@ -166,6 +168,7 @@ enum cap_err	 cap_write_close(struct cap_writer *, struct cap_error *);
 const char	*cap_write_path(const struct cap_writer *);
 const struct cap_meta *cap_write_meta(const struct cap_writer *);
 int64_t		 cap_write_usec(const struct cap_writer *);
+enum cap_err	 cap_write_fsync(int, const char *, int *, struct cap_error *);
 
 /* cap-read.c */
 struct cap_event {
@@ -190,6 +193,10 @@ const char	*cap_read_name(const struct cap_reader *);
 int64_t		 cap_read_offset(const struct cap_reader *);
 unsigned long	 cap_read_line(const struct cap_reader *);
 void		 cap_read_close(struct cap_reader *);
+
+/* cap-file.c */
+enum cap_err	 cap_file_read(const char *, size_t, char **, size_t *,
+		    struct cap_error *);
 
 /* tx-line.c */
 /*

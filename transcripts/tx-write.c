@@ -420,16 +420,9 @@ tx_write_event(struct tx_writer *w, enum cap_kind kind, const void *data,
 enum cap_err
 tx_write_sync(struct tx_writer *w, struct cap_error *err)
 {
-	if (!w->dirty || !w->own)
+	if (!w->own)
 		return (CAP_OK);
-	if (fsync(w->fd) == -1) {
-		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "fsync: %s",
-		    strerror(errno));
-		err->sys = errno;
-		return (CAP_ESYS);
-	}
-	w->dirty = 0;
-	return (CAP_OK);
+	return (cap_write_fsync(w->fd, w->path, &w->dirty, err));
 }
 
 /* End the conversation: write the unfinished lines and everything held. */

@@ -12,14 +12,11 @@
  * for byte.  A transcript: the public-domain line first, the header
  * lines, every line in the 1996 format, no forbidden reference.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "transcripts.h"
 
@@ -42,7 +39,6 @@ static int	verify_add(struct verify_report *, enum verify_kind,
 static int	verify_from_error(struct verify_report *,
 		    const struct cap_error *);
 static int	verify_is_fault(const unsigned char *, size_t);
-static int	verify_read_file(const char *, char **, size_t *, int *);
 static int	verify_tx_line(const char *, size_t);
 static int	verify_meta_refs(struct verify_report *,
 		    const struct cap_meta *);
@@ -292,63 +288,19 @@ verify_transcript(struct verify_report *rep, const void *text, size_t len)
 	return (0);
 }
 
-/*
- * Read a whole file; -1 with *sys set (0: too large or not a regular
- * file).
- */
-static int
-verify_read_file(const char *path, char **buf, size_t *len, int *sys)
-{
-	struct stat	 st;
-	size_t		 done = 0;
-	ssize_t		 n;
-	char		*p;
-	int		 fd;
-
-	*sys = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		*sys = errno;
-		return (-1);
-	}
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size > VERIFY_TX_MAX ||
-	    (p = malloc((size_t)st.st_size + 1)) == NULL) {
-		*sys = errno;
-		close(fd);
-		return (-1);
-	}
-	while (done < (size_t)st.st_size) {
-		n = read(fd, p + done, (size_t)st.st_size - done);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			*sys = n == 0 ? 0 : errno;
-			if (n == 0)
-				break;
-			free(p);
-			close(fd);
-			return (-1);
-		}
-		done += (size_t)n;
-	}
-	close(fd);
-	*buf = p;
-	*len = done;
-	return (0);
-}
-
 /* Check a transcript file.  CAP_OK, or CAP_ENOMEM (err filled). */
 enum cap_err
 verify_transcript_file(const char *path, struct verify_report *rep,
     struct cap_error *err)
 {
-	char	*buf;
-	size_t	 len;
-	int	 sys, rv;
+	struct cap_error	 e;
+	char			*buf;
+	size_t			 len;
+	int			 rv;
 
-	if (verify_read_file(path, &buf, &len, &sys) == -1) {
+	if (cap_file_read(path, VERIFY_TX_MAX, &buf, &len, &e) != CAP_OK) {
 		if (verify_add(rep, VERIFY_OPEN, 0, -1, "cannot read: %s",
-		    sys != 0 ? strerror(sys) : "not a regular file of at "
+		    e.sys != 0 ? strerror(e.sys) : "not a regular file of at "
 		    "most 256 MB") == -1)
 			goto nomem;
 		return (CAP_OK);
@@ -507,7 +459,7 @@ verify_capture(const char *path, const struct verify_opts *o,
 	int64_t			 prev = 0;
 	unsigned long		 prevline = 0;
 	enum cap_err		 rc;
-	int			 sys, have = 0, named;
+	int			 have = 0, named;
 
 	if (cap_read_open(path, &r, &e) != CAP_OK) {
 		if (verify_from_error(rep, &e) == -1)
@@ -582,9 +534,9 @@ verify_capture(const char *path, const struct verify_opts *o,
 			goto nomem;
 		goto done;
 	}
-	if (verify_read_file(txpath, &txt, &tlen, &sys) == -1) {
+	if (cap_file_read(txpath, VERIFY_TX_MAX, &txt, &tlen, &e) != CAP_OK) {
 		if (verify_add(rep, VERIFY_NOTE, 0, -1, "transcript %s not "
-		    "compared: %s", txpath, sys != 0 ? strerror(sys) :
+		    "compared: %s", txpath, e.sys != 0 ? strerror(e.sys) :
 		    "not a regular file") == -1)
 			goto nomem;
 		if (verify_conversation(rep, ren, rlen) == -1)
