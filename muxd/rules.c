@@ -70,7 +70,8 @@ static size_t			 rules_nverdicts;
 
 static void	rules_filtered(void *, const struct filter_span *);
 static void	rules_report(struct rules *, int, const char *, const char *,
-		    ...) __attribute__((format(printf, 4, 5)));
+		    const char *, ...) __attribute__((format(printf, 5, 6)));
+static void	rules_escape(const char *, char *, size_t);
 static void	rules_assertion(struct rules *);
 static void	rules_burst(struct rules *, size_t, const struct timeval *);
 static void	rules_from_judge(struct rules *, const unsigned char *,
@@ -197,7 +198,7 @@ rules_link_close(struct link *l)
 		rules_assertion(r);
 	}
 	if (r->chars > 0)
-		rules_report(r, 1, r->bursts > 0 ? "FAIL" : "PASS",
+		rules_report(r, 1, "character", r->bursts > 0 ? "FAIL" : "PASS",
 		    "character %s: %llu characters, %llu bursts of %d or more "
 		    "within 1 ms, longest %zu", r->entity,
 		    (unsigned long long)r->chars,
@@ -210,13 +211,34 @@ rules_link_close(struct link *l)
 }
 
 /*
- * Report a verdict: to the watchers at once and, when it is final, to the
- * link's capture and the compliance file.  The text starts with the
- * verdict's kind ("assertion", "character") and the entity.
+ * Write text for a report in ASCII: bytes outside the printable range and
+ * the backslash escaped, so that events, markers and compliance.txt all
+ * take it as it is.
  */
 static void
-rules_report(struct rules *r, int final, const char *verdict,
-    const char *fmt, ...)
+rules_escape(const char *src, char *dst, size_t len)
+{
+	const unsigned char	*s = (const unsigned char *)src;
+	size_t			 k = 0;
+
+	for (; *s != '\0' && k + 5 < len; s++) {
+		if (*s >= 0x20 && *s < 0x7f && *s != '\\')
+			dst[k++] = *s;
+		else
+			k += snprintf(dst + k, len - k, *s == '\\' ? "\\\\" :
+			    "\\x%02x", *s);
+	}
+	dst[k] = '\0';
+}
+
+/*
+ * Report a verdict of a kind ("assertion", "character"): to the watchers
+ * at once and, when it is final, to the link's capture and the compliance
+ * file.  The text starts with the kind and the entity.
+ */
+static void
+rules_report(struct rules *r, int final, const char *kind,
+    const char *verdict, const char *fmt, ...)
 {
 	char		 text[512], path[1024], stamp[32], up[16];
 	struct link	*l = r->link;
@@ -235,9 +257,10 @@ rules_report(struct rules *r, int final, const char *verdict,
 	verdict = up;
 	log_info("verdict %s judge %02d link %s: %s", verdict, r->judge,
 	    l->name, text);
-	control_event("verdict", json_pack("{sssssiss si sb}", "verdict",
+	control_event("verdict", json_pack("{sssssiss si sb ss ss}", "verdict",
 	    verdict, "link", l->name, "judge", r->judge, "what", text,
-	    "round", l->round, "final", final));
+	    "round", l->round, "final", final, "kind", kind, "entity",
+	    r->entity));
 	if (!final)
 		return;
 	record_link_note(l, "verdict %s judge %02d %s", verdict, r->judge,
@@ -264,22 +287,32 @@ rules_assertion(struct rules *r)
 {
 	const struct assertion_result	*res = assertion_result(r->assertion);
 	struct rules_verdict		*v;
+	char				 text[ASSERTION_TEXTMAX * 4 + 1];
 
 	if (res->verdict == r->said && !res->final)
 		return;
 	if (res->verdict == ASSERTION_PENDING) {
+		/* A provisional FAIL taken back by backspaces. */
+		if (r->said != ASSERTION_PENDING)
+			rules_report(r, 0, "assertion", "pending",
+			    "assertion %s withdrawn at byte %llu", r->entity,
+			    (unsigned long long)res->offset);
 		r->said = res->verdict;
 		return;
 	}
 	r->said = res->verdict;
-	rules_report(r, res->final, assertion_verdict_name(res->verdict),
+	rules_escape(res->text, text, sizeof(text));
+	rules_report(r, res->final, "assertion",
+	    assertion_verdict_name(res->verdict),
 	    "assertion %s%s at byte %llu: \"%s\"%s%s", r->entity,
 	    res->final ? "" : " (so far)", (unsigned long long)res->offset,
-	    res->text, res->reason[0] != '\0' ? ": " : "", res->reason);
+	    text, res->reason[0] != '\0' ? ": " : "", res->reason);
 	if (!res->final)
 		return;
-	if (rules_nverdicts < RULES_VERDICTS_MAX &&
-	    rules_verdict_find(r->entity, r->judge) == NULL) {
+	if (rules_nverdicts == RULES_VERDICTS_MAX)
+		log_warnx("verdict of %s and judge %02d not kept: %d pairs "
+		    "already", r->entity, r->judge, RULES_VERDICTS_MAX);
+	else if (rules_verdict_find(r->entity, r->judge) == NULL) {
 		v = &rules_verdicts[rules_nverdicts++];
 		if ((v->entity = strdup(r->entity)) == NULL)
 			fatal("strdup");
@@ -402,8 +435,10 @@ rules_from_entity(struct rules *r, const unsigned char *buf, size_t n,
 	m = filter_feed(&r->filter, buf, n, out);
 	if (r->convention)
 		judgeterm_screen(&r->jt, out, m);
-	if (m > 0)
-		r->spoke = 1;
+	/* Blank output (line ends, spaces) is not yet an utterance. */
+	for (i = 0; !r->spoke && i < m; i++)
+		if (out[i] > 0x20 && out[i] != 0x7f)
+			r->spoke = 1;
 	rules_text(r, "entity", out, m);
 	for (i = 0; r->assertion != NULL && i < m; i++)
 		if (assertion_byte(r->assertion, out[i]))
