@@ -10,7 +10,7 @@ MANDIR = $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 
-LIBS_PC = libevent jansson libserialport libconfig libpcre2-8
+LIBS_PC = libevent jansson libserialport libconfig libpcre2-8 libftdi1
 TEST_PC = cmocka
 
 # The dependency check runs before anything is built; it installs missing
@@ -54,7 +54,22 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS := $(if $(CLANG),$(FUZZ_SRCS:%.c=$(B)/%))
 
 PROGS = $(B)/muxd/muxd $(B)/muxd/muxctl
+# udev rules for the adapters, and muxd-udev, which writes a room's
+# stable names from its configuration (the pure conf modules).
+UDEV_PROG := $(B)/udev/muxd-udev
+UDEV_RULES := udev/60-muxd.rules udev/61-muxd-access.rules
+UDEVRULESDIR ?= /etc/udev/rules.d
+PROGS += $(UDEV_PROG)
 PROGS += $(TX_PROG)
+# comprog, the matching communications program: comprog/*.c with muxd's
+# line code (addresses, every port kind), its judge terminal, filter and
+# assertion checker, and the transcripts library; curses draws its screen.
+CURSES_PC = ncursesw
+COMPROG_SRCS := $(wildcard comprog/*.c)
+COMPROG_SHARED := $(patsubst %,$(B)/muxd/%.o,port port-serial port-tty \
+	port-pty port-exec port-tcp port-ftdi addr log judgeterm filter assertion)
+COMPROG := $(B)/comprog/comprog
+PROGS += $(COMPROG)
 
 all: $(PROGS) $(TOOLS)
 
@@ -65,7 +80,8 @@ $(B)/%.o: %.c
 $(B)/muxd/muxd: $(MUXD_OBJS) $(TX_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
 
-$(B)/muxd/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o)
+# muxctl also lists serial ports itself ("ports --local").
+$(B)/muxd/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(B)/muxd/serialscan.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 
 $(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/tests/tools/endpoint.o
@@ -73,6 +89,16 @@ $(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/tests/tools/endpoint.o
 
 $(B)/contrib/demo/%: $(B)/contrib/demo/%.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
+
+$(B)/udev/muxd-udev.o: ALL_CFLAGS += -Imuxd
+$(UDEV_PROG): $(B)/udev/muxd-udev.o $(UNIT_LIB_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
+
+$(COMPROG_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += -Imuxd -Itranscripts \
+	$(shell $(PKG_CONFIG) --cflags $(CURSES_PC))
+$(COMPROG): $(COMPROG_SRCS:%.c=$(B)/%.o) $(COMPROG_SHARED) $(TX_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) \
+		$(shell $(PKG_CONFIG) --libs $(CURSES_PC)) -lutil
 
 $(TX_LIB): $(TX_LIB_SRCS:%.c=$(B)/%.o)
 	$(AR) rcs $@ $^
@@ -87,6 +113,14 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) transcripts/transcripts.h
 		-fsanitize=fuzzer,address,undefined -Itranscripts $(PC_CFLAGS) \
 		-o $@ $< $(TX_LIB_SRCS) $(PC_LIBS)
 
+# comprog's harness is built from its byte state machines and judgeterm.
+$(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
+    comprog/pane.c muxd/judgeterm.c comprog/comprog.h muxd/muxd.h
+	@mkdir -p $(dir $@)
+	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
+		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
+		-Icomprog $(PC_CFLAGS) -o $@ $(filter %.c,$^)
+
 fuzz: $(FUZZERS)
 	@sh tests/fuzz/run $(B) 20 $(FUZZERS)
 
@@ -95,21 +129,44 @@ $(B)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJS) $(TX_LIB)
 	$(CC) $(ALL_CFLAGS) -Imuxd -Itranscripts -o $@ $(filter %.c %.o %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
+# comprog's pure modules (pane, echo, typing) have their own unit test.
+COMPROG_UNIT_OBJS := $(patsubst %,$(B)/comprog/%.o,pane echo typing)
+$(B)/tests/unit/test_comprog: tests/unit/test_comprog.c $(COMPROG_UNIT_OBJS) \
+    $(UNIT_LIB_OBJS) $(TX_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Imuxd -Itranscripts -Icomprog -o $@ \
+		$(filter %.c %.o %.a,$^) $(PC_LIBS) \
+		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
+
 check: all $(UNITS) $(FUZZERS)
 	@sh mk/deps check >&2
 	@[ -n "$(FUZZERS)" ] || echo "fuzz: skipped: clang not installed (apt-get install clang)"
-	@sh tests/run B=$(B) $(UNITS)
+	@LAB=$(LAB) sh tests/run B=$(B) $(UNITS)
+
+# The qemu serial lab (tests/lab): real tty drivers, FTDI adapters, udev.
+# Part of check where the host can run it (LAB=0 leaves it out).
+LAB ?= 1
+check-lab: all
+	@sh mk/deps check >&2
+	@sh tests/lab/run B=$(B)
 
 # The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:
-	$(MAKE) B=build-asan CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer' \
+	$(MAKE) B=build-asan LAB=0 CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer' \
 		LDFLAGS='-fsanitize=address,undefined' check
 
 demo: all
 	@sh mk/deps check >&2
 	@sh contrib/demo/run $(B)
 
-bench: all
+# Benchmark programs: each tests/bench/*.c is a program of its own.
+BENCH_SRCS := $(wildcard tests/bench/*.c)
+BENCHES := $(BENCH_SRCS:%.c=$(B)/%)
+
+$(B)/tests/bench/%: $(B)/tests/bench/%.o
+	$(CC) $(LDFLAGS) -o $@ $^ -lutil
+
+bench: all $(BENCHES)
 	@sh tests/bench/run $(B)
 
 install: $(PROGS)
@@ -123,11 +180,17 @@ install: $(PROGS)
 	install -m 755 $(TX_PROG) $(DESTDIR)$(BINDIR)/transcripts
 	install -m 644 transcripts/transcripts.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 transcripts/transcripts.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 755 $(COMPROG) $(DESTDIR)$(BINDIR)/comprog
+	install -m 644 comprog/comprog.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 755 $(UDEV_PROG) $(DESTDIR)$(SBINDIR)/muxd-udev
+	install -m 644 udev/muxd-udev.8 $(DESTDIR)$(MANDIR)/man8/
+	install -d $(DESTDIR)$(UDEVRULESDIR)
+	install -m 644 $(UDEV_RULES) $(DESTDIR)$(UDEVRULESDIR)/
 
 clean:
 	rm -rf build build-asan
 
-.PHONY: all check check-asan demo bench install clean fuzz
+.PHONY: all check check-lab check-asan demo bench install clean fuzz
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

@@ -8,10 +8,14 @@
  *	exec:COMMAND			COMMAND run by /bin/sh on a pty
  *	tcp:HOST:PORT			TCP connection to HOST
  *	tcp-listen:[HOST:]PORT		TCP listener, one peer at a time
+ *	ftdi:SERIAL[,OPTION...]		FTDI adapter by USB serial number
  *
  * OPTION is baud=N (or just N), data=5..8, parity=none|odd|even|mark|space,
  * stop=1|2, flow=none|rtscts|xonxoff|dtrdsr, or a frame such as 8N1.
- * HOST may be an IPv6 address in brackets.
+ * A device path also takes serial=SERIAL, the USB serial number of the
+ * adapter behind it (for udev rules and port listings).  ftdi: also takes
+ * usb=VID:PID (hex, default 0403:6001), latency=1..255 (ms, default 1)
+ * and interface=A..D.  HOST may be an IPv6 address in brackets.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -34,6 +38,9 @@ static int	addr_option(const char *, struct addr *, char *, size_t);
 static int	addr_hostport(const char *, int, struct addr *, char *, size_t);
 static int	addr_lookup(const char *, const char **, size_t);
 static int	addr_number(const char *, int *);
+static int	addr_usb_option(const char *, const char *, struct addr *,
+		    char *, size_t);
+static int	addr_ftdi(const char *, struct addr *, char *, size_t);
 
 /* Tell whether a baud rate is one a serial line can be set to. */
 int
@@ -62,6 +69,8 @@ addr_kind_name(enum addr_kind kind)
 		return ("tcp");
 	case ADDR_TCP_LISTEN:
 		return ("tcp-listen");
+	case ADDR_FTDI:
+		return ("ftdi");
 	}
 	return ("unknown");
 }
@@ -155,14 +164,102 @@ addr_option(const char *opt, struct addr *a, char *err, size_t errlen)
 			return (-1);
 		}
 		a->flow = (enum addr_flow)i;
-	} else
+	} else if ((n = addr_usb_option(key, val, a, err, errlen)) != 1)
+		return (n);
+	else
 		goto unknown;
 	return (0);
 
 unknown:
 	snprintf(err, errlen, "unknown option '%s' (baud=N, data=N, "
-	    "parity=P, stop=N, flow=F, or a frame like 8N1)", opt);
+	    "parity=P, stop=N, flow=F, or a frame like 8N1%s)", opt,
+	    a->kind == ADDR_FTDI ? "; usb=VID:PID, latency=MS, interface=A..D"
+	    : a->kind == ADDR_DEVICE ? "; serial=SERIAL" : "");
 	return (-1);
+}
+
+/*
+ * Apply an option of USB adapters: serial= on a device path, usb=,
+ * latency= and interface= on ftdi:.  Returns 0, -1 with a message, or 1
+ * when the key is none of these.
+ */
+static int
+addr_usb_option(const char *key, const char *val, struct addr *a, char *err,
+    size_t errlen)
+{
+	unsigned int	vid, pid;
+	int		n, len;
+
+	if (strcmp(key, "serial") == 0 && a->kind == ADDR_DEVICE) {
+		if (*val == '\0' || strlen(val) > 126) {
+			snprintf(err, errlen, "serial= needs a USB serial "
+			    "number of 1 to 126 characters");
+			return (-1);
+		}
+		free(a->serial);
+		a->serial = strdup(val);
+		return (0);
+	}
+	if (a->kind != ADDR_FTDI)
+		return (1);
+	if (strcmp(key, "usb") == 0) {
+		if (sscanf(val, "%4x:%4x%n", &vid, &pid, &len) != 2 ||
+		    val[len] != '\0' || vid == 0 || pid == 0) {
+			snprintf(err, errlen, "bad usb=%s (a vendor and product "
+			    "id in hex, like usb=0403:6015)", val);
+			return (-1);
+		}
+		a->usb_vendor = (int)vid;
+		a->usb_product = (int)pid;
+	} else if (strcmp(key, "latency") == 0) {
+		if (addr_number(val, &n) == -1 || n < 1 || n > 255) {
+			snprintf(err, errlen, "latency '%s' not 1 to 255 (ms)",
+			    val);
+			return (-1);
+		}
+		a->latency = n;
+	} else if (strcmp(key, "interface") == 0) {
+		if (strlen(val) != 1 || strchr("ABCDabcd", val[0]) == NULL) {
+			snprintf(err, errlen, "interface '%s' not A, B, C or D",
+			    val);
+			return (-1);
+		}
+		a->interface = toupper((unsigned char)val[0]) - 'A' + 1;
+	} else
+		return (1);
+	return (0);
+}
+
+/* Parse the body of ftdi:SERIAL[,OPTION...]. */
+static int
+addr_ftdi(const char *body, struct addr *a, char *err, size_t errlen)
+{
+	char	*copy, *opts;
+	int	 r = -1;
+
+	a->usb_vendor = 0x0403;
+	a->usb_product = 0x6001;
+	a->latency = 1;
+	if ((copy = strdup(body)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return (-1);
+	}
+	if ((opts = strchr(copy, ',')) != NULL)
+		*opts++ = '\0';
+	if (copy[0] == '\0' || strlen(copy) > 126)
+		snprintf(err, errlen, "ftdi: needs the adapter's USB serial "
+		    "number (1 to 126 characters), as in ftdi:A1B2C3");
+	else if ((a->serial = strdup(copy)) == NULL)
+		snprintf(err, errlen, "out of memory");
+	else if (opts == NULL || addr_options(opts, a, err, errlen) == 0)
+		r = 0;
+	if (r == 0 && a->databits != 7 && a->databits != 8) {
+		snprintf(err, errlen, "an FTDI adapter takes 7 or 8 data "
+		    "bits, not %d", a->databits);
+		r = -1;
+	}
+	free(copy);
+	return (r);
 }
 
 /* Apply the comma-separated options that follow a path. */
@@ -261,6 +358,12 @@ addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
 			goto fail;
 		return (0);
 	}
+	if (strncmp(text, "ftdi:", 5) == 0) {
+		a->kind = ADDR_FTDI;
+		if (addr_ftdi(text + 5, a, err, errlen) == -1)
+			goto fail;
+		return (0);
+	}
 	if (strncmp(text, "pty:", 4) == 0) {
 		a->kind = ADDR_PTY;
 		body = text + 4;
@@ -273,7 +376,7 @@ addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
 	} else {
 		snprintf(err, errlen, "unknown address scheme in '%s' (known: "
 		    "/dev/PATH, serial:PATH, pty:PATH, exec:COMMAND, "
-		    "tcp:HOST:PORT, tcp-listen:[HOST:]PORT)", text);
+		    "tcp:HOST:PORT, tcp-listen:[HOST:]PORT, ftdi:SERIAL)", text);
 		return (-1);
 	}
 	if ((copy = strdup(body)) == NULL) {
@@ -307,14 +410,15 @@ addr_free(struct addr *a)
 	free(a->path);
 	free(a->host);
 	free(a->service);
-	a->path = a->host = a->service = NULL;
+	free(a->serial);
+	a->path = a->host = a->service = a->serial = NULL;
 }
 
 /* Write an address in its canonical form; the caller frees it. */
 char *
 addr_format(const struct addr *a)
 {
-	char	*s = NULL;
+	char	*s = NULL, *t, iface[16];
 	int	 r = -1;
 
 	switch (a->kind) {
@@ -335,6 +439,21 @@ addr_format(const struct addr *a)
 		r = asprintf(&s, "%s%s,baud=%d,%d%c%d%s%s",
 		    a->kind == ADDR_PTY ? "pty:" : "", a->path, a->baud,
 		    a->databits, "NOEMS"[a->parity], a->stopbits,
+		    a->flow != ADDR_FLOW_NONE ? ",flow=" : "",
+		    a->flow != ADDR_FLOW_NONE ? addr_flows[a->flow] : "");
+		if (r != -1 && a->serial != NULL) {
+			t = s;
+			r = asprintf(&s, "%s,serial=%s", t, a->serial);
+			free(t);
+		}
+		break;
+	case ADDR_FTDI:
+		snprintf(iface, sizeof(iface), ",interface=%c",
+		    'A' + a->interface - 1);
+		r = asprintf(&s, "ftdi:%s,usb=%04x:%04x,baud=%d,%d%c%d,"
+		    "latency=%d%s%s%s", a->serial, a->usb_vendor,
+		    a->usb_product, a->baud, a->databits, "NOEMS"[a->parity],
+		    a->stopbits, a->latency, a->interface != 0 ? iface : "",
 		    a->flow != ADDR_FLOW_NONE ? ",flow=" : "",
 		    a->flow != ADDR_FLOW_NONE ? addr_flows[a->flow] : "");
 		break;
@@ -365,7 +484,9 @@ addr_copy(struct addr *dst, const struct addr *src)
 	dst->path = src->path != NULL ? strdup(src->path) : NULL;
 	dst->host = src->host != NULL ? strdup(src->host) : NULL;
 	dst->service = src->service != NULL ? strdup(src->service) : NULL;
-	if ((src->path != NULL && dst->path == NULL) ||
+	dst->serial = src->serial != NULL ? strdup(src->serial) : NULL;
+	if ((src->serial != NULL && dst->serial == NULL) ||
+	    (src->path != NULL && dst->path == NULL) ||
 	    (src->host != NULL && dst->host == NULL) ||
 	    (src->service != NULL && dst->service == NULL)) {
 		addr_free(dst);

@@ -368,6 +368,12 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		return (control_status());
 	if (strcmp(cmd, "schedule") == 0)
 		return (round_schedule_json());
+	if (strcmp(cmd, "ports") == 0)
+		return (scanports_json(err, errlen));
+	if (strcmp(cmd, "cablecheck") == 0)
+		return (cablecheck_start(json_object_get(req, "ports"),
+		    (int)json_integer_value(json_object_get(req, "window_ms")),
+		    err, errlen));
 	if (strcmp(cmd, "watch") == 0) {
 		c->watching = 1;
 		return (json_pack("{sb}", "watching", 1));
@@ -437,8 +443,8 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		    muxd_conf->file : NULL));
 	}
 	snprintf(err, errlen, "unknown command '%s' (status, schedule, "
-	    "round.start, round.stop, connect, disconnect, reload, watch)",
-	    cmd);
+	    "round.start, round.stop, connect, disconnect, reload, watch, "
+	    "ports, cablecheck)", cmd);
 	return (NULL);
 }
 

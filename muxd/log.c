@@ -13,6 +13,7 @@
 
 static int	log_to_stderr = 1;
 static int	log_level = 0;	/* 0 info, 1 debug */
+static void	(*log_sink)(int, const char *);	/* instead of stderr */
 
 static void	log_vwrite(int, const char *, va_list);
 
@@ -24,6 +25,16 @@ log_init(int foreground, int verbose)
 	log_level = verbose;
 	if (!foreground)
 		openlog("muxd", LOG_PID | LOG_NDELAY, LOG_DAEMON);
+}
+
+/*
+ * Hand every message, with its syslog priority, to fn instead of writing
+ * it (comprog, whose screen stderr must not disturb); NULL undoes it.
+ */
+void
+log_redirect(void (*fn)(int, const char *))
+{
+	log_sink = fn;
 }
 
 /* Change the verbosity. */
@@ -39,8 +50,13 @@ log_vwrite(int pri, const char *fmt, va_list ap)
 {
 	struct timespec	ts;
 	struct tm	tm;
-	char		stamp[32];
+	char		stamp[32], msg[1024];
 
+	if (log_sink != NULL) {
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		log_sink(pri, msg);
+		return;
+	}
 	if (!log_to_stderr) {
 		vsyslog(pri, fmt, ap);
 		return;

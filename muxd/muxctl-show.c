@@ -1,8 +1,8 @@
 /*
  * muxctl: the output for people of muxctl(8), what it prints without -j.
  *
- * The result of status, round start and stop, connect, disconnect, reload
- * and schedule, and each event of a watch, as text.  Every string from
+ * The result of status, round start and stop, connect, disconnect, reload,
+ * schedule and ports, and each event of a watch, as text.  Every string from
  * muxd is written with its control characters escaped, so that nothing it
  * holds can drive the terminal.  muxctl.c sends the request and reads the
  * reply.
@@ -52,6 +52,8 @@ static void	 muxctl_show_status(const json_t *);
 static void	 muxctl_show_schedule(const json_t *);
 static void	 muxctl_show_value(const json_t *);
 static void	 muxctl_show_text(const json_t *);
+static void	 muxctl_show_serial(const json_t *);
+static void	 muxctl_show_holder(const json_t *, char *, size_t);
 
 /* Store the number member key of o in *d; return 0 if there is none. */
 static int
@@ -678,4 +680,89 @@ muxctl_show(const char *cmd, const json_t *result)
 		putchar('\n');
 	} else if (strcmp(cmd, "schedule") == 0)
 		muxctl_show_schedule(result);
+	else if (strcmp(cmd, "ports") == 0)
+		muxctl_show_serial(json_object_get(result, "ports"));
+}
+
+/*
+ * Say who holds a serial port: the muxd port (from muxd), the process
+ * with its lock (a local listing), or a libusb program for an FTDI chip
+ * bound to usbfs.
+ */
+static void
+muxctl_show_holder(const json_t *o, char *buf, size_t len)
+{
+	const json_t	*lk = json_object_get(o, "locked_by");
+	const char	*port, *state, *drv, *prog;
+	char		 pid[32];
+
+	port = muxctl_get_str(o, "port");
+	state = muxctl_get_str(o, "port_state");
+	drv = muxctl_get_str(o, "driver");
+	if (port != NULL)
+		snprintf(buf, len, "muxd %s (%s)", port,
+		    json_is_false(json_object_get(o, "present")) ? "missing" :
+		    state != NULL ? state : "?");
+	else if (lk != NULL) {
+		prog = muxctl_get_str(lk, "program");
+		snprintf(buf, len, "%s[%s]", prog != NULL ? prog : "?",
+		    muxctl_show_fmt_int(lk, "pid", pid, sizeof(pid)));
+	} else if (drv != NULL && strcmp(drv, "usbfs") == 0)
+		snprintf(buf, len, "a libusb program");
+	else
+		snprintf(buf, len, "-");
+}
+
+/*
+ * Print the host's serial ports, one a line: device, driver, USB vendor
+ * and product, serial number, holder; the stable names and the ftdi:
+ * address on a line below.
+ */
+static void
+muxctl_show_serial(const json_t *list)
+{
+	static const int	 right[] = { 0, 0, 0, 0, 0 };
+	static const char	*head[] = { "DEVICE", "DRIVER", "USB",
+	    "SERIAL", "HELD-BY" };
+	struct muxctl_table	 t;
+	const json_t		*o, *l;
+	const char		*row[5], *vid, *pid, *s;
+	char			 usb[16], holder[160], *note;
+	size_t			 i, j, len;
+	FILE			*fp;
+
+	if (json_array_size(list) == 0) {
+		printf("no serial ports\n");
+		return;
+	}
+	muxctl_show_table_init(&t, 5, right);
+	muxctl_show_table_add(&t, head, NULL);
+	json_array_foreach(list, i, o) {
+		vid = muxctl_get_str(o, "vid");
+		pid = muxctl_get_str(o, "pid");
+		snprintf(usb, sizeof(usb), "%s:%s", vid != NULL ? vid : "",
+		    pid != NULL ? pid : "");
+		muxctl_show_holder(o, holder, sizeof(holder));
+		row[0] = muxctl_get_str(o, "device");
+		row[1] = muxctl_get_str(o, "driver");
+		row[2] = vid != NULL ? usb : NULL;
+		row[3] = muxctl_get_str(o, "serial");
+		row[4] = holder;
+		note = NULL;
+		if ((fp = open_memstream(&note, &len)) == NULL)
+			err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+		if ((s = muxctl_get_str(o, "by_id")) != NULL)
+			fprintf(fp, " %s", s);
+		json_array_foreach(json_object_get(o, "links"), j, l)
+			if (json_is_string(l))
+				fprintf(fp, " %s", json_string_value(l));
+		if ((s = muxctl_get_str(o, "ftdi")) != NULL)
+			fprintf(fp, " %s", s);
+		if ((s = muxctl_get_str(o, "address")) != NULL)
+			fprintf(fp, " %s", s);
+		fclose(fp);
+		muxctl_show_table_add(&t, row, len > 0 ? note + 1 : NULL);
+		free(note);
+	}
+	muxctl_show_table_print(&t);
 }

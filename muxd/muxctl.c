@@ -6,7 +6,8 @@
  * result and exit.  "watch" then keeps reading and prints every event line
  * until muxd closes the connection or the user interrupts.  With -j the
  * result and the events are printed as muxd sent them; without, they are
- * printed for people by muxctl-show.c.
+ * printed for people by muxctl-show.c, and "watch --text" shows referees
+ * the conversations as text (muxctl-referee.c).
  *
  * Exit status: 0 ok, 1 muxd replied with an error, 2 usage, 3 muxd cannot
  * be reached (or does not answer), 4 the connection closed early or a reply
@@ -79,9 +80,10 @@ static void	 muxctl_print_result(const json_t *, const char *, size_t);
 static void	 muxctl_arg_check(const char *);
 static int	 muxctl_positive(const char *);
 static void	 muxctl_interrupted(int);
-static int	 muxctl_watch(struct muxctl_conn *, int);
+static int	 muxctl_watch(struct muxctl_conn *, int, int);
 static int	 muxctl_send(struct muxctl_conn *, const char *);
 static void	 muxctl_flush(void);
+static int	 muxctl_ports_local(int);
 
 /* Print the usage text and exit with the usage status. */
 static void
@@ -96,6 +98,9 @@ muxctl_usage(void)
 	    "       muxctl [-j] [-s socket] schedule\n"
 	    "       muxctl [-j] [-s socket] reload\n"
 	    "       muxctl [-j] [-s socket] watch\n"
+	    "       muxctl [-j] [-s socket] ports [--local]\n"
+	    "       muxctl [-j] [-s socket] cablecheck [PORT ...]\n"
+	    "       muxctl [-s socket] watch --text\n"
 	    "       muxctl [-s socket] send JSON\n");
 	exit(MUXCTL_EXIT_USAGE);
 }
@@ -539,11 +544,14 @@ muxctl_interrupted(int sig)
  * Subscribe to events and print each one as it comes, until muxd closes
  * the connection (exit 0) or a signal ends the watch (exit 0).  A bad
  * event line is reported and skipped; an error reply ends with status 1.
+ * With text, the conversations are shown as text (muxctl-referee.c),
+ * their open lines once they have been quiet for a while.
  */
 static int
-muxctl_watch(struct muxctl_conn *c, int json)
+muxctl_watch(struct muxctl_conn *c, int json, int text)
 {
 	struct sigaction	 sa;
+	struct timespec		 quiet;
 	json_error_t		 jerr;
 	json_t			*reply, *o;
 	const char		*msg;
@@ -560,21 +568,29 @@ muxctl_watch(struct muxctl_conn *c, int json)
 
 	muxctl_call(c, "watch", NULL, &reply, &line, &len);
 	json_decref(reply);
+	if (text)
+		muxctl_referee_init();
 	for (;;) {
-		switch (muxctl_read_line(c, &line, &len, NULL)) {
+		switch (muxctl_read_line(c, &line, &len, text &&
+		    muxctl_referee_deadline(&quiet) ? &quiet : NULL)) {
 		case MUXCTL_RD_EOF:
+			if (text)
+				muxctl_referee_end();
 			return MUXCTL_EXIT_OK;
 		case MUXCTL_RD_LONG:
 			warnx("%s: event line longer than %d bytes skipped",
 			    c->path, MUXCTL_LINE_MAX);
 			continue;
-		case MUXCTL_RD_TIMEOUT:		/* no deadline: not reached */
+		case MUXCTL_RD_TIMEOUT:		/* text: a line went quiet */
+			muxctl_referee_quiet();
+			muxctl_flush();
+			continue;
 		case MUXCTL_RD_LINE:
 			break;
 		}
 		if (len == 0)
 			continue;
-		o = json_loadb(line, len, 0, &jerr);
+		o = json_loadb(line, len, JSON_ALLOW_NUL, &jerr);
 		if (!json_is_object(o)) {
 			warnx("%s: malformed event line skipped: %s", c->path,
 			    o == NULL ? jerr.text : "not a JSON object");
@@ -585,7 +601,9 @@ muxctl_watch(struct muxctl_conn *c, int json)
 			if (json) {
 				fwrite(line, 1, len, stdout);
 				putchar('\n');
-			} else
+			} else if (text)
+				muxctl_referee_event(o);
+			else
 				muxctl_show_event(o);
 			muxctl_flush();
 		} else if (json_is_false(json_object_get(o, "ok"))) {
@@ -650,6 +668,31 @@ muxctl_flush(void)
 		err(MUXCTL_EXIT_FAILED, "stdout");
 }
 
+/*
+ * List the serial ports without muxd ("ports --local"), as muxd would
+ * list them, but with the holders found from their locks.
+ */
+static int
+muxctl_ports_local(int json)
+{
+	json_t	*list, *o;
+	char	 msg[MUXD_ERRLEN], *s;
+
+	if ((list = serialscan_list(msg, sizeof(msg))) == NULL)
+		errx(MUXCTL_EXIT_FAILED, "%s", msg);
+	o = json_pack("{so}", "ports", list);
+	if (json) {
+		if ((s = json_dumps(o, JSON_COMPACT)) == NULL)
+			errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
+		printf("%s\n", s);
+		free(s);
+	} else
+		muxctl_show("ports", o);
+	json_decref(o);
+	muxctl_flush();
+	return MUXCTL_EXIT_OK;
+}
+
 /* Parse the command line, send the request and print the reply. */
 int
 main(int argc, char *argv[])
@@ -659,7 +702,7 @@ main(int argc, char *argv[])
 	json_t			*args = NULL, *reply, *result;
 	char			*raw;
 	size_t			 rawlen;
-	int			 ch, json = 0, n, rc, saved;
+	int			 ch, json = 0, text = 0, n, rc, saved;
 
 	path = getenv("MUXD_SOCKET");
 	if (path == NULL || *path == '\0')
@@ -694,8 +737,17 @@ main(int argc, char *argv[])
 
 	cmd = argv[0];
 	if (strcmp(cmd, "status") == 0 || strcmp(cmd, "schedule") == 0 ||
-	    strcmp(cmd, "reload") == 0 || strcmp(cmd, "watch") == 0) {
+	    strcmp(cmd, "reload") == 0) {
 		if (argc != 1)
+			muxctl_usage();
+	} else if (strcmp(cmd, "watch") == 0) {
+		if (argc == 2 && strcmp(argv[1], "--text") == 0) {
+			if (json) {
+				warnx("watch --text: not with -j");
+				muxctl_usage();
+			}
+			text = 1;
+		} else if (argc != 1)
 			muxctl_usage();
 	} else if (strcmp(cmd, "round") == 0) {
 		sub = argc > 1 ? argv[1] : "";
@@ -722,6 +774,15 @@ main(int argc, char *argv[])
 			muxctl_usage();
 		muxctl_arg_check(argv[1]);
 		args = json_pack("{s:s}", "target", argv[1]);
+	} else if (strcmp(cmd, "cablecheck") == 0) {
+		for (n = 1; n < argc; n++)
+			muxctl_arg_check(argv[n]);
+		return muxctl_cablecheck(path, json, argc - 1, argv + 1);
+	} else if (strcmp(cmd, "ports") == 0) {
+		if (argc == 2 && strcmp(argv[1], "--local") == 0)
+			return muxctl_ports_local(json);
+		if (argc != 1)
+			muxctl_usage();
 	} else if (strcmp(cmd, "send") == 0) {
 		if (argc != 2)
 			muxctl_usage();
@@ -749,7 +810,7 @@ main(int argc, char *argv[])
 	if (strcmp(cmd, "send") == 0)
 		rc = muxctl_send(c, argv[1]);
 	else if (strcmp(cmd, "watch") == 0)
-		rc = muxctl_watch(c, json);
+		rc = muxctl_watch(c, json, text);
 	else {
 		result = muxctl_call(c, cmd, args, &reply, &raw, &rawlen);
 		if (json)

@@ -21,6 +21,12 @@
 struct event_base	*muxd_base;
 struct conf		*muxd_conf;
 
+/* What the line code does with what it reads, writes and reports. */
+static const struct port_hooks muxd_port_hooks = {
+	link_forward, tap_bytes, control_event, link_peer, link_free,
+	record_port_close
+};
+
 static void	muxd_usage(void) __attribute__((noreturn));
 static int	muxd_check(const char *);
 static int	muxd_probe(const struct conf *, char *, size_t);
@@ -315,6 +321,7 @@ main(int argc, char *argv[])
 	if (daemonize && daemon(0, 0) == -1)
 		fatal("daemon");
 	signal(SIGPIPE, SIG_IGN);
+	port_hooks_set(&muxd_port_hooks);
 	/*
 	 * The precise timer makes the loop's cached time, which stamps every
 	 * byte, exact to the microsecond instead of to the coarse clock's

@@ -38,7 +38,8 @@ enum addr_kind {
 	ADDR_PTY,		/* pty:PATH, a pty muxd creates, linked at PATH */
 	ADDR_EXEC,		/* exec:COMMAND, a program run on a pty */
 	ADDR_TCP,		/* tcp:HOST:PORT */
-	ADDR_TCP_LISTEN		/* tcp-listen:[HOST:]PORT */
+	ADDR_TCP_LISTEN,	/* tcp-listen:[HOST:]PORT */
+	ADDR_FTDI		/* ftdi:SERIAL, an FTDI adapter via libftdi */
 };
 enum addr_parity {
 	ADDR_PARITY_NONE, ADDR_PARITY_ODD, ADDR_PARITY_EVEN,
@@ -57,6 +58,12 @@ struct addr {
 	int		 stopbits;
 	enum addr_parity parity;
 	enum addr_flow	 flow;
+	/* USB adapters: ftdi:SERIAL, or serial=SERIAL on a device path */
+	char		*serial;	/* USB serial number, or NULL */
+	int		 usb_vendor;	/* ftdi: 0x0403 unless usb=VID:PID */
+	int		 usb_product;	/* ftdi: 0x6001 unless usb=VID:PID */
+	int		 latency;	/* ftdi: latency timer, ms (1) */
+	int		 interface;	/* ftdi: 0 any (A), 1..4 A..D */
 };
 int		 addr_parse(const char *, struct addr *, char *, size_t);
 void		 addr_free(struct addr *);
@@ -69,6 +76,7 @@ const char	*addr_kind_name(enum addr_kind);
 /* log.c */
 void		 log_init(int, int);
 void		 log_verbose(int);
+void		 log_redirect(void (*)(int, const char *));
 void		 log_warn(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
 void		 log_warnx(const char *, ...)
@@ -286,11 +294,34 @@ struct port {
 	void		*sp;		/* libserialport handle */
 	struct record	*record;	/* capture of unrouted traffic */
 	int		 locked;	/* TIOCEXCL set */
+	void		*ftdi;		/* ftdi: state, port-ftdi.c */
 };
 TAILQ_HEAD(port_list, port);
 extern struct port_list ports;
 extern struct event_base *muxd_base;
 
+/*
+ * What the line code (port*.c) calls back into the program that runs it,
+ * muxd or comprog, set once with port_hooks_set() before the first
+ * port_new().  forward gets each chunk read, as soon as it is read; tap
+ * sees every chunk read and written; event gets "port.up", "port.down"
+ * and "drop" (and owns the fields); peer and unlink concern a port's link
+ * (muxd's link_peer and link_free); closed is called as a port is freed.
+ * Any may be NULL.  The program also provides muxd_base, the loop, and
+ * muxd_time(), its clock.
+ */
+struct port_hooks {
+	void		 (*forward)(struct port *, const unsigned char *,
+			    size_t, const struct timeval *);
+	void		 (*tap)(struct port *, struct link *, enum tap_dir,
+			    const unsigned char *, size_t,
+			    const struct timeval *);
+	void		 (*event)(const char *, json_t *);
+	struct port	*(*peer)(const struct link *, const struct port *);
+	void		 (*unlink)(struct link *, const char *);
+	void		 (*closed)(struct port *);
+};
+void		 port_hooks_set(const struct port_hooks *);
 struct port	*port_new(const char *, const struct addr *, size_t);
 void		 port_free(struct port *);
 void		 port_start(struct port *);
@@ -319,6 +350,18 @@ void		 port_tty_close(struct port *);
 extern const struct port_ops port_serial_ops;
 int		 port_serial_resolve(const char *, char *, char *, size_t,
 		    char *, size_t);
+
+/* port-ftdi.c */
+extern const struct port_ops port_ftdi_ops;
+
+/* serialscan.c: linked into muxd and muxctl */
+json_t		*serialscan_list(char *, size_t);
+
+/* scanports.c */
+json_t		*scanports_json(char *, size_t);
+
+/* cablecheck.c */
+json_t		*cablecheck_start(const json_t *, int, char *, size_t);
 
 /* port-pty.c */
 extern const struct port_ops port_pty_ops;
@@ -417,9 +460,20 @@ enum {
 };
 const char	*muxctl_get_str(const json_t *, const char *);
 
+/* muxctl-cablecheck.c */
+int		 muxctl_cablecheck(const char *, int, int, char **);
+
 /* muxctl-show.c */
 void		 muxctl_show(const char *, const json_t *);
 void		 muxctl_show_event(const json_t *);
+
+/* muxctl-referee.c: watch --text */
+struct timespec;
+void		 muxctl_referee_init(void);
+void		 muxctl_referee_event(const json_t *);
+int		 muxctl_referee_deadline(struct timespec *);
+void		 muxctl_referee_quiet(void);
+void		 muxctl_referee_end(void);
 
 /* filter.c */
 #define FILTER_LIMIT		4096	/* default longest sequence, bytes */

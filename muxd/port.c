@@ -2,7 +2,9 @@
  * Port lifecycle and I/O, whatever the kind of line.
  *
  * A port reads whenever its line is readable and hands each chunk, as soon
- * as it is read, to link_forward().  Writing to a port first tries the line
+ * as it is read, to the program's forward hook (muxd: link_forward(); see
+ * struct port_hooks, which lets comprog run the same line code).  Writing
+ * to a port first tries the line
  * directly; what the line does not take waits in outq, and only then is the
  * port watched for writability.  outq is bounded by limit, with a policy
  * that depends on the state of the line:
@@ -46,6 +48,35 @@ static void	port_retry_cb(evutil_socket_t, short, void *);
 static void	port_drop(struct port *, size_t);
 static void	port_wrote(struct port *, const unsigned char *, size_t);
 static void	port_events_free(struct port *);
+static void	port_event(const char *, json_t *);
+static void	port_resume_peer(struct port *);
+
+static struct port_hooks	port_hooks;
+
+/* Set what the line code calls back; once, before the first port_new(). */
+void
+port_hooks_set(const struct port_hooks *hooks)
+{
+	port_hooks = *hooks;
+}
+
+/* Hand an event (port.up, port.down, drop) to the program, if it wants it. */
+static void
+port_event(const char *type, json_t *fields)
+{
+	if (port_hooks.event != NULL)
+		port_hooks.event(type, fields);
+	else
+		json_decref(fields);
+}
+
+/* Read again the link peer that was held back for this port's queue. */
+static void
+port_resume_peer(struct port *p)
+{
+	if (p->link != NULL && port_hooks.peer != NULL)
+		port_pause(port_hooks.peer(p->link, p), 0);
+}
 
 /* Name a port state as the control protocol shows it. */
 const char *
@@ -88,6 +119,9 @@ port_new(const char *name, const struct addr *addr, size_t limit)
 	case ADDR_TCP_LISTEN:
 		p->ops = &port_tcp_listen_ops;
 		break;
+	case ADDR_FTDI:
+		p->ops = &port_ftdi_ops;
+		break;
 	}
 	p->fd = p->aux_fd = -1;
 	p->pid = -1;
@@ -106,13 +140,14 @@ port_new(const char *name, const struct addr *addr, size_t limit)
 void
 port_free(struct port *p)
 {
-	if (p->link != NULL)
-		link_free(p->link, "port removed");
+	if (p->link != NULL && port_hooks.unlink != NULL)
+		port_hooks.unlink(p->link, "port removed");
 	port_events_free(p);
 	if (p->state != PORT_DOWN)
 		p->ops->close(p);
 	p->ops->release(p);
-	record_port_close(p);
+	if (port_hooks.closed != NULL)
+		port_hooks.closed(p);
 	event_free(p->ev_retry);
 	evbuffer_free(p->outq);
 	TAILQ_REMOVE(&ports, p, entry);
@@ -199,7 +234,7 @@ port_up(struct port *p)
 	p->error[0] = '\0';
 	muxd_time(&p->since);
 	log_info("port %s: up", p->name);
-	control_event("port.up", json_pack("{ss}", "port", p->name));
+	port_event("port.up", json_pack("{ss}", "port", p->name));
 	if (evbuffer_get_length(p->outq) > 0) {
 		log_info("port %s: delivering %zu queued bytes", p->name,
 		    evbuffer_get_length(p->outq));
@@ -231,12 +266,11 @@ port_down(struct port *p, const char *fmt, ...)
 	if (was != PORT_DOWN)
 		p->ops->close(p);
 	p->fd = -1;
-	if (p->link != NULL)
-		port_pause(link_peer(p->link, p), 0);
+	port_resume_peer(p);
 	if (was == PORT_UP) {
 		p->downs++;
 		log_warnx("port %s: down: %s", p->name, why);
-		control_event("port.down", json_pack("{ssss}", "port", p->name,
+		port_event("port.down", json_pack("{ssss}", "port", p->name,
 		    "error", why));
 	} else if (strcmp(why, p->error) != 0)
 		log_warnx("port %s: %s; retrying", p->name, why);
@@ -274,8 +308,10 @@ port_read_cb(evutil_socket_t fd, short what, void *arg)
 		muxd_time(&tv);
 		p->bytes_in += n;
 		p->last_in = tv;
-		tap_bytes(p, p->link, TAP_IN, buf, n, &tv);
-		link_forward(p, buf, n, &tv);
+		if (port_hooks.tap != NULL)
+			port_hooks.tap(p, p->link, TAP_IN, buf, n, &tv);
+		if (port_hooks.forward != NULL)
+			port_hooks.forward(p, buf, n, &tv);
 		return;
 	}
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
@@ -299,7 +335,8 @@ port_wrote(struct port *p, const unsigned char *buf, size_t n)
 	muxd_time(&tv);
 	p->bytes_out += n;
 	p->last_out = tv;
-	tap_bytes(p, p->link, TAP_OUT, buf, n, &tv);
+	if (port_hooks.tap != NULL)
+		port_hooks.tap(p, p->link, TAP_OUT, buf, n, &tv);
 }
 
 /* Write queued bytes when the line can take them. */
@@ -323,8 +360,8 @@ port_write_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	port_wrote(p, v.iov_base, n);
 	evbuffer_drain(p->outq, n);
-	if (p->link != NULL && evbuffer_get_length(p->outq) <= p->limit / 2)
-		port_pause(link_peer(p->link, p), 0);
+	if (evbuffer_get_length(p->outq) <= p->limit / 2)
+		port_resume_peer(p);
 	if (evbuffer_get_length(p->outq) > 0)
 		return;
 	event_del(p->ev_write);
@@ -332,7 +369,7 @@ port_write_cb(evutil_socket_t fd, short what, void *arg)
 		log_warnx("port %s: queue drained; %llu bytes were dropped "
 		    "while it was full", p->name,
 		    (unsigned long long)p->dropping);
-		control_event("drop", json_pack("{sssIsIsb}", "port", p->name,
+		port_event("drop", json_pack("{sssIsIsb}", "port", p->name,
 		    "bytes", (json_int_t)p->dropping, "total",
 		    (json_int_t)p->dropped, "end", 1));
 		p->dropping = 0;
@@ -346,7 +383,7 @@ port_drop(struct port *p, size_t n)
 	if (p->dropping == 0) {
 		log_warnx("port %s: queue full (%zu bytes), dropping bytes "
 		    "for it", p->name, p->limit);
-		control_event("drop", json_pack("{sssIsIsb}", "port", p->name,
+		port_event("drop", json_pack("{sssIsIsb}", "port", p->name,
 		    "bytes", (json_int_t)n, "total",
 		    (json_int_t)(p->dropped + n), "end", 0));
 	}
@@ -412,7 +449,8 @@ port_drain_paused(struct port *p, struct link *l)
 	while (total < 16 * 1024 * 1024 &&
 	    (n = read(p->fd, buf, sizeof(buf))) > 0) {
 		p->bytes_in += n;
-		tap_bytes(p, l, TAP_IN, buf, n, &tv);
+		if (port_hooks.tap != NULL)
+			port_hooks.tap(p, l, TAP_IN, buf, n, &tv);
 		total += n;
 	}
 	if (total == 0)
@@ -420,7 +458,7 @@ port_drain_paused(struct port *p, struct link *l)
 	p->dropped += total;
 	log_warnx("port %s: %zu bytes it sent while link %s was held up "
 	    "were discarded as the link ended", p->name, total, l->name);
-	control_event("drop", json_pack("{sssIsIsbss}", "port", p->name,
+	port_event("drop", json_pack("{sssIsIsbss}", "port", p->name,
 	    "bytes", (json_int_t)total, "total", (json_int_t)p->dropped,
 	    "end", 1, "reason", "link ended while held up"));
 }

@@ -162,7 +162,7 @@ sport() { echo "j$(echo "$1" | tr -d 'J')$(echo "$2" | cut -c1)"; }
 # Write a one-station room: J1 (judge 7, terminals j1l and j1r) compares
 # E1 (entry, approved "Ada") with C1 (confederate, approved "Bob"), every
 # line a pty muxd creates; rounds 1 and 2 both meet them.  Extra settings:
-# $STATION (in J1), $ENTRY (in E1), $RULES (top level).
+# $STATION (in J1), $ENTRY (in E1), $CONFED (in C1), $RULES (top level).
 room1() {
 	cat >"$T/room.conf" <<EOC
 control = "$SOCK"; state = "$T/state";
@@ -175,7 +175,7 @@ ports = (
 );
 stations = ( { name = "J1"; judge = 7; left = "j1l"; right = "j1r"; ${STATION:-} } );
 entities = ( { name = "E1"; kind = "entry"; port = "e1"; approved = "Ada"; ${ENTRY:-} },
-             { name = "C1"; kind = "confederate"; port = "c1"; approved = "Bob"; } );
+             { name = "C1"; kind = "confederate"; port = "c1"; approved = "Bob"; ${CONFED:-} } );
 schedule = { rounds = ( { round = 1; pairs = ( ("J1", "E1", "C1") ); },
                         { round = 2; pairs = ( ("J1", "E1", "C1") ); } ); seed = 5; };
 EOC
@@ -197,4 +197,31 @@ watch_events() {
 # Start a round of the room, failing the scenario if it does not start.
 round_start() {
 	mctl round start "$1" >/dev/null || fail "round $1 did not start"
+}
+
+# comprog in tmux.  cp_run NAME COMMAND... runs COMMAND in a new 80x24
+# tmux session NAME-$$, killed when the scenario ends; when the command
+# ends, "comprog-exit=STATUS" is written on the pane.
+COMPROG=$ROOT/$B/comprog/comprog
+CP_SESSIONS=
+cp_run() {
+	_s=$1-$$; shift
+	tmux kill-session -t "$_s" 2>/dev/null
+	tmux new-session -d -s "$_s" -x 80 -y 24 "$*; echo comprog-exit=\$?; sleep 300" ||
+		fail "tmux could not start session $_s"
+	CP_SESSIONS="$CP_SESSIONS $_s"
+	trap 'for _s in $CP_SESSIONS; do tmux kill-session -t "$_s" 2>/dev/null; done; cleanup' EXIT
+}
+
+# Print the screen of a session; type text in it; press keys (Enter, C-]).
+cp_screen() { tmux capture-pane -p -t "$1-$$"; }
+cp_type() { tmux send-keys -t "$1-$$" -l "$2"; }
+cp_key() { _s=$1-$$; shift; tmux send-keys -t "$_s" "$@"; }
+
+# Wait until a session's screen matches an extended regular expression
+# (up to $3 seconds, default 5), or fail with $4 and the screen.
+cp_wait() {
+	wait_for "cp_screen '$1' | grep -qE -- '$2'" "${3:-5}" ||
+		fail "${4:-session $1 does not show '$2'}; it shows:
+$(cp_screen "$1")"
 }

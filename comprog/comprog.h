@@ -1,0 +1,218 @@
+/*
+ * comprog: the matching communications program of a Turing-test contest
+ * room (2004 rule 6).  One program, three sides:
+ *
+ *	judge		a terminal showing the 1996 convention (">" prompt,
+ *			immediate echo, two line ends end a turn)
+ *	confederate	a split screen: the judge's keystrokes as they
+ *			arrive, the confederate's own typing, the judge's
+ *			number and the mandatory opening assertion
+ *	entry		an adapter that puts a console chatbot on the line
+ *
+ * The line is muxd's own line code (muxd/addr.c, muxd/port*.c: address
+ * syntax, serial, pty, TCP, reopening with backoff, bounded queues), run
+ * with comprog's hooks (line.c); the judge's terminal is muxd's pure
+ * judgeterm.c and the control-sequence filter is muxd's filter.c.  The
+ * transcript is written by libtranscripts, in muxd's formats.
+ */
+#ifndef COMPROG_H
+#define COMPROG_H
+
+#include <sys/time.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "muxd.h"
+#include "transcripts.h"
+
+#define COMPROG_QUEUE		4096	/* bytes kept for a line that is down */
+#define COMPROG_ESCAPE		0x1d	/* C-]: the command key */
+
+enum comprog_mode { COMPROG_JUDGE, COMPROG_CONFED, COMPROG_ENTRY };
+
+/* typing.c: the entry adapter's typing model (pure) */
+struct typing {
+	int		 base;		/* ms per key */
+	int		 jitter;	/* +- ms, uniform */
+	uint64_t	 state;		/* random generator */
+};
+int		 typing_parse(const char *, struct typing *, char *, size_t);
+void		 typing_seed(struct typing *, uint64_t);
+int		 typing_delay(struct typing *, unsigned char, unsigned char);
+
+/* profile.c: appearance profiles (2004 rule 6c) */
+enum profile_colour {
+	PROFILE_JUDGE,		/* the judge's text */
+	PROFILE_ENTITY,		/* the entity's text */
+	PROFILE_PROMPT,		/* the ">" prompt */
+	PROFILE_NOTE,		/* comprog's own notes in a pane */
+	PROFILE_STATUS,		/* the status line */
+	PROFILE_ALERT,		/* the status line when something is wrong */
+	PROFILE_REMINDER,	/* the confederate's opening assertion */
+	PROFILE_NCOLOURS
+};
+#define PROFILE_PROMPTMAX	32
+#define PROFILE_BANNERMAX	2048
+#define PROFILE_WIDTH_MIN	20
+#define PROFILE_WIDTH_MAX	1024
+struct profile {
+	char		 prompt[PROFILE_PROMPTMAX];	/* shown for ">" */
+	char		 banner[PROFILE_BANNERMAX];	/* at the top */
+	int		 width;		/* line width, columns */
+	int		 remote_echo;	/* the echo comes from muxd */
+	int		 eol;		/* enum judgeterm_eol sent for Enter */
+	char		 typing[64];	/* entry: the typing model */
+	int		 fg[PROFILE_NCOLOURS];	/* curses colours, -1 default */
+	int		 bg[PROFILE_NCOLOURS];
+	int		 bold[PROFILE_NCOLOURS];
+};
+void		 profile_defaults(struct profile *, enum comprog_mode);
+int		 profile_load(const char *, struct profile *, char *, size_t);
+int		 profile_colour(const char *);
+
+/* pane.c: the text of a screen pane (pure) */
+#define PANE_LINES	1000	/* lines kept */
+#define PANE_LINEMAX	4096	/* a longer line is ended there */
+enum pane_who { PANE_JUDGE, PANE_ENTITY, PANE_PROMPT, PANE_NOTE, PANE_NWHO };
+struct pane_cell {
+	unsigned char	 c;		/* ISO-8859-1 */
+	unsigned char	 who;		/* enum pane_who */
+	unsigned char	 w;		/* cells BS erases from here: 1, or a tab */
+};
+struct pane_line {
+	struct pane_cell *cell;
+	size_t		 len;
+	size_t		 cap;
+};
+struct pane {
+	struct pane_line line[PANE_LINES];	/* a ring */
+	size_t		 first;		/* the oldest line */
+	size_t		 n;		/* lines, the current one included */
+	unsigned char	 eol[PANE_NWHO];	/* CR or LF that may pair */
+	int		 bells;		/* BEL bytes seen */
+};
+void		 pane_init(struct pane *);
+void		 pane_free(struct pane *);
+void		 pane_feed(struct pane *, enum pane_who, const unsigned char *,
+		    size_t);
+void		 pane_text(struct pane *, enum pane_who, const char *);
+void		 pane_note(struct pane *, const char *);
+int		 pane_retract(struct pane *);
+size_t		 pane_count(const struct pane *);
+const struct pane_line *pane_line(const struct pane *, size_t);
+size_t		 pane_current_len(const struct pane *);
+size_t		 pane_rows(const struct pane_line *, size_t, int);
+
+/* screen.c: the terminal (ncurses), restored on every exit */
+enum screen_layout { SCREEN_SINGLE, SCREEN_SPLIT };
+int		 screen_init(const struct profile *, enum screen_layout,
+		    struct pane *, struct pane *, char *, size_t);
+void		 screen_end(void);
+int		 screen_active(void);
+void		 screen_resize(void);
+void		 screen_draw(void);
+void		 screen_beep(void);
+void		 screen_top(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 screen_title(int, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+void		 screen_status(int, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+void		 screen_size(int *, int *);
+
+/* line.c: the line, muxd's port code with comprog's hooks */
+enum line_change { LINE_UP, LINE_DOWN, LINE_DROP };
+struct line_cb {
+	void		 (*read)(const unsigned char *, size_t,
+			    const struct timeval *);
+	void		 (*change)(enum line_change, const char *);
+};
+int		 line_open(const char *, const struct line_cb *, char *,
+		    size_t);
+void		 line_close(void);
+int		 line_send(const unsigned char *, size_t);
+int		 line_is_up(void);
+size_t		 line_queued(void);
+size_t		 line_room(void);
+void		 line_describe(char *, size_t);
+const char	*line_error(void);
+const char	*line_address(void);
+
+/* transcript.c: comprog's own capture and 1996 transcript */
+struct transcript_who {
+	const char	*role;		/* "judge", "confederate", "entry" */
+	const char	*address;	/* the line */
+	const char	*entity;	/* the entity's name, or NULL */
+	const char	*program;	/* transcript header */
+	const char	*contestant;
+	int		 judge_side;	/* comprog is the judge's terminal */
+};
+int		 transcript_open(const char *, const struct transcript_who *,
+		    char *, size_t);
+void		 transcript_judge(const void *, size_t, const struct timeval *);
+void		 transcript_entity(const void *, size_t,
+		    const struct timeval *);
+void		 transcript_marker(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 transcript_close(void);
+const char	*transcript_path(void);
+
+/* echo.c: what of muxd's output is its echo of the judge's keys (pure) */
+#define ECHO_PENDMAX	256	/* keys awaiting their echo */
+#define ECHO_KEEP_USEC	2000000	/* a key not echoed by then never will be */
+#define ECHO_HOLD_USEC	300000	/* a partial echo held at most so long */
+struct echo_key {
+	unsigned char	 key;
+	int64_t		 usec;		/* when it was sent */
+};
+struct echo {
+	struct judgeterm shadow;	/* muxd's judge terminal as far as seen */
+	struct judgeterm next;		/* shadow once the first key is echoed */
+	struct echo_key	 pend[ECHO_PENDMAX];
+	size_t		 npend;
+	unsigned char	 exp[16];	/* the echo the first key will get */
+	size_t		 nexp;
+	int		 expok;		/* exp is up to date */
+	unsigned char	 held[16];	/* received bytes matching exp so far */
+	size_t		 nheld;
+	int64_t		 heldsince;
+	uint64_t	 lost;		/* keys never echoed */
+};
+typedef void (*echo_fn)(void *, int, unsigned char, const unsigned char *,
+    size_t);
+void		 echo_init(struct echo *);
+void		 echo_key(struct echo *, unsigned char, int64_t);
+void		 echo_feed(struct echo *, const unsigned char *, size_t,
+		    int64_t, echo_fn, void *);
+int		 echo_expire(struct echo *, int64_t, echo_fn, void *);
+int		 echo_waiting(const struct echo *);
+
+/* judge.c */
+void		 judge_start(const struct profile *);
+void		 judge_key(const unsigned char *, size_t,
+		    const struct timeval *);
+void		 judge_second(void);
+void		 judge_stop(void);
+extern const struct line_cb judge_line_cb;
+
+/* confed.c */
+void		 confed_start(const struct profile *, const char *, int);
+void		 confed_key(const unsigned char *, size_t,
+		    const struct timeval *);
+void		 confed_second(void);
+void		 confed_stop(void);
+extern const struct line_cb confed_line_cb;
+
+/* entry.c */
+void		 entry_start(const struct profile *, const struct typing *,
+		    char **, int);
+void		 entry_child(pid_t, int);
+void		 entry_stop(void);
+extern const struct line_cb entry_line_cb;
+
+/* comprog.c */
+void		 comprog_quit(int);
+void		 comprog_status(const char *, uint64_t);
+int64_t		 comprog_usec(const struct timeval *);
+
+#endif /* COMPROG_H */

@@ -1,0 +1,224 @@
+/*
+ * Remote echo: muxd prompts and echoes the judge's keys (judgeterm.c), so
+ * what comes back on the line mixes muxd's echo with the entity's text.
+ * The screen could show it as it is, but comprog's transcript must have
+ * the entity's text alone, and the screen colours the two apart; so this
+ * file tells them apart, byte by byte, without I/O.
+ *
+ * It keeps a shadow of muxd's judge terminal (the same judgeterm.c, fed
+ * in the order muxd saw things) and the keys sent whose echo has not come
+ * back yet.  The echo muxd will write for the first of those keys is the
+ * one judgeterm_byte() gives on a copy of the shadow.  Bytes received that
+ * match it are that echo: the key is then fed to the shadow for good.
+ * Other bytes are the entity's, and are fed to the shadow with
+ * judgeterm_screen(), as muxd does; that may change the expected echo (a
+ * fresh prompt, "\r\n>"), which is then computed again.  Keys that muxd
+ * does not echo (a second half of CR LF, a control) are fed at once.
+ *
+ * The CR LF that muxd writes before a prompt when the entity left the
+ * cursor in mid-line is never taken for echo: the same bytes are read as
+ * the entity ending its line and a prompt at the start of the next, and
+ * that reading keeps the entity's line ends in its transcript.
+ *
+ * A partial match at the end of a read is held, up to ECHO_HOLD_USEC, for
+ * the rest of the echo (a serial line delivers a few bytes at a time);
+ * if what follows does not match, the held bytes were the entity's.  Keys
+ * not echoed within ECHO_KEEP_USEC (no link, or muxd's convention off) are
+ * given up and counted in lost.  A ">" received with no key pending at the
+ * start of a screen line is muxd's prompt at the start of a link, and
+ * starts a fresh shadow, as muxd starts a fresh judge terminal.
+ *
+ * The limits: an entity byte equal to the expected echo and arriving
+ * before it is taken for the echo; an entity line that begins with ">"
+ * while no key is pending is taken for a prompt.
+ */
+#include <string.h>
+
+#include "comprog.h"
+
+#define ECHO_RUNMAX	256
+
+struct echo_run {			/* entity bytes gathered for one call */
+	unsigned char	 buf[ECHO_RUNMAX];
+	size_t		 n;
+	echo_fn		 fn;
+	void		*arg;
+};
+
+static void	echo_expect(struct echo *);
+static void	echo_pop(struct echo *);
+static void	echo_entity(struct echo *, struct echo_run *, unsigned char);
+static void	echo_flush(struct echo_run *);
+static void	echo_release(struct echo *, struct echo_run *);
+
+/* Start with no key pending and a fresh shadow. */
+void
+echo_init(struct echo *e)
+{
+	memset(e, 0, sizeof(*e));
+	judgeterm_init(&e->shadow, 0, JUDGETERM_EOL_ASIS);
+}
+
+/* Note a key sent to muxd at usec. */
+void
+echo_key(struct echo *e, unsigned char key, int64_t usec)
+{
+	if (e->npend == ECHO_PENDMAX) {
+		echo_pop(e);
+		e->lost++;
+	}
+	e->pend[e->npend].key = key;
+	e->pend[e->npend].usec = usec;
+	e->npend++;
+}
+
+/* Forget the first pending key. */
+static void
+echo_pop(struct echo *e)
+{
+	if (e->npend == 0)
+		return;
+	memmove(&e->pend[0], &e->pend[1], (e->npend - 1) * sizeof(e->pend[0]));
+	e->npend--;
+	e->expok = 0;
+}
+
+/*
+ * Work out the echo of the first pending key, feeding the shadow at once
+ * the keys that get none.
+ */
+static void
+echo_expect(struct echo *e)
+{
+	struct judgeterm_out	out;
+
+	while (!e->expok && e->npend > 0) {
+		e->next = e->shadow;
+		judgeterm_byte(&e->next, e->pend[0].key, &out);
+		if (out.necho == 0) {
+			e->shadow = e->next;
+			echo_pop(e);
+			continue;
+		}
+		memcpy(e->exp, out.echo, out.necho);
+		e->nexp = out.necho;
+		e->expok = 1;
+	}
+}
+
+/* Hand the gathered entity bytes to the caller. */
+static void
+echo_flush(struct echo_run *r)
+{
+	if (r->n > 0)
+		r->fn(r->arg, 0, 0, r->buf, r->n);
+	r->n = 0;
+}
+
+/* Take one byte as the entity's. */
+static void
+echo_entity(struct echo *e, struct echo_run *r, unsigned char c)
+{
+	judgeterm_screen(&e->shadow, &c, 1);
+	e->expok = 0;
+	if (r->n == sizeof(r->buf))
+		echo_flush(r);
+	r->buf[r->n++] = c;
+}
+
+/* The held bytes were not an echo after all: they are the entity's. */
+static void
+echo_release(struct echo *e, struct echo_run *r)
+{
+	unsigned char	held[sizeof(e->held)];
+	size_t		i, n = e->nheld;
+
+	memcpy(held, e->held, n);
+	e->nheld = 0;
+	for (i = 0; i < n; i++)
+		echo_entity(e, r, held[i]);
+}
+
+/*
+ * Sort bytes received from muxd: fn(arg, 1, key, echo, len) for the echo
+ * of a key (key 0: a prompt alone), fn(arg, 0, 0, bytes, len) for the
+ * entity's text, in the order received.
+ */
+void
+echo_feed(struct echo *e, const unsigned char *buf, size_t n, int64_t usec,
+    echo_fn fn, void *arg)
+{
+	struct echo_run		r;
+	struct judgeterm_out	out;
+	size_t			i = 0;
+	unsigned char		c;
+
+	r.n = 0;
+	r.fn = fn;
+	r.arg = arg;
+	while (i < n) {
+		c = buf[i];
+		echo_expect(e);
+		if (e->npend > 0 && c == e->exp[e->nheld] &&
+		    !(e->nheld == 0 && (c == '\r' || c == '\n') &&
+		    !e->shadow.prompted && !e->shadow.col0)) {
+			if (e->nheld == 0)
+				e->heldsince = usec;
+			e->held[e->nheld++] = c;
+			i++;
+			if (e->nheld < e->nexp)
+				continue;
+			echo_flush(&r);
+			fn(arg, 1, e->pend[0].key, e->held, e->nheld);
+			e->shadow = e->next;
+			e->nheld = 0;
+			echo_pop(e);
+			continue;
+		}
+		if (e->nheld > 0) {
+			echo_release(e, &r);
+			continue;	/* c again, against a new expectation */
+		}
+		i++;
+		if (c == '>' && e->npend == 0 && e->shadow.col0) {
+			echo_flush(&r);
+			judgeterm_init(&e->shadow, 0, JUDGETERM_EOL_ASIS);
+			judgeterm_prompt(&e->shadow, &out);
+			e->expok = 0;
+			fn(arg, 1, 0, &c, 1);
+			continue;
+		}
+		echo_entity(e, &r, c);
+	}
+	echo_flush(&r);
+}
+
+/*
+ * Let time pass: release a partial echo held too long, give up keys that
+ * were never echoed.  Returns 1 while something still waits.
+ */
+int
+echo_expire(struct echo *e, int64_t usec, echo_fn fn, void *arg)
+{
+	struct echo_run	r;
+
+	r.n = 0;
+	r.fn = fn;
+	r.arg = arg;
+	if (e->nheld > 0 && usec - e->heldsince >= ECHO_HOLD_USEC)
+		echo_release(e, &r);
+	echo_flush(&r);
+	while (e->nheld == 0 && e->npend > 0 &&
+	    usec - e->pend[0].usec >= ECHO_KEEP_USEC) {
+		echo_pop(e);
+		e->lost++;
+	}
+	return (echo_waiting(e));
+}
+
+/* Tell whether keys or held bytes wait. */
+int
+echo_waiting(const struct echo *e)
+{
+	return (e->npend > 0 || e->nheld > 0);
+}

@@ -1,0 +1,480 @@
+/*
+ * The entry adapter: puts a console chatbot, any program that reads the
+ * judge's words on its standard input and writes its answers on its
+ * standard output a line at a time, on the line, character by character.
+ *
+ * The program runs with pipes for its standard input and output (its
+ * standard error is comprog's).  The judge's keys are followed with
+ * muxd's judgeterm.c: each completed turn (two line ends) is handed to the
+ * program as one line, the turn's lines joined by a space; an "@@nn"
+ * announcement is logged and recorded, not handed.  What the program
+ * writes is typed out on the line one key at a time with the typing model
+ * (typing.c), each LF as the profile's line end (CR LF by default), CRs
+ * dropped.  Typing waits while the line is down and resumes when it is
+ * back.  With --echo the adapter also prompts and echoes the judge's keys
+ * itself, for a plain terminal with no muxd in between.
+ *
+ * A program that dies is started again with backoff (250 ms doubling to
+ * 8 s, afresh once it ran 10 s) and handed the judge's last turn again if
+ * it had not answered it.  That is said in the log and as a marker in the
+ * capture, never on the line: the judge sees only the entity's words.
+ * Answers waiting to be typed are bounded by ENTRY_ANSWER_MAX; beyond it
+ * bytes are dropped, counted and logged.
+ *
+ * A program writing to a pipe through stdio must flush each answer (most
+ * flush at a line end only on a terminal): PYTHONUNBUFFERED is set, and
+ * stdbuf -oL helps C programs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "comprog.h"
+
+#define ENTRY_ANSWER_MAX	65536	/* bytes of answers waiting */
+#define ENTRY_BACKOFF_MIN	250	/* ms */
+#define ENTRY_BACKOFF_MAX	8000
+#define ENTRY_STABLE		10	/* s running before the backoff resets */
+
+static const struct profile	*entry_prof;
+static struct typing		 entry_typing;
+static char			**entry_argv;
+static int			 entry_echo;
+static pid_t			 entry_pid = -1;
+static int			 entry_to = -1;	/* the program's stdin */
+static int			 entry_from = -1; /* its stdout */
+static struct event		*entry_ev_to;
+static struct event		*entry_ev_from;
+static struct event		*entry_ev_restart;
+static struct event		*entry_ev_type;
+static struct evbuffer		*entry_tochild;	/* turns for the program */
+static struct evbuffer		*entry_answer;	/* its words, to be typed */
+static struct evbuffer		*entry_turn;	/* the judge's current turn */
+static struct judgeterm		 entry_jt;
+static char			*entry_last;	/* the last turn handed */
+static int			 entry_answered;
+static unsigned char		 entry_prev;	/* the last byte typed */
+static int			 entry_backoff = ENTRY_BACKOFF_MIN;
+static time_t			 entry_started;
+static uint64_t			 entry_dropped;
+
+static void	entry_spawn(void);
+static void	entry_child_exec(int, int) __attribute__((noreturn));
+static void	entry_close_pipes(void);
+static void	entry_hand(const char *, size_t);
+static void	entry_to_cb(evutil_socket_t, short, void *);
+static void	entry_from_cb(evutil_socket_t, short, void *);
+static int	entry_take(int);
+static void	entry_restart_cb(evutil_socket_t, short, void *);
+static void	entry_type_cb(evutil_socket_t, short, void *);
+static void	entry_type_next(void);
+static void	entry_read(const unsigned char *, size_t,
+		    const struct timeval *);
+static void	entry_change(enum line_change, const char *);
+
+const struct line_cb entry_line_cb = { entry_read, entry_change };
+
+/* Set up and start the program. */
+void
+entry_start(const struct profile *prof, const struct typing *typing,
+    char **argv, int echo)
+{
+	entry_prof = prof;
+	entry_typing = *typing;
+	entry_argv = argv;
+	entry_echo = echo;
+	judgeterm_init(&entry_jt, !echo, JUDGETERM_EOL_LF);
+	if ((entry_tochild = evbuffer_new()) == NULL ||
+	    (entry_answer = evbuffer_new()) == NULL ||
+	    (entry_turn = evbuffer_new()) == NULL ||
+	    (entry_ev_restart = evtimer_new(muxd_base, entry_restart_cb,
+	    NULL)) == NULL ||
+	    (entry_ev_type = evtimer_new(muxd_base, entry_type_cb,
+	    NULL)) == NULL)
+		fatalx("cannot allocate the entry adapter");
+	entry_spawn();
+}
+
+/* In the child: the pipes as stdin and stdout, then the program. */
+static void
+entry_child_exec(int in, int out)
+{
+	sigset_t	set;
+	int		fd;
+
+	dup2(in, STDIN_FILENO);
+	dup2(out, STDOUT_FILENO);
+	for (fd = 3; fd < 1024; fd++)
+		close(fd);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGWINCH, SIG_DFL);
+	sigemptyset(&set);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+	setenv("PYTHONUNBUFFERED", "1", 1);
+	execvp(entry_argv[0], entry_argv);
+	fprintf(stderr, "comprog: cannot run %s: %s\n", entry_argv[0],
+	    strerror(errno));
+	_exit(127);
+}
+
+/* Start the program with a pipe each way. */
+static void
+entry_spawn(void)
+{
+	struct timeval	retry;
+	int		in[2], out[2];
+	pid_t		pid;
+
+	if (pipe2(in, O_CLOEXEC) == -1)
+		goto fail;
+	if (pipe2(out, O_CLOEXEC) == -1) {
+		close(in[0]);
+		close(in[1]);
+		goto fail;
+	}
+	if ((pid = fork()) == -1) {
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		goto fail;
+	}
+	if (pid == 0)
+		entry_child_exec(in[0], out[1]);
+	close(in[0]);
+	close(out[1]);
+	entry_pid = pid;
+	entry_to = in[1];
+	entry_from = out[0];
+	fcntl(entry_to, F_SETFL, fcntl(entry_to, F_GETFL) | O_NONBLOCK);
+	fcntl(entry_from, F_SETFL, fcntl(entry_from, F_GETFL) | O_NONBLOCK);
+	entry_ev_to = event_new(muxd_base, entry_to, EV_WRITE | EV_PERSIST,
+	    entry_to_cb, NULL);
+	entry_ev_from = event_new(muxd_base, entry_from, EV_READ | EV_PERSIST,
+	    entry_from_cb, NULL);
+	if (entry_ev_to == NULL || entry_ev_from == NULL)
+		fatalx("cannot allocate the program's events");
+	event_add(entry_ev_from, NULL);
+	if (evbuffer_get_length(entry_tochild) > 0)
+		event_add(entry_ev_to, NULL);
+	entry_started = time(NULL);
+	log_info("program %s started, pid %ld", entry_argv[0], (long)pid);
+	return;
+fail:
+	log_warn("cannot start %s", entry_argv[0]);
+	retry.tv_sec = entry_backoff / 1000;
+	retry.tv_usec = (entry_backoff % 1000) * 1000;
+	evtimer_add(entry_ev_restart, &retry);
+}
+
+/* Close the pipes to a program that ended. */
+static void
+entry_close_pipes(void)
+{
+	if (entry_ev_to != NULL)
+		event_free(entry_ev_to);
+	if (entry_ev_from != NULL)
+		event_free(entry_ev_from);
+	entry_ev_to = entry_ev_from = NULL;
+	if (entry_to != -1)
+		close(entry_to);
+	if (entry_from != -1)
+		close(entry_from);
+	entry_to = entry_from = -1;
+}
+
+/* Start the program again after its backoff. */
+static void
+entry_restart_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	entry_spawn();
+}
+
+/*
+ * A child ended: when it is the program, say so, and start it again with
+ * backoff, handing it the last turn if that was not answered.
+ */
+void
+entry_child(pid_t pid, int status)
+{
+	struct timeval	retry;
+	char		how[64];
+
+	if (pid != entry_pid)
+		return;
+	entry_pid = -1;
+	if (WIFSIGNALED(status))
+		snprintf(how, sizeof(how), "killed by signal %d",
+		    WTERMSIG(status));
+	else
+		snprintf(how, sizeof(how), "exited with status %d",
+		    WEXITSTATUS(status));
+	/* Its last words are in the pipe still: they are typed too. */
+	while (entry_from != -1 && entry_take(entry_from) == 1)
+		;
+	entry_close_pipes();
+	if (time(NULL) - entry_started >= ENTRY_STABLE)
+		entry_backoff = ENTRY_BACKOFF_MIN;
+	log_warnx("program %s %s; restarting it in %d ms", entry_argv[0], how,
+	    entry_backoff);
+	transcript_marker("fault program %s restarting", how);
+	if (!entry_answered && entry_last != NULL) {
+		evbuffer_drain(entry_tochild,
+		    evbuffer_get_length(entry_tochild));
+		evbuffer_add_printf(entry_tochild, "%s\n", entry_last);
+		log_info("the judge's last turn will be handed to it again");
+	}
+	retry.tv_sec = entry_backoff / 1000;
+	retry.tv_usec = (entry_backoff % 1000) * 1000;
+	evtimer_add(entry_ev_restart, &retry);
+	entry_backoff *= 2;
+	if (entry_backoff > ENTRY_BACKOFF_MAX)
+		entry_backoff = ENTRY_BACKOFF_MAX;
+}
+
+/* Stop the program and free everything. */
+void
+entry_stop(void)
+{
+	int	i, status;
+
+	entry_close_pipes();
+	if (entry_pid > 0) {
+		kill(entry_pid, SIGTERM);
+		for (i = 0; i < 50; i++) {
+			if (waitpid(entry_pid, &status, WNOHANG) != 0)
+				break;
+			usleep(20000);
+		}
+		if (i == 50) {
+			kill(entry_pid, SIGKILL);
+			waitpid(entry_pid, &status, 0);
+		}
+		entry_pid = -1;
+	}
+	if (entry_ev_restart != NULL)
+		event_free(entry_ev_restart);
+	if (entry_ev_type != NULL)
+		event_free(entry_ev_type);
+	entry_ev_restart = entry_ev_type = NULL;
+	evbuffer_free(entry_tochild);
+	evbuffer_free(entry_answer);
+	evbuffer_free(entry_turn);
+	free(entry_last);
+	entry_last = NULL;
+	if (entry_dropped > 0)
+		log_warnx("%llu bytes of answers were dropped",
+		    (unsigned long long)entry_dropped);
+}
+
+/* Hand a judge's turn to the program, as one line. */
+static void
+entry_hand(const char *text, size_t len)
+{
+	free(entry_last);
+	if ((entry_last = strndup(text, len)) == NULL)
+		fatal("strndup");
+	entry_answered = 0;
+	evbuffer_add(entry_tochild, text, len);
+	evbuffer_add(entry_tochild, "\n", 1);
+	log_info("turn for the program: %zu bytes", len);
+	log_debug("turn: %s", entry_last);
+	if (entry_ev_to != NULL)
+		event_add(entry_ev_to, NULL);
+}
+
+/* Write waiting turns to the program's standard input. */
+static void
+entry_to_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)what;
+	(void)arg;
+	if (evbuffer_get_length(entry_tochild) > 0 &&
+	    evbuffer_write(entry_tochild, fd) == -1) {
+		if (errno == EAGAIN || errno == EINTR)
+			return;
+		log_warn("writing to the program");	/* it is ending */
+		event_del(entry_ev_to);
+		return;
+	}
+	if (evbuffer_get_length(entry_tochild) == 0)
+		event_del(entry_ev_to);
+}
+
+/*
+ * Read what the program wrote and queue it for typing; 0 at its end of
+ * file, -1 when nothing more is there for now, else 1.
+ */
+static int
+entry_take(int fd)
+{
+	unsigned char	buf[PORT_CHUNK];
+	ssize_t		n, i;
+
+	if ((n = read(fd, buf, sizeof(buf))) <= 0)
+		return (n == 0 ? 0 : -1);
+	entry_answered = 1;
+	for (i = 0; i < n; i++) {
+		if (buf[i] == '\r')
+			continue;
+		if (evbuffer_get_length(entry_answer) >= ENTRY_ANSWER_MAX) {
+			if (entry_dropped++ == 0)
+				log_warnx("the program's answers exceed %d "
+				    "bytes waiting; dropping", ENTRY_ANSWER_MAX);
+			continue;
+		}
+		evbuffer_add(entry_answer, &buf[i], 1);
+	}
+	if (!evtimer_pending(entry_ev_type, NULL))
+		entry_type_next();
+	return (1);
+}
+
+/* Read the program's answer as it comes. */
+static void
+entry_from_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)what;
+	(void)arg;
+	switch (entry_take(fd)) {
+	case 0:
+		event_del(entry_ev_from);	/* the program is ending */
+		break;
+	case -1:
+		if (errno != EAGAIN && errno != EINTR)
+			event_del(entry_ev_from);
+		break;
+	}
+}
+
+/* Arm the typing timer for the next key, if any and the line is up. */
+static void
+entry_type_next(void)
+{
+	struct timeval	tv;
+	unsigned char	key;
+	int		ms;
+
+	if (!line_is_up() || evbuffer_get_length(entry_answer) == 0 ||
+	    evtimer_pending(entry_ev_type, NULL))
+		return;
+	evbuffer_copyout(entry_answer, &key, 1);
+	ms = typing_delay(&entry_typing, entry_prev, key);
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(entry_ev_type, &tv);
+}
+
+/* Type one key of the answer. */
+static void
+entry_type_cb(evutil_socket_t fd, short what, void *arg)
+{
+	static const char	*eols[] = { "\r", "\n", "\r\n", "\r\n" };
+	struct timeval		 tv;
+	const unsigned char	*out;
+	unsigned char		 key;
+	size_t			 n;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	if (!line_is_up() || evbuffer_get_length(entry_answer) == 0)
+		return;
+	evbuffer_copyout(entry_answer, &key, 1);
+	if (key == '\n') {
+		out = (const unsigned char *)eols[entry_prof->eol & 3];
+		n = strlen((const char *)out);
+	} else {
+		out = &key;
+		n = 1;
+	}
+	if (line_send(out, n) == -1) {
+		tv.tv_sec = 0;
+		tv.tv_usec = 100000;
+		evtimer_add(entry_ev_type, &tv);
+		return;
+	}
+	evbuffer_drain(entry_answer, 1);
+	muxd_time(&tv);
+	transcript_entity(out, n, &tv);
+	if (entry_echo)
+		judgeterm_screen(&entry_jt, out, n);
+	entry_prev = key;
+	entry_type_next();
+}
+
+/* Take the judge's keys: prompt and echo if asked, turns to the program. */
+static void
+entry_read(const unsigned char *buf, size_t n, const struct timeval *tv)
+{
+	struct judgeterm_out	out;
+	size_t			i, len;
+
+	transcript_judge(buf, n, tv);
+	for (i = 0; i < n; i++) {
+		judgeterm_byte(&entry_jt, buf[i], &out);
+		if (entry_echo && out.necho > 0 &&
+		    line_send(out.echo, out.necho) == -1)
+			log_warnx("echo not sent: the line's queue is full");
+		switch (out.event) {
+		case JUDGETERM_NONE:
+			break;
+		case JUDGETERM_LINE:
+			len = out.linelen < JUDGETERM_LINEMAX ? out.linelen :
+			    JUDGETERM_LINEMAX;
+			if (evbuffer_get_length(entry_turn) > 0)
+				evbuffer_add(entry_turn, " ", 1);
+			evbuffer_add(entry_turn, out.line, len);
+			break;
+		case JUDGETERM_TURN:
+			len = evbuffer_get_length(entry_turn);
+			if (len > 0)
+				entry_hand((const char *)evbuffer_pullup(
+				    entry_turn, -1), len);
+			evbuffer_drain(entry_turn, len);
+			break;
+		case JUDGETERM_JUDGE:
+			log_info("judge %02d announced", out.judge);
+			break;
+		}
+	}
+}
+
+/* Follow the line: typing resumes when it is back. */
+static void
+entry_change(enum line_change what, const char *msg)
+{
+	struct judgeterm_out	out;
+
+	switch (what) {
+	case LINE_UP:
+		if (entry_echo) {
+			judgeterm_prompt(&entry_jt, &out);
+			line_send(out.echo, out.necho);
+		}
+		if (evbuffer_get_length(entry_answer) > 0)
+			log_info("line up: typing the %zu bytes that wait",
+			    evbuffer_get_length(entry_answer));
+		entry_type_next();
+		break;
+	case LINE_DOWN:
+		log_warnx("line down: %s; typing waits for it", msg);
+		break;
+	case LINE_DROP:
+		log_warnx("line: %s", msg);
+		break;
+	}
+}

@@ -1,0 +1,219 @@
+/*
+ * The text of a screen pane, the model the screen is drawn from: the last
+ * PANE_LINES lines, each a row of cells (a byte and who wrote it), fed
+ * bytes as a terminal would take them.
+ *
+ * CR, LF, CRLF and LFCR each end one line: after a CR one LF from the
+ * same writer is the other half of the pair and is swallowed (after an
+ * LF, one CR), as judgeterm.c and the transcripts count them.  BS and DEL
+ * erase the last character of the current line (a whole tab at once) and
+ * never reach back into an ended line.  TAB becomes spaces up to the next
+ * multiple of 8.  Printable ASCII and 0xa0-0xff (ISO-8859-1) are kept;
+ * BEL is counted so the screen can ring; every other control byte is
+ * dropped, so nothing fed here can move the cursor or change the screen.
+ * A line longer than PANE_LINEMAX cells is ended there.
+ *
+ * Lines are wrapped only when drawn (pane_rows), so a resized screen
+ * wraps everything again.  No I/O.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "comprog.h"
+
+#define PANE_BEL	0x07
+#define PANE_BS		0x08
+#define PANE_TAB	0x09
+#define PANE_LF		0x0a
+#define PANE_CR		0x0d
+#define PANE_DEL	0x7f
+
+static struct pane_line *pane_cur(struct pane *);
+static void	pane_newline(struct pane *);
+static void	pane_put(struct pane *, enum pane_who, unsigned char,
+		    unsigned char);
+static void	pane_erase(struct pane *);
+
+/* Start a pane with one empty line. */
+void
+pane_init(struct pane *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->n = 1;
+}
+
+/* Free the text of a pane. */
+void
+pane_free(struct pane *p)
+{
+	size_t	i;
+
+	for (i = 0; i < PANE_LINES; i++)
+		free(p->line[i].cell);
+	pane_init(p);
+}
+
+/* The current (last) line. */
+static struct pane_line *
+pane_cur(struct pane *p)
+{
+	return (&p->line[(p->first + p->n - 1) % PANE_LINES]);
+}
+
+/* End the current line; the oldest line goes when the ring is full. */
+static void
+pane_newline(struct pane *p)
+{
+	if (p->n == PANE_LINES) {
+		p->line[p->first].len = 0;
+		p->first = (p->first + 1) % PANE_LINES;
+	} else
+		p->n++;
+	pane_cur(p)->len = 0;
+}
+
+/* Append a cell to the current line; w is what a BS there erases. */
+static void
+pane_put(struct pane *p, enum pane_who who, unsigned char c, unsigned char w)
+{
+	struct pane_line	*l = pane_cur(p);
+	struct pane_cell	*cell;
+	size_t			 cap;
+
+	if (l->len >= PANE_LINEMAX) {
+		pane_newline(p);
+		l = pane_cur(p);
+	}
+	if (l->len == l->cap) {
+		cap = l->cap == 0 ? 128 : l->cap * 2;
+		if ((cell = reallocarray(l->cell, cap, sizeof(*cell))) == NULL)
+			return;		/* the character is not shown */
+		l->cell = cell;
+		l->cap = cap;
+	}
+	l->cell[l->len].c = c;
+	l->cell[l->len].who = (unsigned char)who;
+	l->cell[l->len].w = w;
+	l->len++;
+}
+
+/* Erase the last character of the current line. */
+static void
+pane_erase(struct pane *p)
+{
+	struct pane_line	*l = pane_cur(p);
+	size_t			 w;
+
+	if (l->len == 0)
+		return;
+	w = l->cell[l->len - 1].w;
+	if (w == 0 || w > l->len)
+		w = 1;
+	l->len -= w;
+}
+
+/* Take bytes written by who. */
+void
+pane_feed(struct pane *p, enum pane_who who, const unsigned char *buf,
+    size_t n)
+{
+	unsigned char	*eol = &p->eol[who], c;
+	size_t		 i, k, w;
+
+	for (i = 0; i < n; i++) {
+		c = buf[i];
+		if (c == PANE_CR || c == PANE_LF) {
+			if (*eol != 0 && *eol != c) {
+				*eol = 0;
+				continue;
+			}
+			*eol = c;
+			pane_newline(p);
+			continue;
+		}
+		*eol = 0;
+		if (c == PANE_BS || c == PANE_DEL)
+			pane_erase(p);
+		else if (c == PANE_TAB) {
+			w = 8 - pane_cur(p)->len % 8;
+			for (k = 0; k < w; k++)
+				pane_put(p, who, ' ', k + 1 == w ? w : 1);
+		} else if (c == PANE_BEL)
+			p->bells++;
+		else if ((c >= 0x20 && c < PANE_DEL) || c >= 0xa0)
+			pane_put(p, who, c, 1);
+	}
+}
+
+/* Append text as it is, each byte one cell (a prompt, say). */
+void
+pane_text(struct pane *p, enum pane_who who, const char *s)
+{
+	for (; *s != '\0'; s++)
+		pane_put(p, who, (unsigned char)*s, 1);
+	p->eol[who] = 0;
+}
+
+/* Write a note on a line of its own, leaving an empty current line. */
+void
+pane_note(struct pane *p, const char *s)
+{
+	if (pane_cur(p)->len > 0)
+		pane_newline(p);
+	pane_text(p, PANE_NOTE, s);
+	pane_newline(p);
+}
+
+/*
+ * Remove the last ended line when the current one is empty (the "@@nn"
+ * line that a note replaces); 1 when one was removed.
+ */
+int
+pane_retract(struct pane *p)
+{
+	if (p->n < 2 || pane_cur(p)->len > 0)
+		return (0);
+	p->n--;
+	pane_cur(p)->len = 0;
+	return (1);
+}
+
+/* The number of lines, the current one included. */
+size_t
+pane_count(const struct pane *p)
+{
+	return (p->n);
+}
+
+/* Line i, 0 being the oldest kept. */
+const struct pane_line *
+pane_line(const struct pane *p, size_t i)
+{
+	return (&p->line[(p->first + i) % PANE_LINES]);
+}
+
+/* The length of the current line, in cells. */
+size_t
+pane_current_len(const struct pane *p)
+{
+	return (p->line[(p->first + p->n - 1) % PANE_LINES].len);
+}
+
+/*
+ * The screen rows a line takes at a width; the current line (last) takes
+ * one more when full to the edge, for the cursor.
+ */
+size_t
+pane_rows(const struct pane_line *l, size_t width, int last)
+{
+	size_t	n;
+
+	if (width == 0)
+		width = 1;
+	if (l->len == 0)
+		return (1);
+	n = (l->len + width - 1) / width;
+	if (last && l->len % width == 0)
+		n++;
+	return (n);
+}

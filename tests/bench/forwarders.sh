@@ -1,0 +1,297 @@
+#!/bin/sh
+# Benchmark: muxd against its references, side by side in one run (issue
+# 7).  The probe (ptybench) makes the pty pairs, plays both ends of every
+# link and watches the forwarder through /proc; fwd starts the forwarder:
+#   baseline    no forwarder: one pty hop, the kernel's own cost
+#   minifwd     the floor: a minimal poll() forwarder, two pty hops and
+#               one wake-up per chunk (minifwd+log: a text line per byte)
+#   socat       socat between the two slaves
+#   ser2net     ser2net with its defaults, a serial device on each side
+#   muxd quick  muxd --link a b
+#   muxd room   muxd -f room.conf with a round started by muxctl: rules,
+#               captures and transcripts on (the judge is echoed by muxd)
+# Every figure is printed with its ratio to the floor (xfl) and to the
+# baseline (xbl) measured in the same run; the targets of issue 7 for
+# muxd room follow as "benchmark measured reference" lines.  A target
+# missed is shown and makes the exit status 1; timing is never a test.
+#   sh tests/bench/forwarders.sh BUILDDIR
+# BENCH_FULL=1 for the full sizes (about 15 minutes instead of 5);
+# BENCH_SMOKE=1 checks the harness in a minute, its figures meaningless.
+set -u
+B=${1:-build}
+PB=$B/tests/bench/ptybench
+T=$(mktemp -d "${TMPDIR:-/tmp}/bench-fwd.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM
+R=$T/results
+: >"$R"
+
+if [ -n "${BENCH_SMOKE:-}" ]; then	# the harness itself, figures meaningless
+	NLAT=1000 NLAT_S2N=200 NLINE=3 BULK_S=0.5 CPU_S=0.5 IDLE_S=1 SCALE_S=0.5 SCALE_W=0.5
+elif [ -n "${BENCH_FULL:-}" ]; then
+	NLAT=100000 NLAT_S2N=20000 NLINE=100 BULK_S=5 CPU_S=10 IDLE_S=10 SCALE_S=10 SCALE_W=5
+else
+	NLAT=20000 NLAT_S2N=4000 NLINE=20 BULK_S=2 CPU_S=3 IDLE_S=10 SCALE_S=2 SCALE_W=2
+fi
+GAPS=20,300
+
+for x in "$PB" "$B/tests/bench/minifwd" "$B/muxd/muxd" "$B/muxd/muxctl"; do
+	[ -x "$x" ] || { echo "forwarders: $x not built"; exit 1; }
+done
+command -v socat >/dev/null || { echo "forwarders: socat not installed"; exit 1; }
+FWDS="minifwd socat ser2net muxd-quick muxd-room"
+if ! command -v ser2net >/dev/null; then
+	FWDS="minifwd socat muxd-quick muxd-room"
+	echo "forwarders: ser2net not installed (apt-get install ser2net); its column is empty"
+fi
+started=$(date +%s)
+phases=
+# Note how long the phase that just ended took.
+phase() {
+	_now=$(date +%s)
+	phases="$phases $1 $((_now - ${_last:-$started})) s,"
+	_last=$_now
+}
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# Run the probe: probe KEY PIN MODE FWD LINKS [options]; its figures are
+# kept in $R as "KEY name value" lines.
+probe() {
+	_key=$1 _pin=$2 _mode=$3 _fwd=$4 _links=$5
+	shift 5
+	_x=
+	if [ "$_fwd" = muxd-room ]; then
+		_x=-e
+		[ $((_links % 2)) = 1 ] && _x="-e -x 1"
+	fi
+	_cmd="-- sh tests/bench/fwd $_fwd $T/run/$_key"
+	[ "$_fwd" = baseline ] && _cmd=
+	[ "$_pin" = p ] && _ts="taskset -c 0" || _ts=
+	# shellcheck disable=SC2086
+	if B=$B $_ts "$PB" "$_mode" -l "$_links" $_x "$@" $_cmd \
+	    >"$T/out.$_key" 2>"$T/err.$_key"; then
+		tr ' ' '\n' <"$T/out.$_key" | sed -n "s/^\([a-z_0-9]*\)=\(.*\)/$_key \1 \2/p" >>"$R"
+	else
+		echo "forwarders: $_key failed: $(tail -1 "$T/err.$_key")" >&2
+		echo "$_key failed 1" >>"$R"
+	fi
+}
+
+# Latency, in two rounds of half the samples each, the order reversed in
+# the second, so that a disturbance does not fall on one forwarder alone.
+order="baseline $FWDS"
+rorder=$(echo "$order" | tr ' ' '\n' | sed '1!G;h;$!d' | tr '\n' ' ')
+for round in 1 2; do
+	[ $round = 1 ] && list=$order || list=$rorder
+	for pin in u p; do
+		for f in $list; do
+			n=$((NLAT / 2))
+			[ "$f" = ser2net ] && n=$((NLAT_S2N / 2))
+			probe "lat.$pin.$f.$round" $pin lat "$f" 1 -n $n -g $GAPS \
+			    -o "$T/samples.$pin.$f.$round"
+		done
+	done
+done
+for pin in u p; do
+	for f in baseline $FWDS; do
+		if [ ! -s "$T/samples.$pin.$f.1" ] || [ ! -s "$T/samples.$pin.$f.2" ]; then
+			continue
+		fi
+		"$PB" stats "$T/samples.$pin.$f.1" "$T/samples.$pin.$f.2" |
+		    tr ' ' '\n' | sed -n "s/^\([a-z_0-9]*\)=\(.*\)/lat.$pin.$f \1 \2/p" >>"$R"
+	done
+done
+phase latency
+
+# A line typed key by key, each after its echo.
+for pin in u p; do
+	for f in baseline $FWDS; do
+		probe "line.$pin.$f" $pin line "$f" 1 -n $NLINE
+	done
+done
+phase line
+
+# Bulk both ways at once, every byte checked.
+for f in baseline minifwd-log $FWDS; do
+	probe "bulk.$f" u bulk "$f" 1 -t $BULK_S
+done
+phase bulk
+
+# CPU per byte at 960 bytes/s each way (9600 baud), one link, 1-byte writes.
+for f in minifwd-log $FWDS; do
+	probe "cpu.$f" u rate "$f" 1 -r 960 -w 1 -t $CPU_S
+done
+phase cpu
+
+# Idle, every forwarder at once (an idle process wakes only for itself).
+for f in $FWDS; do
+	for l in 1 128; do
+		probe "idle.$l.$f" u idle "$f" $l -t $IDLE_S &
+	done
+done
+wait
+phase idle
+
+# Scaling in one process: 8, 32 and 128 links at 960 bytes/s each way.
+for l in 8 32 128; do
+	for w in 1 16; do
+		for f in minifwd ser2net ${BENCH_FULL:+muxd-quick} muxd-room; do
+			case " $FWDS " in *" $f "*) ;; *) continue ;; esac
+			probe "scale.$f.$l.$w" u rate "$f" $l -r 960 -w $w -t $SCALE_S -W $SCALE_W
+		done
+	done
+done
+
+phase scaling
+took=$(( $(date +%s) - started ))
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+
+awk -v fwds="$FWDS" -v nlat=$NLAT -v nlat2=$NLAT_S2N -v gaps=$GAPS \
+    -v nline=$NLINE -v bulks=$BULK_S -v cpus=$CPU_S -v idles=$IDLE_S \
+    -v scales=$SCALE_S -v scalew=$SCALE_W -v took=$took -v phases="${phases%,}" -v load0="$load0" -v load1="$load1" \
+    -v machine="$(nproc) CPUs, $cpu, Linux $(uname -r)" '
+function has(k, f) { return ((k, f) in r) }
+# The forwarders with minifwd+log after minifwd.
+function with_log(l) { sub(/minifwd/, "minifwd minifwd-log", l); return (l) }
+function v(k, f) { return has(k, f) ? r[k, f] + 0 : -1 }
+# A figure in 7 columns, with 3 significant digits or so.
+function num(x) {
+	if (x < 0) return sprintf("%7s", "-")
+	if (x < 10) return sprintf("%7.2f", x)
+	if (x < 1000) return sprintf("%7.1f", x)
+	return sprintf("%7.0f", x)
+}
+# A ratio in 6 columns.
+function rat(x, y) {
+	if (x < 0 || y <= 0) return sprintf("%6s", "-")
+	if (x / y >= 100) return sprintf("%6.0f", x / y)
+	return sprintf("%6.2f", x / y)
+}
+function name(f) {
+	if (f == "muxd-quick") return "muxd quick"
+	if (f == "muxd-room") return "muxd room"
+	if (f == "minifwd-log") return "minifwd+log"
+	return f
+}
+# One target line: what, measured text, reference text, met.
+function target(what, got, ref, ok) {
+	printf("%-46s %-20s %-24s %s\n", what, got, ref, ok ? "ok" : "MISSED")
+	if (!ok) missed++
+}
+{ r[$1, $2] = $3 }
+END {
+	nf = split(fwds, F, " ")
+	printf("\nforwarders: muxd against its references, one run: %s\n", machine)
+	printf("  load average %s at the start, %s at the end; %d s:%s\n", load0, load1, took, phases)
+	printf("  xfl: ratio to the floor (minifwd); xbl: ratio to the baseline (no forwarder, one pty hop)\n")
+
+	printf("\none-way latency per byte, us: %d samples (ser2net %d), gaps uniform in %s us, directions alternating every 50; pinned: taskset -c 0\n", nlat, nlat2, gaps)
+	printf("%-20s", "")
+	split("p50 p90 p99 p999", P, " ")
+	split("p50 p90 p99 p99.9", PN, " ")
+	for (i = 1; i <= 4; i++) printf("  %-19s", PN[i])
+	printf("\n%-20s", "")
+	for (i = 1; i <= 4; i++) printf("  %7s%6s%6s", "us", "xfl", "xbl")
+	printf("\n")
+	for (pi = 1; pi <= 2; pi++) {
+		pin = pi == 1 ? "u" : "p"
+		for (j = 0; j <= nf; j++) {
+			f = j == 0 ? "baseline" : F[j]
+			k = "lat." pin "." f
+			printf("%-9s %-10s", j == 0 ? (pi == 1 ? "unpinned" : "pinned") : "", name(f))
+			for (i = 1; i <= 4; i++)
+				printf("  %s%s%s", num(v(k, P[i]) ), rat(v(k, P[i]), v("lat." pin ".minifwd", P[i])), rat(v(k, P[i]), v("lat." pin ".baseline", P[i])))
+			printf("\n")
+		}
+	}
+
+	printf("\n40 keys typed one at a time, each after its echo, ms from the first key to the last echo (median of %d lines)\n", nline)
+	printf("echo: by the far end of the link (the probe), by muxd itself in a room (1996 convention)\n")
+	printf("%-20s  %-19s  %-19s\n", "", "unpinned", "pinned")
+	printf("%-20s  %7s%6s%6s  %7s%6s%6s\n", "", "ms", "xfl", "xbl", "ms", "xfl", "xbl")
+	for (j = 0; j <= nf; j++) {
+		f = j == 0 ? "baseline" : F[j]
+		printf("%-20s", name(f))
+		for (pi = 1; pi <= 2; pi++) {
+			pin = pi == 1 ? "u" : "p"
+			x = v("line." pin "." f, "p50")
+			printf("  %s%s%s", num(x), rat(x, v("line." pin ".minifwd", "p50")), rat(x, v("line." pin ".baseline", "p50")))
+		}
+		printf("\n")
+	}
+
+	printf("\nbulk both ways at once for %s s, MB/s each way, every byte checked\n", bulks)
+	printf("%-20s  %7s %7s%6s%6s  %s\n", "", "a->b", "b->a", "xfl", "xbl", "check")
+	fl = (v("bulk.minifwd", "ab") + v("bulk.minifwd", "ba")) / 2
+	bl = (v("bulk.baseline", "ab") + v("bulk.baseline", "ba")) / 2
+	nb = split("baseline " with_log(fwds), BF, " ")
+	for (j = 1; j <= nb; j++) {
+		f = BF[j]
+		k = "bulk." f
+		if (!has(k, "ab")) { printf("%-20s  failed\n", name(f)); continue }
+		x = (v(k, "ab") + v(k, "ba")) / 2
+		chk = v(k, "lost") == 0 && v(k, "errors") == 0 ? "exact" : sprintf("%d bytes lost, %d wrong", v(k, "lost"), v(k, "errors"))
+		printf("%-20s  %s %s%s%s  %s\n", name(f), num(v(k, "ab")), num(v(k, "ba")), rat(x, fl), rat(x, bl), chk)
+	}
+
+	printf("\nCPU at 960 bytes/s each way (9600 baud), one link, 1-byte writes, %s s; latency from when each byte was due\n", cpus)
+	printf("%-20s  %7s%6s %6s   %7s %7s %7s%6s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered")
+	nc = split(with_log(fwds), CF, " ")
+	for (j = 1; j <= nc; j++) {
+		f = CF[j]
+		k = "cpu." f
+		if (!has(k, "cpu_ns_per_byte")) { printf("%-20s  failed\n", name(f)); continue }
+		printf("%-20s  %s%s %6.2f   %s %s %s%s  %.2f%%%s\n", name(f), num(v(k, "cpu_ns_per_byte") / 1000), rat(v(k, "cpu_ns_per_byte"), v("cpu.minifwd", "cpu_ns_per_byte")), v(k, "cpu_pct"), num(v(k, "p50")), num(v(k, "p99")), num(v(k, "p999")), rat(v(k, "p99"), v("cpu.minifwd", "p99")), 100 * v(k, "share"), v(k, "lost") > 0 ? sprintf(", %d lost", v(k, "lost")) : "")
+	}
+
+	printf("\nwake-ups per second while idle (context switches of the forwarder'"'"'s processes over %s s)\n", idles)
+	printf("%-20s  %8s  %8s\n", "", "1 link", "128 links")
+	for (j = 1; j <= nf; j++) {
+		f = F[j]
+		printf("%-20s  %8s  %8s%s\n", name(f), has("idle.1." f, "per_s") ? sprintf("%.2f", v("idle.1." f, "per_s")) : "failed", has("idle.128." f, "per_s") ? sprintf("%.2f", v("idle.128." f, "per_s")) : "failed", f == "socat" ? "   (one process per link)" : f == "muxd-room" ? "   (1 link: a station, 2 links)" : "")
+	}
+
+	printf("\nscaling in one process: links at 960 bytes/s each way, %s s after %s s of warm-up; latency (us) from when each byte was due\n", scales, scalew)
+	printf("xfl: minifwd with the same load; probe late: bytes the probe itself wrote over 1 ms late (the machine is the limit)\n")
+	printf("%-24s  %7s %7s %7s %7s%6s  %6s %7s%6s  %9s %6s %6s\n", "", "p50", "p90", "p99", "p99.9", "xfl", "CPU %", "us/byte", "xfl", "delivered", "lost", "probe late")
+	ns = split("minifwd ser2net muxd-quick muxd-room", SF, " ")
+	for (l = 8; l <= 128; l *= 4) for (w = 1; w <= 16; w += 15) for (j = 1; j <= ns; j++) {
+		f = SF[j]
+		if (index(" " fwds " ", " " f " ") == 0) continue
+		k = "scale." f "." l "." w
+		fk = "scale.minifwd." l "." w
+		lab = sprintf("%-11s %3d x %2d B", name(f), l, w)
+		if (!has(k, "share")) {
+			if (has(k, "failed")) printf("%-24s  failed\n", lab)
+			continue
+		}
+		printf("%-24s  %s %s %s %s%s  %6.1f %s%s  %8.2f%% %6d %5.1f%%%s\n", lab, num(v(k, "p50")), num(v(k, "p90")), num(v(k, "p99")), num(v(k, "p999")), rat(v(k, "p99"), v(fk, "p99")), v(k, "cpu_pct"), num(v(k, "cpu_ns_per_byte") / 1000), rat(v(k, "cpu_ns_per_byte"), v(fk, "cpu_ns_per_byte")), 100 * v(k, "share"), v(k, "lost") + v(k, "errors"), 100 * v(k, "probe_lag"), v(k, "errors") > 0 ? " wrong bytes" : "")
+	}
+
+	printf("\nissue 7 targets for muxd room (rules, captures and transcripts on)\n")
+	printf("%-46s %-20s %-24s %s\n", "benchmark", "measured", "reference", "")
+	m = "lat.p.muxd-room"; fl = "lat.p.minifwd"
+	target("pinned latency p50", sprintf("%.1f us %.2fx", v(m, "p50"), v(m, "p50") / v(fl, "p50")), "<= 1.2x floor", v(m, "p50") >= 0 && v(m, "p50") <= 1.2 * v(fl, "p50"))
+	target("pinned latency p99", sprintf("%.1f us %.2fx", v(m, "p99"), v(m, "p99") / v(fl, "p99")), "<= 1.5x floor", v(m, "p99") >= 0 && v(m, "p99") <= 1.5 * v(fl, "p99"))
+	target("unpinned latency p99", sprintf("%.1f us", v("lat.u.muxd-room", "p99")), "< 1000 us (a byte at 9600)", v("lat.u.muxd-room", "p99") >= 0 && v("lat.u.muxd-room", "p99") < 1000)
+	target("no coalescing: p50 of a 960 B/s stream", sprintf("%.1f us", v("cpu.muxd-room", "p50")), "< 1042 us (a byte time)", v("cpu.muxd-room", "p50") >= 0 && v("cpu.muxd-room", "p50") < 1042)
+	x = v("cpu.muxd-room", "cpu_ns_per_byte"); y = v("cpu.minifwd", "cpu_ns_per_byte")
+	target("CPU per byte at 960 B/s", sprintf("%.1f us %.2fx", x / 1000, x / y), "<= 1.3x floor", x >= 0 && x <= 1.3 * y)
+	x = (v("bulk.muxd-quick", "ab") + v("bulk.muxd-quick", "ba")) / 2; y = (v("bulk.socat", "ab") + v("bulk.socat", "ba")) / 2
+	target("bulk, muxd quick", sprintf("%.1f MB/s", x), sprintf(">= socat %.1f MB/s", y), x >= y && v("bulk.muxd-quick", "lost") == 0)
+	x = v("bulk.muxd-room", "ab") < v("bulk.muxd-room", "ba") ? v("bulk.muxd-room", "ab") : v("bulk.muxd-room", "ba")
+	y = (v("bulk.minifwd-log", "ab") + v("bulk.minifwd-log", "ba")) / 2
+	target("bulk, muxd room, slower direction", sprintf("%.2f MB/s", x), sprintf(">= minifwd+log %.1f MB/s", y), x >= y && v("bulk.muxd-room", "lost") == 0)
+	target("idle wake-ups, 1 link", sprintf("%.2f /s", v("idle.1.muxd-room", "per_s")), "0 (< 1 in the window)", has("idle.1.muxd-room", "per_s") && v("idle.1.muxd-room", "wakeups") < 1)
+	target("idle wake-ups, 128 links", sprintf("%.2f /s", v("idle.128.muxd-room", "per_s")), "0 (< 1 in the window)", has("idle.128.muxd-room", "per_s") && v("idle.128.muxd-room", "wakeups") < 1)
+	k = "scale.muxd-room.128.16"
+	target("128 links x 16 B: delivered", sprintf("%.2f%%, %d lost", 100 * v(k, "share"), v(k, "lost") + v(k, "errors")), "everything", v(k, "share") >= 0.999 && v(k, "lost") == 0 && v(k, "errors") == 0)
+	target("128 links x 16 B: p99", sprintf("%.1f us", v(k, "p99")), "<= 1000 us", v(k, "p99") >= 0 && v(k, "p99") <= 1000)
+	y = v("scale.ser2net.128.16", "cpu_pct")
+	target("128 links x 16 B: CPU", sprintf("%.1f%%", v(k, "cpu_pct")), y >= 0 ? sprintf("<= ser2net %.1f%%", y) : "<= ser2net (not run)", v(k, "cpu_pct") >= 0 && y >= 0 && v(k, "cpu_pct") <= y)
+	k = "scale.muxd-room.32.1"
+	target("32 links x 1 B: loss", sprintf("%d lost, %.2f%%", v(k, "lost") + v(k, "errors"), 100 * v(k, "share")), "none", has(k, "lost") && v(k, "lost") == 0 && v(k, "errors") == 0)
+	target("32 links x 1 B: p99", sprintf("%.1f us", v(k, "p99")), "<= 2000 us", v(k, "p99") >= 0 && v(k, "p99") <= 2000)
+	exit(missed > 0)
+}' "$R"

@@ -1,0 +1,106 @@
+/*
+ * minifwd: the floor of the forwarder benchmarks.  A minimal poll(2)
+ * forwarder between pairs of terminal devices: each chunk read from one
+ * end is written to the other end at once, so a byte costs two pty hops
+ * and one wake-up per chunk, and nothing else.  With -l it also writes a
+ * text line per byte (time, end, value) to a log, one write(2) per chunk:
+ * the floor of a forwarder that keeps evidence of every byte.
+ *
+ *	minifwd [-l log] path-a path-b [path-a path-b ...]
+ */
+#include <sys/time.h>
+
+#include <err.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define MINIFWD_FDS	1024
+#define MINIFWD_CHUNK	4096
+#define MINIFWD_LOGLINE	32
+
+static int	minifwd_open(const char *);
+static void	minifwd_log(int, int, const unsigned char *, ssize_t);
+
+/* Open a terminal device in raw mode. */
+static int
+minifwd_open(const char *path)
+{
+	struct termios	t;
+	int		fd;
+
+	if ((fd = open(path, O_RDWR | O_NOCTTY)) == -1)
+		err(1, "%s", path);
+	if (tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	return (fd);
+}
+
+/* Log a chunk, a line per byte, with one write. */
+static void
+minifwd_log(int log, int end, const unsigned char *buf, ssize_t n)
+{
+	static char	text[MINIFWD_CHUNK * MINIFWD_LOGLINE];
+	struct timeval	tv;
+	ssize_t		i;
+	int		len = 0;
+
+	gettimeofday(&tv, NULL);
+	for (i = 0; i < n; i++)
+		len += snprintf(text + len, sizeof(text) - len,
+		    "%lld.%06ld %d %02x\n", (long long)tv.tv_sec,
+		    (long)tv.tv_usec, end, buf[i]);
+	if (write(log, text, len) != len)
+		err(1, "log");
+}
+
+/* Forward every chunk read from one end of a pair to the other end. */
+int
+main(int argc, char *argv[])
+{
+	struct pollfd	pfd[MINIFWD_FDS];
+	unsigned char	buf[MINIFWD_CHUNK];
+	ssize_t		n, w, off;
+	int		i, nfd, ch, log = -1;
+
+	while ((ch = getopt(argc, argv, "l:")) != -1) {
+		if (ch != 'l')
+			goto usage;
+		if ((log = open(optarg, O_WRONLY | O_CREAT | O_APPEND,
+		    0644)) == -1)
+			err(1, "%s", optarg);
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 2 || argc % 2 != 0 || argc > MINIFWD_FDS)
+		goto usage;
+	for (nfd = 0; nfd < argc; nfd++) {
+		pfd[nfd].fd = minifwd_open(argv[nfd]);
+		pfd[nfd].events = POLLIN;
+	}
+	for (;;) {
+		if (poll(pfd, nfd, -1) == -1)
+			err(1, "poll");
+		for (i = 0; i < nfd; i++) {
+			if (pfd[i].revents == 0)
+				continue;
+			if ((n = read(pfd[i].fd, buf, sizeof(buf))) <= 0)
+				err(1, "read %s", argv[i]);
+			for (off = 0; off < n; off += w)
+				if ((w = write(pfd[i ^ 1].fd, buf + off,
+				    n - off)) == -1)
+					err(1, "write %s", argv[i ^ 1]);
+			if (log != -1)
+				minifwd_log(log, i, buf, n);
+		}
+	}
+usage:
+	fprintf(stderr, "usage: minifwd [-l log] path-a path-b "
+	    "[path-a path-b ...]\n");
+	return (2);
+}
