@@ -150,9 +150,10 @@ check-lab: all
 	@sh mk/deps check >&2
 	@sh tests/lab/run B=$(B)
 
-# The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer
+# (and the lab: muxd under the sanitizers on real tty drivers and libusb).
 check-asan:
-	$(MAKE) B=build-asan LAB=0 CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer' \
+	$(MAKE) B=build-asan CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer' \
 		LDFLAGS='-fsanitize=address,undefined' check
 
 demo: all

@@ -12,8 +12,12 @@
  *  - line up but slow or stalled: once outq reaches limit, the port that
  *    feeds it (its link peer) is no longer read until outq drains to half
  *    the limit.  Nothing is lost; the bytes wait in the source's own line,
- *    and only that one conversation waits.  outq never exceeds limit plus
- *    one read (PORT_READ_SIZE).
+ *    and only that one conversation waits.  outq then stays within limit
+ *    plus one read (PORT_READ_SIZE).  When both ends of a link would be
+ *    held at once, neither is (port_pause): a peer that stops reading
+ *    while it cannot write would never drain either queue.  The queue may
+ *    then grow to PORT_HARD times limit; past that, bytes are dropped,
+ *    counted, logged and announced.
  *  - line down: outq keeps what arrives up to limit, to be delivered when
  *    the line returns; bytes beyond it are dropped, counted, logged and
  *    announced ("drop" events), never silently.
@@ -37,6 +41,7 @@
 #define PORT_BACKOFF_MIN	250	/* ms */
 #define PORT_BACKOFF_MAX	8000
 #define PORT_READ_SIZE		PORT_CHUNK
+#define PORT_HARD		16	/* times limit a queue may reach */
 #define PORT_STABLE		10	/* s up before the backoff resets */
 
 struct port_list ports = TAILQ_HEAD_INITIALIZER(ports);
@@ -415,7 +420,20 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
 			return (0);
 	}
 	if (p->state == PORT_UP) {
-		evbuffer_add(p->outq, buf, n);
+		/*
+		 * Past limit the source is held back, unless it cannot be
+		 * (see port_pause); then the queue may grow to PORT_HARD
+		 * times limit, and what is past that is dropped and counted.
+		 */
+		queued = evbuffer_get_length(p->outq);
+		room = queued < p->limit * PORT_HARD ?
+		    p->limit * PORT_HARD - queued : 0;
+		if (n > room) {
+			port_drop(p, n - room);
+			n = room;
+		}
+		if (n > 0)
+			evbuffer_add(p->outq, buf, n);
 		event_add(p->ev_write, NULL);
 		return (evbuffer_get_length(p->outq) >= p->limit);
 	}
@@ -463,11 +481,21 @@ port_drain_paused(struct port *p, struct link *l)
 	    "end", 1, "reason", "link ended while held up"));
 }
 
-/* Stop or resume reading a port's line. */
+/*
+ * Stop or resume reading a port's line.  A port whose link peer is itself
+ * held back is not stopped: with both ends of a link held, each waiting
+ * for the other's queue to drain, a peer that will not read while it
+ * cannot write (socat, for one) would never be read again.
+ */
 void
 port_pause(struct port *p, int on)
 {
+	struct port	*peer;
+
 	if (p->paused == on)
+		return;
+	if (on && p->link != NULL && port_hooks.peer != NULL &&
+	    (peer = port_hooks.peer(p->link, p)) != NULL && peer->paused)
 		return;
 	p->paused = on;
 	if (p->ev_read == NULL)

@@ -57,8 +57,8 @@
 #define PTYBENCH_MSEC		1000000ULL
 #define PTYBENCH_USEC		1000ULL
 #define PTYBENCH_BURST		64	/* rate: writes between reads */
-#define PTYBENCH_STALL		(2 * PTYBENCH_SEC)	/* drained: no progress */
-#define PTYBENCH_DRAIN		(20 * PTYBENCH_SEC)	/* drained at the latest */
+#define PTYBENCH_STALL		(2 * PTYBENCH_SEC)	/* drain: no progress */
+#define PTYBENCH_DRAIN		(20 * PTYBENCH_SEC)	/* drain: at most */
 
 struct ptybench_gen {			/* a stream of letters */
 	uint32_t	x;
@@ -70,7 +70,7 @@ struct ptybench_stream {		/* one direction of one link */
 	struct ptybench_gen	 rgen;	/* the bytes expected */
 	uint64_t		 written;
 	uint64_t		 received;
-	uint64_t		*due;	/* rate: when byte i was due, at i % RING */
+	uint64_t		*due;	/* rate: byte i due at due[i % RING] */
 	unsigned char		 pend[PTYBENCH_CHUNK];	/* due, not written */
 	size_t			 npend;
 	uint64_t		 phase;	/* rate: offset of its ticks, ns */
@@ -109,7 +109,7 @@ static long			 opt_chars = 40;	/* -c */
 static double			 opt_secs = 3;	/* -t */
 static double			 opt_warm = 0.5;	/* -W */
 static double			 opt_settle = 2.5;	/* -S */
-static long			 opt_rate = 960;	/* -r, bytes/s each way */
+static long			 opt_rate = 960;	/* -r, bytes/s a way */
 static long			 opt_wsize = 1;	/* -w */
 static const char		*opt_out;	/* -o */
 static uint64_t			 opt_seed;	/* -s */
@@ -125,7 +125,8 @@ static uint64_t			 ptybench_errors;
 static char			 ptybench_error[256];
 static struct ptybench_samples	 ptybench_lat;
 static uint64_t			 ptybench_win0, ptybench_win1;
-static uint64_t			 ptybench_recv_win;	/* rate: bytes */
+static uint64_t			 ptybench_recv_win;	/* rate: moved in it */
+static uint64_t			 ptybench_deliv_win;	/* rate: due, arrived */
 
 static void	ptybench_usage(void) __attribute__((noreturn));
 static uint64_t	ptybench_now(void);
@@ -137,6 +138,7 @@ static void	ptybench_gen_init(struct ptybench_gen *, unsigned char,
 static void	ptybench_samples_add(struct ptybench_samples *, uint64_t);
 static int	ptybench_cmp(const void *, const void *);
 static void	ptybench_samples_print(struct ptybench_samples *, double);
+static void	ptybench_samples_save(struct ptybench_samples *, const char *);
 static void	ptybench_nonblock(int);
 static void	ptybench_pair(int *, int *, char *);
 static void	ptybench_kill(void);
@@ -174,7 +176,7 @@ ptybench_usage(void)
 	    "       ptybench bulk [-e] [-t secs] [-x extra] [-- command ...]\n"
 	    "       ptybench rate [-e] [-l links] [-r bytes/s] [-w size] "
 	    "[-t secs] [-W secs]\n"
-	    "                [-x extra] [-- command ...]\n"
+	    "                [-o file] [-x extra] [-- command ...]\n"
 	    "       ptybench idle [-l links] [-t secs] [-S secs] [-x extra] "
 	    "[-- command ...]\n"
 	    "       ptybench stats file ...\n");
@@ -273,6 +275,21 @@ ptybench_samples_print(struct ptybench_samples *s, double unit)
 		printf(" %s=%.1f", name[i], s->v[k] / unit);
 	}
 	printf(" max=%.1f", s->v[s->n - 1] / unit);
+}
+
+/* Write the samples to a file, in ns, one a line, for ptybench stats. */
+static void
+ptybench_samples_save(struct ptybench_samples *s, const char *path)
+{
+	FILE	*f;
+	size_t	 i;
+
+	if ((f = fopen(path, "w")) == NULL)
+		err(1, "%s", path);
+	for (i = 0; i < s->n; i++)
+		fprintf(f, "%llu\n", (unsigned long long)s->v[i]);
+	if (fclose(f) == EOF)
+		err(1, "%s", path);
 }
 
 /* Make a descriptor non-blocking and close it on exec. */
@@ -578,8 +595,9 @@ ptybench_tasks_open(void)
 		    ptybench_ntasks < PTYBENCH_TASKS_MAX) {
 			if (!isdigit((unsigned char)de->d_name[0]))
 				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat",
-			    (int)tree[k], de->d_name);
+			snprintf(path, sizeof(path),
+			    "/proc/%d/task/%s/schedstat", (int)tree[k],
+			    de->d_name);
 			ptybench_tasks[ptybench_ntasks].sched = open(path,
 			    O_RDONLY | O_CLOEXEC);
 			snprintf(path, sizeof(path), "/proc/%d/task/%s/status",
@@ -687,8 +705,11 @@ ptybench_check(struct ptybench_link *l, int end, const unsigned char *buf,
 			ptybench_wrong(l, end, c, "not the next of its stream");
 		if (st->due != NULL) {
 			due = st->due[st->received % PTYBENCH_RING];
-			if (due >= ptybench_win0 && due < ptybench_win1)
+			if (due >= ptybench_win0 && due < ptybench_win1) {
 				ptybench_samples_add(&ptybench_lat, now - due);
+				if (now < ptybench_win1)
+					ptybench_deliv_win++;
+			}
 			if (now >= ptybench_win0 && now < ptybench_win1)
 				ptybench_recv_win++;
 		}
@@ -723,14 +744,11 @@ static void
 ptybench_mode_lat(void)
 {
 	struct ptybench_link	*l = &ptybench_links[0];
-	FILE			*out = NULL;
 	uint64_t		 t0, t1, next;
 	unsigned char		 c;
 	long			 k;
 	int			 dir;
 
-	if (opt_out != NULL && (out = fopen(opt_out, "w")) == NULL)
-		err(1, "%s", opt_out);
 	next = ptybench_now();
 	for (k = 0; k < opt_n; k++) {
 		dir = (int)((k / opt_block) % 2);
@@ -748,12 +766,10 @@ ptybench_mode_lat(void)
 		}
 		t1 = ptybench_now();
 		ptybench_samples_add(&ptybench_lat, t1 - t0);
-		if (out != NULL)
-			fprintf(out, "%llu\n", (unsigned long long)(t1 - t0));
 		next = t1;
 	}
-	if (out != NULL && fclose(out) == EOF)
-		err(1, "%s", opt_out);
+	if (opt_out != NULL)
+		ptybench_samples_save(&ptybench_lat, opt_out);
 	ptybench_samples_print(&ptybench_lat, 1000.0);
 	printf("\n");
 }
@@ -875,7 +891,8 @@ ptybench_mode_bulk(void)
  * A steady load: every stream of -l links writes -w bytes every -w/-r
  * seconds, at its own random phase.  Over a window of -t seconds after
  * -W of warm-up: per-byte latency from when each byte was due, the share
- * of the offered bytes delivered in the window, the forwarder's CPU time,
+ * of the bytes due in the window that also arrived in it (delivered), the
+ * forwarder's CPU time per byte moved in the window,
  * and the share of the bytes the probe itself wrote more than 1 ms late
  * (probe_lag: when it is high, the machine, not the forwarder, is the
  * limit); then everything written must arrive (lost: what has not when
@@ -892,7 +909,7 @@ ptybench_mode_rate(void)
 	int			*order, ep, ns = 2 * opt_links, i, j, k, s;
 	uint64_t		 interval, t0, tick = 0, now, cpu = 0, csw = 0;
 	uint64_t		 offered = 0, lost = 0, late = 0, lagged = 0;
-	uint64_t		 cycle = 0, progress;
+	uint64_t		 cycle = 0, progress, pending = 0;
 	ssize_t			 n;
 	int			 nev, burst, writing = 1, snap0 = 0, snap1 = 0;
 
@@ -968,16 +985,20 @@ ptybench_mode_rate(void)
 			}
 		}
 		if (!writing) {
-			for (s = 0, lost = 0; s < ns; s++) {
+			for (s = 0, lost = pending = 0; s < ns; s++) {
 				st = &ptybench_links[s / 2].st[s % 2];
+				if (ptybench_push(st,
+				    ptybench_links[s / 2].fd[s % 2]) == -1)
+					err(1, "write");
 				lost += st->written - st->received;
+				pending += st->npend;
 				if (s % 2 == 0 && opt_echo)
 					lost += st->written -
 					    ptybench_links[s / 2].echoed;
 			}
-			if (snap1 && (lost == 0 || now > progress +
-			    PTYBENCH_STALL || now > ptybench_win1 +
-			    PTYBENCH_DRAIN))
+			if (snap1 && ((lost == 0 && pending == 0) ||
+			    now > progress + PTYBENCH_STALL ||
+			    now > ptybench_win1 + PTYBENCH_DRAIN))
 				break;
 		}
 		ts.tv_sec = 0;
@@ -1006,18 +1027,21 @@ ptybench_mode_rate(void)
 			ptybench_child_check();
 	}
 	printf("links=%d wsize=%ld rate=%ld offered=%llu delivered=%llu "
-	    "share=%.4f lost=%llu late=%llu probe_lag=%.4f errors=%llu "
-	    "cpu_ns=%llu "
-	    "cpu_pct=%.2f cpu_ns_per_byte=%.1f csw=%llu ",
+	    "moved=%llu share=%.4f lost=%llu late=%llu probe_lag=%.4f "
+	    "errors=%llu cpu_ns=%llu cpu_pct=%.2f cpu_ns_per_byte=%.1f "
+	    "csw=%llu ",
 	    opt_links, opt_wsize, opt_rate, (unsigned long long)offered,
+	    (unsigned long long)ptybench_deliv_win,
 	    (unsigned long long)ptybench_recv_win,
-	    offered > 0 ? (double)ptybench_recv_win / offered : 0.0,
+	    offered > 0 ? (double)ptybench_deliv_win / offered : 0.0,
 	    (unsigned long long)lost, (unsigned long long)late,
 	    offered > 0 ? (double)lagged / offered : 0.0,
 	    (unsigned long long)ptybench_errors, (unsigned long long)cpu,
 	    100.0 * cpu / (opt_secs * PTYBENCH_SEC),
 	    ptybench_recv_win > 0 ? (double)cpu / ptybench_recv_win : 0.0,
 	    (unsigned long long)csw);
+	if (opt_out != NULL)
+		ptybench_samples_save(&ptybench_lat, opt_out);
 	ptybench_samples_print(&ptybench_lat, 1000.0);
 	if (ptybench_errors > 0)
 		printf(" first_error=\"%s\"", ptybench_error);

@@ -283,8 +283,13 @@ tty() {
 	"$TOOLS/ttyio" -t "${TTY_TIMEOUT:-5000}" "$@"
 }
 
-# End the guest cleanly: QEMU exits with the code the guest wrote.
+# End the guest cleanly: QEMU exits with the code the guest wrote.  A
+# sanitizer's report in muxd's log fails the scenario first.
 shutdown_guest() {
+	if guest 'grep -q "Sanitizer\|runtime error:" /tmp/muxd.log 2>/dev/null'; then
+		guest 'grep -A30 "Sanitizer\|runtime error:" /tmp/muxd.log | head -60' >&2
+		fail "a sanitizer reported errors in muxd"
+	fi
 	guest "lab_exit 0" >/dev/null 2>&1 &
 	wait_for "! kill -0 $QEMU_PID" 10 || fail "the guest did not power off"
 	wait "$QEMU_PID"

@@ -180,6 +180,9 @@ main(int argc, char *argv[])
 			fwrite(buf, 1, at, stdout);
 			fflush(stdout);
 			endpoint_restore();
+			free(text);
+			free(cmd);
+			free(buf);
 			return (status);
 		}
 		now = endpoint_now_ms();
@@ -217,5 +220,8 @@ main(int argc, char *argv[])
 	fprintf(stderr, "labcmd: no answer to '%s' within %lld ms; "
 	    "received %zu bytes:\n%s\n", argv[1], timeout, len, buf);
 	endpoint_restore();
+	free(text);
+	free(cmd);
+	free(buf);
 	return (124);
 }
