@@ -416,8 +416,13 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 			    "schedule", r->judge));
 		}
 	}
-	if (ne > 0 && port_send(l->a, echo, ne) == 1)
-		port_pause(l->a, 1);
+	/*
+	 * The echo goes back to the port it came from: holding that port
+	 * for its own queue would never be undone, so the echo queue is
+	 * bounded by port_send's hard limit alone.
+	 */
+	if (ne > 0)
+		port_send(l->a, echo, ne);
 	if (nk > 0 && port_send(l->b, keys, nk) == 1)
 		port_pause(l->a, 1);
 }
