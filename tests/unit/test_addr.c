@@ -1,6 +1,7 @@
 /*
  * Unit tests for endpoint addresses (muxd/addr.c): every form, every
- * option, the defaults, the canonical form, and the messages for bad ones.
+ * option, the defaults, the canonical form, and the messages for bad ones;
+ * ftdi:SERIAL and serial= for USB adapters included.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -252,6 +253,110 @@ baud_rates(void **state)
 	assert_false(addr_baud_valid(-9600));
 }
 
+
+/* ftdi:SERIAL alone: 0403:6001, 9600 8N1, latency 1 ms, interface A. */
+static void
+ftdi_defaults(void **state)
+{
+	struct addr	a;
+
+	(void)state;
+	parse_ok("ftdi:A1B2C3", &a);
+	assert_int_equal(a.kind, ADDR_FTDI);
+	assert_string_equal(a.serial, "A1B2C3");
+	assert_int_equal(a.usb_vendor, 0x0403);
+	assert_int_equal(a.usb_product, 0x6001);
+	assert_int_equal(a.latency, 1);
+	assert_int_equal(a.interface, 0);
+	assert_int_equal(a.baud, 9600);
+	assert_int_equal(a.databits, 8);
+	assert_null(a.path);
+	assert_string_equal(addr_kind_name(a.kind), "ftdi");
+	addr_free(&a);
+}
+
+/* Every ftdi: option. */
+static void
+ftdi_options(void **state)
+{
+	struct addr	a;
+
+	(void)state;
+	parse_ok("ftdi:FT4X,usb=0403:6011,latency=16,interface=c,115200,7E2,"
+	    "flow=rtscts", &a);
+	assert_string_equal(a.serial, "FT4X");
+	assert_int_equal(a.usb_product, 0x6011);
+	assert_int_equal(a.latency, 16);
+	assert_int_equal(a.interface, 3);
+	assert_int_equal(a.baud, 115200);
+	assert_int_equal(a.databits, 7);
+	assert_int_equal(a.parity, ADDR_PARITY_EVEN);
+	assert_int_equal(a.stopbits, 2);
+	assert_int_equal(a.flow, ADDR_FLOW_RTSCTS);
+	addr_free(&a);
+}
+
+/* Canonical forms, and equality through them. */
+static void
+usb_canonical(void **state)
+{
+	struct addr	a, b;
+
+	(void)state;
+	format_is("ftdi:A1B2C3", "ftdi:A1B2C3,usb=0403:6001,baud=9600,8N1,"
+	    "latency=1");
+	format_is("ftdi:X,interface=B,flow=xonxoff,19200",
+	    "ftdi:X,usb=0403:6001,baud=19200,8N1,latency=1,interface=B,"
+	    "flow=xonxoff");
+	format_is("/dev/muxd/j1-left,serial=A1B2C3,19200",
+	    "/dev/muxd/j1-left,baud=19200,8N1,serial=A1B2C3");
+	parse_ok("ftdi:A1B2C3,latency=1", &a);
+	parse_ok("ftdi:A1B2C3,usb=0403:6001", &b);
+	assert_true(addr_equal(&a, &b));
+	addr_free(&b);
+	parse_ok("ftdi:A1B2C3,latency=2", &b);
+	assert_false(addr_equal(&a, &b));
+	addr_free(&b);
+	addr_free(&a);
+}
+
+/* A copy owns its own serial number. */
+static void
+usb_copy(void **state)
+{
+	struct addr	a, b;
+
+	(void)state;
+	parse_ok("/dev/ttyUSB0,serial=S1", &a);
+	assert_int_equal(addr_copy(&b, &a), 0);
+	assert_string_equal(b.serial, "S1");
+	assert_ptr_not_equal(a.serial, b.serial);
+	addr_free(&a);
+	assert_string_equal(b.serial, "S1");
+	addr_free(&b);
+}
+
+/* Bad ftdi: addresses and options, each with a message naming it. */
+static void
+usb_bad(void **state)
+{
+	(void)state;
+	parse_bad("ftdi:", "needs the adapter's USB serial number");
+	parse_bad("ftdi:,9600", "needs the adapter's USB serial number");
+	parse_bad("ftdi:A1,usb=0403", "bad usb=0403");
+	parse_bad("ftdi:A1,usb=0403:60011", "bad usb=0403:60011");
+	parse_bad("ftdi:A1,usb=0:0", "bad usb=0:0");
+	parse_bad("ftdi:A1,latency=0", "latency '0' not 1 to 255");
+	parse_bad("ftdi:A1,latency=256", "latency '256' not 1 to 255");
+	parse_bad("ftdi:A1,interface=E", "interface 'E' not A, B, C or D");
+	parse_bad("ftdi:A1,data=5", "7 or 8 data bits, not 5");
+	parse_bad("ftdi:A1,serial=B", "unknown option 'serial=B'");
+	parse_bad("/dev/ttyUSB0,latency=1", "unknown option 'latency=1'");
+	parse_bad("/dev/ttyUSB0,serial=", "serial= needs a USB serial number");
+	parse_bad("pty:/tmp/x,serial=A", "unknown option 'serial=A'");
+	parse_bad("usb:A1", "ftdi:SERIAL");
+}
+
 int
 main(void)
 {
@@ -266,6 +371,11 @@ main(void)
 		cmocka_unit_test(canonical_form),
 		cmocka_unit_test(equality),
 		cmocka_unit_test(baud_rates),
+		cmocka_unit_test(ftdi_defaults),
+		cmocka_unit_test(ftdi_options),
+		cmocka_unit_test(usb_canonical),
+		cmocka_unit_test(usb_copy),
+		cmocka_unit_test(usb_bad),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
