@@ -36,7 +36,8 @@ MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
 # The pure modules (no event loop) that unit tests link against.
 UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/conf-rules.o $(B)/muxd/conf-room.o \
 	$(B)/muxd/conf-schedule.o $(B)/muxd/schedule.o \
-	$(B)/muxd/filter.o $(B)/muxd/assertion.o $(B)/muxd/judgeterm.o
+	$(B)/muxd/filter.o $(B)/muxd/assertion.o $(B)/muxd/judgeterm.o \
+	$(B)/muxd/typing.o $(B)/muxd/hold.o
 # tests/tools/endpoint.c is linked into every test tool, not a tool itself.
 TOOL_SRCS := $(filter-out tests/tools/endpoint.c,$(wildcard tests/tools/*.c)) \
 	$(wildcard contrib/demo/*.c)
@@ -67,7 +68,8 @@ PROGS += $(TX_PROG)
 CURSES_PC = ncursesw
 COMPROG_SRCS := $(wildcard comprog/*.c)
 COMPROG_SHARED := $(patsubst %,$(B)/muxd/%.o,port port-serial port-tty \
-	port-pty port-exec port-tcp port-ftdi addr log judgeterm filter assertion)
+	port-pty port-exec port-tcp port-ftdi addr log judgeterm filter assertion \
+	typing)
 COMPROG := $(B)/comprog/comprog
 PROGS += $(COMPROG)
 
@@ -129,8 +131,8 @@ $(B)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJS) $(TX_LIB)
 	$(CC) $(ALL_CFLAGS) -Imuxd -Itranscripts -o $@ $(filter %.c %.o %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
-# comprog's pure modules (pane, echo, typing) have their own unit test.
-COMPROG_UNIT_OBJS := $(patsubst %,$(B)/comprog/%.o,pane echo typing)
+# comprog's pure modules (pane, echo) have their own unit test.
+COMPROG_UNIT_OBJS := $(patsubst %,$(B)/comprog/%.o,pane echo)
 $(B)/tests/unit/test_comprog: tests/unit/test_comprog.c $(COMPROG_UNIT_OBJS) \
     $(UNIT_LIB_OBJS) $(TX_LIB)
 	@mkdir -p $(dir $@)

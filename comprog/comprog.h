@@ -30,16 +30,6 @@
 
 enum comprog_mode { COMPROG_JUDGE, COMPROG_CONFED, COMPROG_ENTRY };
 
-/* typing.c: the entry adapter's typing model (pure) */
-struct typing {
-	int		 base;		/* ms per key */
-	int		 jitter;	/* +- ms, uniform */
-	uint64_t	 state;		/* random generator */
-};
-int		 typing_parse(const char *, struct typing *, char *, size_t);
-void		 typing_seed(struct typing *, uint64_t);
-int		 typing_delay(struct typing *, unsigned char, unsigned char);
-
 /* profile.c: appearance profiles (2004 rule 6c) */
 enum profile_colour {
 	PROFILE_JUDGE,		/* the judge's text */

@@ -9,7 +9,7 @@
  * program as one line, the turn's lines joined by a space; an "@@nn"
  * announcement is logged and recorded, not handed.  What the program
  * writes is typed out on the line one key at a time with the typing model
- * (typing.c), each LF as the profile's line end (CR LF by default), CRs
+ * (muxd/typing.c), each LF as the profile's line end (CR LF by default), CRs
  * dropped.  Typing waits while the line is down and resumes when it is
  * back.  With --echo the adapter also prompts and echoes the judge's keys
  * itself, for a plain terminal with no muxd in between.

@@ -5,7 +5,8 @@
  *	rules = {
  *		convention = true;	# 1996 prompt and echo on judge terminals
  *		filter = "on";		# or "passthrough"
- *		assertion = "check";	# or "off"
+ *		assertion = "check";	# or "inject", "hold", "off"
+ *		typing = "150+-75";	# inject: ms per key, as comprog's
  *		pattern = "...";	# pcre2, a group named "name"
  *		burst = 8;		# characters within 1 ms that are a burst
  *	};
@@ -20,9 +21,14 @@
 
 #define CONF_RULES_BURST_MIN	2
 #define CONF_RULES_BURST_MAX	4096
+/*
+ * The injected assertion's typing: 150 ms a key, give or take 75, and
+ * longer after punctuation, about the 0.168 s a key of the humans of 2012.
+ */
+#define CONF_RULES_TYPING	"150+-75"
 
 static const char *conf_rules_keys[] = { "convention", "filter", "assertion",
-    "pattern", "burst", NULL };
+    "pattern", "burst", "typing", NULL };
 
 static int	conf_rules_bool(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *, int *);
@@ -52,13 +58,16 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 	struct assertion_pattern	*ap;
 	const char			*v;
 	char				 msg[MUXD_ERRLEN / 2];
+	struct typing			 t;
 	long long			 n;
 	int				 r;
 
 	conf->convention = 1;
 	conf->filter = 1;
-	conf->assertion = 1;
+	conf->assertion = CONF_ASSERT_CHECK;
 	conf->burst = 8;
+	if ((conf->typing = strdup(CONF_RULES_TYPING)) == NULL)
+		return (conf_nomem(ctx, root));
 	if ((g = config_setting_get_member(root, "rules")) == NULL)
 		return (0);
 	if (!config_setting_is_group(g))
@@ -84,12 +93,26 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 		return (-1);
 	if (r == 1) {
 		if (strcmp(v, "check") == 0)
-			conf->assertion = 1;
+			conf->assertion = CONF_ASSERT_CHECK;
+		else if (strcmp(v, "inject") == 0)
+			conf->assertion = CONF_ASSERT_INJECT;
+		else if (strcmp(v, "hold") == 0)
+			conf->assertion = CONF_ASSERT_HOLD;
 		else if (strcmp(v, "off") == 0)
-			conf->assertion = 0;
+			conf->assertion = CONF_ASSERT_OFF;
 		else
 			return (conf_error(ctx, s, "rules: assertion '%s' is "
-			    "neither \"check\" nor \"off\"", v));
+			    "not \"check\", \"inject\", \"hold\" or \"off\"",
+			    v));
+	}
+	if ((r = conf_string(ctx, g, "typing", "in rules", 0, &v, &s)) == -1)
+		return (-1);
+	if (r == 1) {
+		if (typing_parse(v, &t, msg, sizeof(msg)) == -1)
+			return (conf_error(ctx, s, "rules: typing %s", msg));
+		free(conf->typing);
+		if ((conf->typing = strdup(v)) == NULL)
+			return (conf_nomem(ctx, s));
 	}
 	if ((r = conf_string(ctx, g, "pattern", "in rules", 0, &v, &s)) == -1)
 		return (-1);

@@ -426,6 +426,7 @@ conf_free(struct conf *conf)
 	free(conf->rounds);
 	free(conf->preset);
 	free(conf->pattern);
+	free(conf->typing);
 	free(conf->file);
 	free(conf->control);
 	free(conf->state_dir);

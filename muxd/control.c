@@ -50,6 +50,7 @@ static void	control_reply(struct control_client *, json_t *, json_t *,
 static void	control_send(struct control_client *, json_t *);
 static void	control_request(struct control_client *, const char *, size_t);
 static json_t	*control_status(void);
+static struct link *control_target(const char *, json_t *, char *, size_t);
 static json_t	*control_dispatch(struct control_client *, const char *,
 		    json_t *, char *, size_t);
 
@@ -352,6 +353,28 @@ control_status(void)
 	    "round", round_json(), "ports", ps, "links", ls));
 }
 
+/* The link a command's "target" names, itself or by a port; NULL: err. */
+static struct link *
+control_target(const char *cmd, json_t *req, char *err, size_t errlen)
+{
+	struct link	*l;
+	struct port	*p;
+	const char	*target;
+
+	if (json_unpack(req, "{ss}", "target", &target) == -1) {
+		snprintf(err, errlen, "%s needs \"target\": a port or link "
+		    "name", cmd);
+		return (NULL);
+	}
+	if ((l = link_find(target)) == NULL && (p = port_find(target)) !=
+	    NULL)
+		l = p->link;
+	if (l == NULL)
+		snprintf(err, errlen, "%s is neither a link nor a linked port",
+		    target);
+	return (l);
+}
+
 /* Carry out one command; NULL with a message in err on failure. */
 static json_t *
 control_dispatch(struct control_client *c, const char *cmd, json_t *req,
@@ -419,22 +442,18 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		return (json_pack("{so}", "link", link_json(l)));
 	}
 	if (strcmp(cmd, "disconnect") == 0) {
-		if (json_unpack(req, "{ss}", "target", &sa) == -1) {
-			snprintf(err, errlen, "disconnect needs \"target\": a "
-			    "port or link name");
+		if ((l = control_target(cmd, req, err, errlen)) == NULL)
 			return (NULL);
-		}
-		if ((l = link_find(sa)) == NULL && (a = port_find(sa)) != NULL)
-			l = a->link;
-		if (l == NULL) {
-			snprintf(err, errlen, "%s is neither a link nor a "
-			    "linked port", sa);
-			return (NULL);
-		}
 		snprintf(name, sizeof(name), "%s", l->name);
 		link_free(l, "disconnected by operator");
 		state_save();
 		return (json_pack("{ss}", "link", name));
+	}
+	if (strcmp(cmd, "release") == 0) {
+		if ((l = control_target(cmd, req, err, errlen)) == NULL ||
+		    rules_release(l, err, errlen) == -1)
+			return (NULL);
+		return (json_pack("{ss}", "link", l->name));
 	}
 	if (strcmp(cmd, "reload") == 0) {
 		if (muxd_reload(err, errlen) == -1)
@@ -443,8 +462,8 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		    muxd_conf->file : NULL));
 	}
 	snprintf(err, errlen, "unknown command '%s' (status, schedule, "
-	    "round.start, round.stop, connect, disconnect, reload, watch, "
-	    "ports, cablecheck)", cmd);
+	    "round.start, round.stop, connect, disconnect, release, reload, "
+	    "watch, ports, cablecheck)", cmd);
 	return (NULL);
 }
 

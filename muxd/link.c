@@ -161,7 +161,7 @@ link_forward(struct port *src, const unsigned char *buf, size_t n,
 		return;
 	}
 	if (src->link->rules != NULL)
-		rules_forward(src->link, src, buf, n, tv);
+		rules_forward(src->link, src, buf, n, tv, src->waited);
 	else if (port_send(link_peer(src->link, src), buf, n) == 1)
 		port_pause(src, 1);
 }

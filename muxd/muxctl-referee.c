@@ -604,6 +604,36 @@ muxctl_referee_event(const json_t *ev)
 		if (json_is_integer(v))
 			printf(", %lld bytes", (long long)json_integer_value(v));
 		putchar('\n');
+	} else if (strcmp(e, "hold") == 0 || strcmp(e, "inject") == 0) {
+		s = muxctl_get_str(ev, "state");
+		if (strcmp(e, "inject") == 0)
+			muxctl_referee_mark(ev, MUXCTL_REFEREE_YELLOW,
+			    s != NULL && strcmp(s, "done") == 0 ?
+			    "INJECTED" : "INJECTING");
+		else if (s != NULL && strcmp(s, "kept") == 0)
+			muxctl_referee_mark(ev, MUXCTL_REFEREE_RED, "HELD");
+		else
+			muxctl_referee_mark(ev, MUXCTL_REFEREE_YELLOW,
+			    "RELEASED");
+		putchar(' ');
+		muxctl_referee_put(muxctl_get_str(ev, "link"));
+		fputs(": ", stdout);
+		muxctl_referee_put(muxctl_get_str(ev, "entity"));
+		v = json_object_get(ev, "bytes");
+		if (json_is_integer(v))
+			printf(", %lld bytes", (long long)json_integer_value(v));
+		v = json_object_get(ev, "delay_ms");
+		if (json_is_integer(v))
+			printf(", %lld ms late", (long long)
+			    json_integer_value(v));
+		if ((s = muxctl_get_str(ev, "why")) != NULL) {
+			fputs(", ", stdout);
+			muxctl_referee_put(s);
+		}
+		if (strcmp(e, "hold") == 0 && (s = muxctl_get_str(ev,
+		    "state")) != NULL && strcmp(s, "kept") == 0)
+			fputs(" (muxctl release to let it through)", stdout);
+		putchar('\n');
 	} else if (strcmp(e, "muxd.stop") == 0) {
 		muxctl_referee_clock(muxctl_referee_time(ev));
 		muxctl_referee_on(MUXCTL_REFEREE_BOLD);

@@ -667,8 +667,10 @@ muxctl_show(const char *cmd, const json_t *result)
 		printf(" as link ");
 		muxctl_show_text(json_object_get(result, "name"));
 		putchar('\n');
-	} else if (strcmp(cmd, "disconnect") == 0) {
-		printf("disconnected link ");
+	} else if (strcmp(cmd, "disconnect") == 0 ||
+	    strcmp(cmd, "release") == 0) {
+		printf("%s link ", strcmp(cmd, "release") == 0 ?
+		    "released the held output of" : "disconnected");
 		muxctl_show_text(json_object_get(result, "link"));
 		putchar('\n');
 	} else if (strcmp(cmd, "reload") == 0) {

@@ -95,6 +95,7 @@ muxctl_usage(void)
 	    "       muxctl [-j] [-s socket] round stop\n"
 	    "       muxctl [-j] [-s socket] connect PORT PORT\n"
 	    "       muxctl [-j] [-s socket] disconnect PORT|LINK\n"
+	    "       muxctl [-j] [-s socket] release PORT|LINK\n"
 	    "       muxctl [-j] [-s socket] schedule\n"
 	    "       muxctl [-j] [-s socket] reload\n"
 	    "       muxctl [-j] [-s socket] watch\n"
@@ -769,7 +770,8 @@ main(int argc, char *argv[])
 		muxctl_arg_check(argv[1]);
 		muxctl_arg_check(argv[2]);
 		args = json_pack("{s:s,s:s}", "a", argv[1], "b", argv[2]);
-	} else if (strcmp(cmd, "disconnect") == 0) {
+	} else if (strcmp(cmd, "disconnect") == 0 ||
+	    strcmp(cmd, "release") == 0) {
 		if (argc != 2)
 			muxctl_usage();
 		muxctl_arg_check(argv[1]);

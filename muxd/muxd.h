@@ -92,6 +92,12 @@ void		 fatalx(const char *, ...)
 
 /* conf.c */
 enum conf_kind { CONF_ENTRY, CONF_CONFEDERATE };
+enum conf_assert {		/* the opening assertion, per room */
+	CONF_ASSERT_OFF,	/* not checked */
+	CONF_ASSERT_CHECK,	/* checked and reported */
+	CONF_ASSERT_INJECT,	/* typed by muxd for the entity, reported */
+	CONF_ASSERT_HOLD	/* output held from the judge until it passes */
+};
 struct conf_port {
 	char		*name;
 	char		*address;	/* as written */
@@ -149,7 +155,8 @@ struct conf {
 	int		 seed_set;
 	int		 convention;	/* 1996 prompt and echo for judges */
 	int		 filter;	/* remove control sequences, else pass */
-	int		 assertion;	/* check the opening assertion */
+	enum conf_assert assertion;	/* the opening assertion policy */
+	char		*typing;	/* inject: the typing model */
 	char		*pattern;	/* its pcre2 pattern, NULL: default */
 	int		 burst;		/* characters in 1 ms that are a burst */
 };
@@ -244,6 +251,8 @@ void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);
 void		 record_port_close(struct port *);
 void		 record_event(const char *, json_t *);
+void		 record_link_output(struct link *, const unsigned char *,
+		    size_t, const struct timeval *);
 void		 record_link_note(struct link *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
@@ -287,6 +296,8 @@ struct port {
 	struct timeval	 last_out;
 	struct timeval	 since;		/* state change */
 	int		 paused;	/* not read: its peer's outq is full */
+	int		 waited;	/* what is read next waited in the line:
+					   it was paused, or has just come up */
 	/* kind-specific */
 	int		 aux_fd;	/* pty: held slave; tcp-listen: listener */
 	struct event	*ev_aux;
@@ -390,6 +401,8 @@ struct link {
 	struct timeval	 since;
 	struct record	*record;	/* capture and transcript */
 	struct rules	*rules;		/* contest rules, when a judge's */
+	int		 deferred;	/* the entity's output is recorded as
+					   the judge gets it (rules.c) */
 };
 TAILQ_HEAD(link_list, link);
 extern struct link_list links;
@@ -411,7 +424,8 @@ void		 rules_shutdown(void);
 void		 rules_link_open(struct link *);
 void		 rules_link_close(struct link *);
 void		 rules_forward(struct link *, struct port *,
-		    const unsigned char *, size_t, const struct timeval *);
+		    const unsigned char *, size_t, const struct timeval *, int);
+int		 rules_release(struct link *, char *, size_t);
 json_t		*rules_verdicts_json(void);
 void		 rules_verdicts_load(json_t *);
 
@@ -566,6 +580,42 @@ int		 assertion_finish(struct assertion *);
 const struct assertion_result *assertion_result(const struct assertion *);
 const char	*assertion_verdict_name(enum assertion_verdict);
 int		 assertion_name_equal(const char *, const char *);
+
+/* typing.c: a typing model, key delays like a person's (pure) */
+struct typing {
+	int		 base;		/* ms per key */
+	int		 jitter;	/* +- ms, uniform */
+	uint64_t	 state;		/* random generator */
+};
+int		 typing_parse(const char *, struct typing *, char *, size_t);
+void		 typing_seed(struct typing *, uint64_t);
+int		 typing_delay(struct typing *, unsigned char, unsigned char);
+
+/* hold.c: an entity's output held back, released with its timing (pure) */
+enum hold_state { HOLD_HOLDING, HOLD_RELEASING, HOLD_OPEN };
+struct hold_chunk;
+struct hold {
+	enum hold_state	 state;
+	size_t		 limit;		/* most bytes held */
+	uint64_t	 held;		/* bytes ever held */
+	uint64_t	 dropped;	/* bytes past the limit */
+	int64_t		 delay;		/* releasing: usec each chunk is late */
+	/* private to hold.c */
+	unsigned char	*buf;
+	size_t		 len;
+	struct hold_chunk *chunks;
+	size_t		 nchunks;
+	size_t		 capchunks;
+};
+void		 hold_init(struct hold *, size_t);
+void		 hold_clear(struct hold *);
+size_t		 hold_push(struct hold *, const unsigned char *, size_t,
+		    int64_t);
+void		 hold_release(struct hold *, int64_t);
+size_t		 hold_take(struct hold *, int64_t, unsigned char *, size_t,
+		    int64_t *);
+size_t		 hold_discard(struct hold *);
+int		 hold_open(const struct hold *);
 
 /* judgeterm.c */
 #define JUDGETERM_LINEMAX	1024	/* judge line bytes kept for events */

@@ -236,6 +236,8 @@ port_up(struct port *p)
 	if (!p->paused)
 		event_add(p->ev_read, NULL);
 	p->state = PORT_UP;
+	/* What a line kept while it was down comes at once. */
+	p->waited = p->downs > 0;
 	p->error[0] = '\0';
 	muxd_time(&p->since);
 	log_info("port %s: up", p->name);
@@ -317,6 +319,9 @@ port_read_cb(evutil_socket_t fd, short what, void *arg)
 			port_hooks.tap(p, p->link, TAP_IN, buf, n, &tv);
 		if (port_hooks.forward != NULL)
 			port_hooks.forward(p, buf, n, &tv);
+		/* A short read has emptied what waited in the line. */
+		if ((size_t)n < sizeof(buf))
+			p->waited = 0;
 		return;
 	}
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
@@ -498,6 +503,8 @@ port_pause(struct port *p, int on)
 	    (peer = port_hooks.peer(p->link, p)) != NULL && peer->paused)
 		return;
 	p->paused = on;
+	if (!on)
+		p->waited = 1;
 	if (p->ev_read == NULL)
 		return;
 	if (on)
@@ -535,7 +542,7 @@ port_json(const struct port *p)
 	json_t	*o;
 
 	addr = addr_format(&p->addr);
-	o = json_pack("{ss ss? ss ss ss? sI sI sI sI sI sI so so sf so}",
+	o = json_pack("{ss ss? ss ss ss? sI sI sI sI sI sb sI so so sf so}",
 	    "name", p->name,
 	    "address", addr,
 	    "kind", addr_kind_name(p->addr.kind),
@@ -546,6 +553,7 @@ port_json(const struct port *p)
 	    "dropped", (json_int_t)p->dropped,
 	    "unrouted", (json_int_t)p->unrouted,
 	    "queued", (json_int_t)evbuffer_get_length(p->outq),
+	    "paused", p->paused,
 	    "downs", (json_int_t)p->downs,
 	    "last_in", p->last_in.tv_sec == 0 ? json_null() :
 	    json_real(p->last_in.tv_sec + p->last_in.tv_usec / 1e6),

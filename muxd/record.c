@@ -308,6 +308,18 @@ record_write(struct record *r, enum cap_kind kind, const void *buf,
 	record_dirty(r);
 }
 
+/*
+ * Record bytes muxd itself sent the judge as the entity's output (the
+ * assertion it injects), in the capture and the transcript.
+ */
+void
+record_link_output(struct link *l, const unsigned char *buf, size_t n,
+    const struct timeval *tv)
+{
+	if (l->record != NULL)
+		record_write(l->record, CAP_OUTPUT, buf, n, tv);
+}
+
 /* Write a marker to a link's recording, if it has one. */
 void
 record_link_note(struct link *l, const char *fmt, ...)
@@ -356,6 +368,8 @@ record_tap(void *arg, const struct port *cp, const struct link *cl,
 	if (dir != TAP_IN)
 		return;
 	if (cl != NULL) {
+		if (cl->deferred && cl->b == cp)
+			return;		/* recorded as the judge gets it */
 		if ((r = cl->record) != NULL)
 			record_write(r, cl->a == cp ? CAP_INPUT : CAP_OUTPUT,
 			    buf, len, tv);

@@ -14,6 +14,16 @@
  * early as the text allows; output that comes in bursts (conf->burst or
  * more characters within a millisecond) is counted against 2004 rule 5.
  *
+ * The room's assertion policy: "check" reports only; "inject" types the
+ * assertion for the entity with the approved name, key by key with a
+ * typing model (typing.c), at the start of its first interaction with
+ * each judge, holding the entity's own output back meanwhile; "hold"
+ * holds the entity's output back from the judge (hold.c) until the
+ * assertion passes, then releases it with its own key timing, late by
+ * the time the hold lasted.  After a final FAIL or NAME the output stays
+ * held until a referee releases it (muxctl release), and is discarded,
+ * with a count, if the link ends first; the capture has it all anyway.
+ *
  * Verdicts go to the watchers at once, to the link's capture as markers,
  * and to compliance.txt in the state directory; the assertion verdict of
  * each entity and judge pair is kept in the state file, so that only the
@@ -51,6 +61,15 @@ struct rules {
 	uint64_t		 bursts;
 	size_t			 longest;
 	uint64_t		 chars;
+	uint64_t		 released;	/* characters that waited */
+	enum conf_assert	 policy;
+	struct hold		 hold;		/* inject, hold: held output */
+	int			 holding;	/* hold is in use */
+	struct event		*ev;		/* next injected key, release */
+	char			 inject[ASSERTION_NAMEMAX + 64];
+	size_t			 ninject;	/* inject: its length */
+	size_t			 injected;	/* inject: keys typed */
+	struct typing		 typing;
 };
 
 struct rules_verdict {			/* one entity and judge pair */
@@ -73,11 +92,26 @@ static void	rules_report(struct rules *, int, const char *, const char *,
 		    const char *, ...) __attribute__((format(printf, 5, 6)));
 static void	rules_escape(const char *, char *, size_t);
 static void	rules_assertion(struct rules *);
-static void	rules_burst(struct rules *, size_t, const struct timeval *);
+static void	rules_burst(struct rules *, size_t, const struct timeval *,
+		    int);
+static void	rules_to_judge(struct rules *, const unsigned char *,
+		    size_t);
+static void	rules_entity_out(struct rules *, const unsigned char *,
+		    size_t, const struct timeval *, int);
+static void	rules_hold_push(struct rules *, const unsigned char *, size_t,
+		    const struct timeval *);
+static void	rules_hold_end(struct rules *);
+static void	rules_hold_start(struct rules *, const char *);
+static void	rules_timer_cb(evutil_socket_t, short, void *);
+static void	rules_arm(struct rules *, int64_t);
+static void	rules_inject_key(struct rules *);
+static void	rules_release_now(struct rules *, const char *);
+static void	rules_pump(struct rules *);
+static int64_t	rules_usec(const struct timeval *);
 static void	rules_from_judge(struct rules *, const unsigned char *,
 		    size_t);
 static void	rules_from_entity(struct rules *, const unsigned char *,
-		    size_t, const struct timeval *);
+		    size_t, const struct timeval *, int);
 static struct rules_verdict *rules_verdict_find(const char *, int);
 static void	rules_text(struct rules *, const char *, const unsigned char *,
 		    size_t);
@@ -162,6 +196,7 @@ rules_link_open(struct link *l)
 	snprintf(r->entity, sizeof(r->entity), "%s", en->name);
 	r->judge = st->judge;
 	r->convention = muxd_conf->convention;
+	r->policy = muxd_conf->assertion;
 	judgeterm_init(&r->jt, st->localecho, (enum judgeterm_eol)en->eol);
 	filter_init(&r->filter, !muxd_conf->filter, 0, rules_filtered, r);
 	if (muxd_conf->assertion &&
@@ -171,6 +206,9 @@ rules_link_open(struct link *l)
 		fatal("assertion_new");
 	l->rules = r;
 	record_link_note(l, "judge %02d schedule", r->judge);
+	if (r->assertion != NULL && (r->policy == CONF_ASSERT_INJECT ||
+	    r->policy == CONF_ASSERT_HOLD))
+		rules_hold_start(r, en->approved);
 	if (en->announce &&
 	    (n = judgeterm_announce(r->judge, (enum judgeterm_eol)en->eol,
 	    buf, sizeof(buf))) > 0)
@@ -192,7 +230,12 @@ rules_link_close(struct link *l)
 	if (r == NULL)
 		return;
 	filter_flush(&r->filter);
-	if (r->assertion != NULL && r->spoke &&
+	if (r->ev != NULL)
+		event_free(r->ev);
+	if (r->holding)
+		rules_hold_end(r);
+	/* An injection cut short is no verdict: it is typed again. */
+	if (r->assertion != NULL && r->spoke && r->injected == r->ninject &&
 	    !assertion_result(r->assertion)->final) {
 		assertion_finish(r->assertion);
 		rules_assertion(r);
@@ -200,14 +243,49 @@ rules_link_close(struct link *l)
 	if (r->chars > 0)
 		rules_report(r, 1, "character", r->bursts > 0 ? "FAIL" : "PASS",
 		    "character %s: %llu characters, %llu bursts of %d or more "
-		    "within 1 ms, longest %zu", r->entity,
-		    (unsigned long long)r->chars,
+		    "within 1 ms, longest %zu, %llu released after a wait",
+		    r->entity, (unsigned long long)r->chars,
 		    (unsigned long long)r->bursts, muxd_conf->burst,
-		    r->longest);
+		    r->longest, (unsigned long long)r->released);
 	if (r->assertion != NULL)
 		assertion_free(r->assertion);
 	free(r);
 	l->rules = NULL;
+}
+
+/*
+ * End a link's hold: what it still keeps was never shown to the judge
+ * and is discarded with a count; output whose recording waited for the
+ * injection is recorded now, after a marker saying so.
+ */
+static void
+rules_hold_end(struct rules *r)
+{
+	struct link	*l = r->link;
+	unsigned char	 buf[PORT_CHUNK];
+	struct timeval	 tv;
+	int64_t		 next;
+	size_t		 n, total = 0;
+
+	if (l->deferred && r->hold.len > 0) {
+		record_link_note(l, "hold discarded %zu bytes never shown to "
+		    "the judge, as read:", r->hold.len);
+		muxd_time(&tv);
+		hold_release(&r->hold, 0);
+		while ((n = hold_take(&r->hold, INT64_MAX, buf, sizeof(buf),
+		    &next)) > 0) {
+			record_link_output(l, buf, n, &tv);
+			total += n;
+		}
+	} else if ((total = hold_discard(&r->hold)) > 0)
+		record_link_note(l, "hold discarded %zu bytes never shown to "
+		    "the judge", total);
+	if (total > 0)
+		log_warnx("link %s: %zu bytes %s wrote were never shown to "
+		    "judge %02d", l->name, total, r->entity, r->judge);
+	hold_clear(&r->hold);
+	r->holding = 0;
+	l->deferred = 0;
 }
 
 /*
@@ -309,6 +387,19 @@ rules_assertion(struct rules *r)
 	    text, res->reason[0] != '\0' ? ": " : "", res->reason);
 	if (!res->final)
 		return;
+	if (r->holding && r->policy == CONF_ASSERT_HOLD) {
+		if (res->verdict == ASSERTION_PASS)
+			rules_release_now(r, "assertion passed");
+		else {
+			log_warnx("link %s: %s's output stays held from judge "
+			    "%02d: assertion %s", r->link->name, r->entity,
+			    r->judge, assertion_verdict_name(res->verdict));
+			control_event("hold", json_pack("{ss ss si ss sI}",
+			    "link", r->link->name, "entity", r->entity,
+			    "judge", r->judge, "state", "kept", "bytes",
+			    (json_int_t)r->hold.held));
+		}
+	}
 	if (rules_nverdicts == RULES_VERDICTS_MAX)
 		log_warnx("verdict of %s and judge %02d not kept: %d pairs "
 		    "already", r->entity, r->judge, RULES_VERDICTS_MAX);
@@ -365,12 +456,25 @@ rules_text(struct rules *r, const char *who, const unsigned char *buf,
 	    (int)k));
 }
 
-/* Count the entity's output that comes faster than a typist could. */
+/*
+ * Count the entity's output that comes faster than a typist could.  A
+ * chunk that waited in the line (the port was held back, or just came up
+ * again) says nothing of how it was typed: it is counted apart and starts
+ * no run.
+ */
 static void
-rules_burst(struct rules *r, size_t n, const struct timeval *tv)
+rules_burst(struct rules *r, size_t n, const struct timeval *tv, int waited)
 {
 	long long	gap;
 
+	if (waited) {
+		r->released += n;
+		r->chars += n;
+		r->run = 0;
+		r->counted = 0;
+		r->last = *tv;
+		return;
+	}
 	gap = (long long)(tv->tv_sec - r->last.tv_sec) * 1000000 +
 	    (tv->tv_usec - r->last.tv_usec);
 	if (r->chars > 0 && gap >= 0 && gap < RULES_BURST_USEC)
@@ -430,32 +534,249 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 /* Carry the entity's output: filtered, watched, checked, on to the judge. */
 static void
 rules_from_entity(struct rules *r, const unsigned char *buf, size_t n,
-    const struct timeval *tv)
+    const struct timeval *tv, int waited)
 {
-	struct link	*l = r->link;
+	rules_burst(r, n, tv, waited);
+	if (r->link->deferred)
+		rules_hold_push(r, buf, n, tv);
+	else
+		rules_entity_out(r, buf, n, tv, 0);
+}
+
+/*
+ * Filter the entity's output, show it to referees, check it, and send it
+ * to the judge, or hold it back (policy hold) unless released is set.
+ */
+static void
+rules_entity_out(struct rules *r, const unsigned char *buf, size_t n,
+    const struct timeval *tv, int released)
+{
 	unsigned char	 out[PORT_CHUNK];
 	size_t		 m, i;
 
-	rules_burst(r, n, tv);
 	m = filter_feed(&r->filter, buf, n, out);
-	if (r->convention)
-		judgeterm_screen(&r->jt, out, m);
 	/* Blank output (line ends, spaces) is not yet an utterance. */
 	for (i = 0; !r->spoke && i < m; i++)
 		if (out[i] > 0x20 && out[i] != 0x7f)
 			r->spoke = 1;
 	rules_text(r, "entity", out, m);
-	for (i = 0; r->assertion != NULL && i < m; i++)
+	if (m == 0)
+		return;
+	if (!r->holding || released)
+		rules_to_judge(r, out, m);
+	else
+		rules_hold_push(r, out, m, tv);
+	/* An injected assertion is the utterance checked, not this. */
+	for (i = 0; r->assertion != NULL && r->ninject == 0 && i < m; i++)
 		if (assertion_byte(r->assertion, out[i]))
 			rules_assertion(r);
-	if (m > 0 && port_send(l->a, out, m) == 1)
+}
+
+/* Hold output back; past the hold's limit it is dropped and counted. */
+static void
+rules_hold_push(struct rules *r, const unsigned char *buf, size_t n,
+    const struct timeval *tv)
+{
+	size_t	lost;
+
+	if ((lost = hold_push(&r->hold, buf, n, rules_usec(tv))) > 0 &&
+	    r->hold.dropped == lost) {
+		log_warnx("link %s: %s holds %zu bytes; more is dropped, "
+		    "and counted", r->link->name, r->entity, r->hold.limit);
+		record_link_note(r->link, "hold full %zu bytes, dropping",
+		    r->hold.limit);
+	}
+}
+
+/* Send the entity's output to the judge's screen. */
+static void
+rules_to_judge(struct rules *r, const unsigned char *buf, size_t n)
+{
+	struct link	*l = r->link;
+
+	if (r->convention)
+		judgeterm_screen(&r->jt, buf, n);
+	if (port_send(l->a, buf, n) == 1)
 		port_pause(l->b, 1);
+}
+
+/* A time in microseconds. */
+static int64_t
+rules_usec(const struct timeval *tv)
+{
+	return ((int64_t)tv->tv_sec * 1000000 + tv->tv_usec);
+}
+
+/*
+ * Hold the entity's output back from the judge until the assertion
+ * passes (hold) or has been typed for it (inject); for inject, set the
+ * text and arm the first key.
+ */
+static void
+rules_hold_start(struct rules *r, const char *approved)
+{
+	char	err[128];
+	int	n;
+
+	hold_init(&r->hold, muxd_conf->queue_limit);
+	r->holding = 1;
+	if ((r->ev = evtimer_new(muxd_base, rules_timer_cb, r)) == NULL)
+		fatalx("link %s: cannot allocate a timer", r->link->name);
+	if (r->policy != CONF_ASSERT_INJECT)
+		return;
+	/*
+	 * The entity's own output waits, unfiltered, for the injected
+	 * assertion, and is recorded as it reaches the judge: the capture
+	 * and the transcript show the conversation the judge saw.
+	 */
+	r->link->deferred = 1;
+	n = snprintf(r->inject, sizeof(r->inject), "Hello, my name is %s and "
+	    "I am the human\r\n", approved);
+	if (n < 0 || (size_t)n >= sizeof(r->inject))
+		fatalx("entity %s: approved name too long", r->entity);
+	r->ninject = n;
+	if (typing_parse(muxd_conf->typing, &r->typing, err, sizeof(err)) ==
+	    -1)
+		fatalx("rules: typing %s", err);
+	typing_seed(&r->typing, (uint64_t)arc4random() << 32 | arc4random());
+	rules_arm(r, (int64_t)typing_delay(&r->typing, '\n',
+	    (unsigned char)r->inject[0]) * 1000);
+}
+
+/* Arm the link's timer usec from now. */
+static void
+rules_arm(struct rules *r, int64_t usec)
+{
+	struct timeval	tv;
+
+	if (usec < 0)
+		usec = 0;
+	tv.tv_sec = usec / 1000000;
+	tv.tv_usec = usec % 1000000;
+	evtimer_add(r->ev, &tv);
+}
+
+/* The link's timer: the next injected key, or held output now due. */
+static void
+rules_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rules	*r = arg;
+
+	(void)fd;
+	(void)what;
+	if (r->injected < r->ninject)
+		rules_inject_key(r);
+	else
+		rules_pump(r);
+}
+
+/*
+ * Type the next key of the injected assertion to the judge, as the
+ * entity's output: checked, recorded in the capture and the transcript,
+ * shown to referees.  After the last key the entity's own output, held
+ * meanwhile, follows with its own timing.
+ */
+static void
+rules_inject_key(struct rules *r)
+{
+	struct link	*l = r->link;
+	struct timeval	 tv;
+	unsigned char	 c = (unsigned char)r->inject[r->injected++];
+
+	if (r->injected == 1) {
+		record_link_note(l, "inject start %s", r->entity);
+		control_event("inject", json_pack("{ss ss si ss}", "link",
+		    l->name, "entity", r->entity, "judge", r->judge, "state",
+		    "start"));
+	}
+	muxd_time(&tv);
+	record_link_output(l, &c, 1, &tv);
+	r->spoke = 1;
+	rules_text(r, "entity", &c, 1);
+	rules_to_judge(r, &c, 1);
+	if (r->assertion != NULL && assertion_byte(r->assertion, c))
+		rules_assertion(r);
+	if (r->injected < r->ninject) {
+		rules_arm(r, (int64_t)typing_delay(&r->typing, c,
+		    (unsigned char)r->inject[r->injected]) * 1000);
+		return;
+	}
+	record_link_note(l, "inject done %zu keys", r->ninject);
+	control_event("inject", json_pack("{ss ss si ss}", "link", l->name,
+	    "entity", r->entity, "judge", r->judge, "state", "done"));
+	rules_release_now(r, "assertion injected");
+}
+
+/* Let the held output go to the judge, each chunk as late as the first. */
+static void
+rules_release_now(struct rules *r, const char *why)
+{
+	struct timeval	tv;
+
+	if (!r->holding || r->hold.state != HOLD_HOLDING)
+		return;
+	muxd_time(&tv);
+	hold_release(&r->hold, rules_usec(&tv));
+	log_info("link %s: %s's output released to judge %02d: %s, %llu "
+	    "bytes held, %lld ms late", r->link->name, r->entity, r->judge,
+	    why, (unsigned long long)r->hold.held,
+	    (long long)(r->hold.delay / 1000));
+	record_link_note(r->link, "hold released %llu bytes %lld ms late",
+	    (unsigned long long)r->hold.held,
+	    (long long)(r->hold.delay / 1000));
+	control_event("hold", json_pack("{ss ss si ss sI sI ss}", "link",
+	    r->link->name, "entity", r->entity, "judge", r->judge, "state",
+	    "released", "bytes", (json_int_t)r->hold.held, "delay_ms",
+	    (json_int_t)(r->hold.delay / 1000), "why", why));
+	rules_pump(r);
+}
+
+/* Send the held output that is due; arm the timer for the rest. */
+static void
+rules_pump(struct rules *r)
+{
+	unsigned char	buf[PORT_CHUNK];
+	struct timeval	tv;
+	int64_t		now, next;
+	size_t		n;
+
+	if (!r->holding)
+		return;
+	muxd_time(&tv);
+	now = rules_usec(&tv);
+	while ((n = hold_take(&r->hold, now, buf, sizeof(buf), &next)) > 0)
+		if (r->link->deferred) {
+			record_link_output(r->link, buf, n, &tv);
+			rules_entity_out(r, buf, n, &tv, 1);
+		} else
+			rules_to_judge(r, buf, n);
+	if (next >= 0 && next != INT64_MAX)
+		rules_arm(r, next - now);
+	else if (hold_open(&r->hold)) {
+		hold_clear(&r->hold);
+		r->holding = 0;
+		r->link->deferred = 0;
+	}
+}
+
+/* A referee lets a link's held output through; -1 with a reason. */
+int
+rules_release(struct link *l, char *err, size_t errlen)
+{
+	struct rules	*r = l->rules;
+
+	if (r == NULL || !r->holding || r->hold.state != HOLD_HOLDING) {
+		snprintf(err, errlen, "link %s holds nothing back", l->name);
+		return (-1);
+	}
+	rules_release_now(r, "released by a referee");
+	return (0);
 }
 
 /* Pass bytes read from one end of a link with rules to the other end. */
 void
 rules_forward(struct link *l, struct port *src, const unsigned char *buf,
-    size_t n, const struct timeval *tv)
+    size_t n, const struct timeval *tv, int waited)
 {
 	struct rules	*r = l->rules;
 	size_t		 chunk;
@@ -471,7 +792,7 @@ rules_forward(struct link *l, struct port *src, const unsigned char *buf,
 					port_pause(l->a, 1);
 			}
 		} else
-			rules_from_entity(r, buf, chunk, tv);
+			rules_from_entity(r, buf, chunk, tv, waited);
 		buf += chunk;
 		n -= chunk;
 	}

@@ -1,7 +1,8 @@
 /*
- * The entry adapter's typing model: how long to wait before each key of
- * an answer, so that a program types like a person (MegaHAL's Loebner
- * entry typed its answers so).  A model is written "BASE[+-JITTER]", in
+ * A typing model: how long to wait before each key of a text, so that a
+ * program types like a person (MegaHAL's Loebner entry typed its answers
+ * so): comprog's entry adapter types a chatbot's answers with it, and
+ * muxd the opening assertion it injects for an entity.  A model is written "BASE[+-JITTER]", in
  * milliseconds: each key waits BASE, plus or minus up to JITTER (uniform),
  * and a key after punctuation waits longer: after ". ! ?" four more BASE,
  * after ", ; :" two more, at the start of a new line three more.  "0"
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comprog.h"
+#include "muxd.h"
 
 #define TYPING_MAX	10000	/* ms, for BASE and JITTER */
 
