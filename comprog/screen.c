@@ -20,12 +20,16 @@
  * normal path, from the signal handlers (SIGINT, SIGTERM, SIGHUP end the
  * loop) and from atexit(3), which covers fatal(); it is idempotent, and
  * after endwin() it puts back the termios settings saved before curses
- * started, as picocom's term.c does.
+ * started, as picocom's term.c does.  A crash (SIGSEGV, SIGBUS, SIGFPE,
+ * SIGILL, SIGABRT) cannot call curses: its handler writes the terminal's
+ * own "leave the full screen" string, noted at start, and the saved
+ * termios, both async-signal-safe, then dies of the same signal.
  */
 #include <sys/ioctl.h>
 
 #include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +39,7 @@
 #include <wchar.h>
 
 #include <curses.h>
+#include <term.h>
 
 #include "comprog.h"
 
@@ -54,6 +59,8 @@ static char		 screen_titles[2][SCREEN_TEXTMAX];
 static char		 screen_stat[SCREEN_TEXTMAX];
 static int		 screen_alert;
 static int		 screen_pairs;		/* colours are on */
+static char		 screen_leave[64];	/* rmcup and a line end */
+static size_t		 screen_nleave;
 
 static void	screen_colours(void);
 static int	screen_attr(int);
@@ -61,6 +68,8 @@ static void	screen_bar(int, const char *, int);
 static void	screen_cell(int, int, const struct pane_cell *);
 static int	screen_pane(const struct pane *, int, int, int, int *, int *);
 static void	screen_atexit(void);
+static void	screen_crash(int);
+static void	screen_crash_arm(void);
 
 /* Restore the terminal at exit, whatever the path. */
 static void
@@ -97,6 +106,7 @@ screen_init(const struct profile *prof, enum screen_layout layout,
 		return (-1);
 	}
 	screen_on = 1;
+	screen_crash_arm();
 	raw();
 	noecho();
 	nonl();
@@ -109,6 +119,48 @@ screen_init(const struct profile *prof, enum screen_layout layout,
 	screen_colours();
 	screen_draw();
 	return (0);
+}
+
+/*
+ * Note how to leave the full screen without curses, and restore the
+ * terminal from a crash.
+ */
+static void
+screen_crash_arm(void)
+{
+	static const int	 sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+	    SIGABRT };
+	struct sigaction	 sa;
+	char			*rmcup;
+	size_t			 i, n;
+
+	rmcup = tigetstr("rmcup");
+	n = rmcup != NULL && rmcup != (char *)-1 ? strlen(rmcup) : 0;
+	if (n + 2 < sizeof(screen_leave)) {
+		memcpy(screen_leave, rmcup, n);
+		memcpy(screen_leave + n, "\r\n", 2);
+		screen_nleave = n + 2;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = screen_crash;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* A crash: give the terminal back, then die of the same signal. */
+static void
+screen_crash(int sig)
+{
+	int	saved = errno;
+
+	if (screen_on && screen_nleave > 0 &&
+	    write(STDOUT_FILENO, screen_leave, screen_nleave) == -1)
+		errno = saved;
+	if (screen_saved_ok)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &screen_saved);
+	raise(sig);
 }
 
 /* Set the colour pairs of the profile, when the terminal has colours. */

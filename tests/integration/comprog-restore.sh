@@ -1,5 +1,5 @@
 # comprog gives the terminal back as it found it on every exit path:
-# C-] q, SIGTERM, SIGHUP, SIGINT, and an error after the screen was taken
+# C-] q, SIGTERM, SIGHUP, SIGINT, a crash (SIGSEGV), and an error after the screen was taken
 # (an exec: address, muxd's alone, refused once the screen is up), whose
 # message is then printed on the restored terminal.  stty -g in the tmux
 # pane before and after; while comprog runs, the terminal is raw.
@@ -26,7 +26,7 @@ restored() {
 	[ "$(cat "$T/done")" = "$2" ] || fail "$1: exit status $(cat "$T/done"), not $2"
 }
 
-for how in q TERM HUP INT; do
+for how in q TERM HUP INT SEGV; do
 	run "$COMPROG judge --no-record $T/line.dev"
 	wait_for "tmux capture-pane -p -t '$S' | grep -q 'line.dev.* up'" 5 ||
 		fail "comprog's screen did not come up"
@@ -36,7 +36,8 @@ for how in q TERM HUP INT; do
 	q) tmux send-keys -t "$S" C-] q ;;
 	*) kill "-$how" "$(cat "$T/pid")" ;;
 	esac
-	restored "$how" 0
+	# A crash dies of its signal (128 + 11), the terminal given back.
+	[ "$how" = SEGV ] && restored "$how" 139 || restored "$how" 0
 done
 
 # The confederate's split screen too.
