@@ -3,8 +3,9 @@
  * judge's words on its standard input and writes its answers on its
  * standard output a line at a time, on the line, character by character.
  *
- * The program runs with pipes for its standard input and output (its
- * standard error is comprog's).  The judge's keys are followed with
+ * The program runs with pipes for its standard input, output and error;
+ * each line it writes on its standard error goes to comprog's log (-l),
+ * as "program: LINE", so that its complaints are kept with the rest.  The judge's keys are followed with
  * muxd's judgeterm.c: each completed turn (two line ends) is handed to the
  * program as one line, the turn's lines joined by a space; an "@@nn"
  * announcement is logged and recorded, not handed.  What the program
@@ -41,6 +42,7 @@
 #define ENTRY_BACKOFF_MIN	250	/* ms */
 #define ENTRY_BACKOFF_MAX	8000
 #define ENTRY_STABLE		10	/* s running before the backoff resets */
+#define ENTRY_ERRLINE		1024	/* longest stderr line logged whole */
 
 static const struct profile	*entry_prof;
 static struct typing		 entry_typing;
@@ -49,6 +51,9 @@ static int			 entry_echo;
 static pid_t			 entry_pid = -1;
 static int			 entry_to = -1;	/* the program's stdin */
 static int			 entry_from = -1; /* its stdout */
+static int			 entry_err = -1;	/* its stderr */
+static struct event		*entry_ev_err;
+static struct evbuffer		*entry_errline;	/* a stderr line so far */
 static struct event		*entry_ev_to;
 static struct event		*entry_ev_from;
 static struct event		*entry_ev_restart;
@@ -65,7 +70,9 @@ static time_t			 entry_started;
 static uint64_t			 entry_dropped;
 
 static void	entry_spawn(void);
-static void	entry_child_exec(int, int) __attribute__((noreturn));
+static void	entry_child_exec(int, int, int) __attribute__((noreturn));
+static void	entry_err_cb(evutil_socket_t, short, void *);
+static void	entry_err_line(int);
 static void	entry_close_pipes(void);
 static void	entry_hand(const char *, size_t);
 static void	entry_to_cb(evutil_socket_t, short, void *);
@@ -93,6 +100,7 @@ entry_start(const struct profile *prof, const struct typing *typing,
 	if ((entry_tochild = evbuffer_new()) == NULL ||
 	    (entry_answer = evbuffer_new()) == NULL ||
 	    (entry_turn = evbuffer_new()) == NULL ||
+	    (entry_errline = evbuffer_new()) == NULL ||
 	    (entry_ev_restart = evtimer_new(muxd_base, entry_restart_cb,
 	    NULL)) == NULL ||
 	    (entry_ev_type = evtimer_new(muxd_base, entry_type_cb,
@@ -101,15 +109,16 @@ entry_start(const struct profile *prof, const struct typing *typing,
 	entry_spawn();
 }
 
-/* In the child: the pipes as stdin and stdout, then the program. */
+/* In the child: the pipes as stdin, stdout and stderr, then the program. */
 static void
-entry_child_exec(int in, int out)
+entry_child_exec(int in, int out, int err)
 {
 	sigset_t	set;
 	int		fd;
 
 	dup2(in, STDIN_FILENO);
 	dup2(out, STDOUT_FILENO);
+	dup2(err, STDERR_FILENO);
 	for (fd = 3; fd < 1024; fd++)
 		close(fd);
 	signal(SIGPIPE, SIG_DFL);
@@ -132,39 +141,42 @@ static void
 entry_spawn(void)
 {
 	struct timeval	retry;
-	int		in[2], out[2];
-	pid_t		pid;
+	int		p[3][2], i;
+	pid_t		pid = -1;
 
-	if (pipe2(in, O_CLOEXEC) == -1)
-		goto fail;
-	if (pipe2(out, O_CLOEXEC) == -1) {
-		close(in[0]);
-		close(in[1]);
-		goto fail;
-	}
-	if ((pid = fork()) == -1) {
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
+	for (i = 0; i < 3; i++)
+		if (pipe2(p[i], O_CLOEXEC) == -1)
+			break;
+	if (i == 3 && (pid = fork()) == 0)
+		entry_child_exec(p[0][0], p[1][1], p[2][1]);
+	if (pid == -1) {
+		while (i-- > 0) {
+			close(p[i][0]);
+			close(p[i][1]);
+		}
 		goto fail;
 	}
-	if (pid == 0)
-		entry_child_exec(in[0], out[1]);
-	close(in[0]);
-	close(out[1]);
+	close(p[0][0]);
+	close(p[1][1]);
+	close(p[2][1]);
 	entry_pid = pid;
-	entry_to = in[1];
-	entry_from = out[0];
+	entry_to = p[0][1];
+	entry_from = p[1][0];
+	entry_err = p[2][0];
 	fcntl(entry_to, F_SETFL, fcntl(entry_to, F_GETFL) | O_NONBLOCK);
 	fcntl(entry_from, F_SETFL, fcntl(entry_from, F_GETFL) | O_NONBLOCK);
+	fcntl(entry_err, F_SETFL, fcntl(entry_err, F_GETFL) | O_NONBLOCK);
 	entry_ev_to = event_new(muxd_base, entry_to, EV_WRITE | EV_PERSIST,
 	    entry_to_cb, NULL);
 	entry_ev_from = event_new(muxd_base, entry_from, EV_READ | EV_PERSIST,
 	    entry_from_cb, NULL);
-	if (entry_ev_to == NULL || entry_ev_from == NULL)
+	entry_ev_err = event_new(muxd_base, entry_err, EV_READ | EV_PERSIST,
+	    entry_err_cb, NULL);
+	if (entry_ev_to == NULL || entry_ev_from == NULL ||
+	    entry_ev_err == NULL)
 		fatalx("cannot allocate the program's events");
 	event_add(entry_ev_from, NULL);
+	event_add(entry_ev_err, NULL);
 	if (evbuffer_get_length(entry_tochild) > 0)
 		event_add(entry_ev_to, NULL);
 	entry_started = time(NULL);
@@ -185,12 +197,67 @@ entry_close_pipes(void)
 		event_free(entry_ev_to);
 	if (entry_ev_from != NULL)
 		event_free(entry_ev_from);
-	entry_ev_to = entry_ev_from = NULL;
+	if (entry_ev_err != NULL)
+		event_free(entry_ev_err);
+	entry_ev_to = entry_ev_from = entry_ev_err = NULL;
 	if (entry_to != -1)
 		close(entry_to);
 	if (entry_from != -1)
 		close(entry_from);
-	entry_to = entry_from = -1;
+	if (entry_err != -1) {
+		entry_err_cb(entry_err, EV_READ, NULL);
+		entry_err_line(1);
+		close(entry_err);
+	}
+	entry_to = entry_from = entry_err = -1;
+}
+
+/* Log what the program wrote on its standard error, a line at a time. */
+static void
+entry_err_cb(evutil_socket_t fd, short what, void *arg)
+{
+	int	n;
+
+	(void)what;
+	(void)arg;
+	while ((n = evbuffer_read(entry_errline, fd, PORT_CHUNK)) > 0)
+		entry_err_line(0);
+	if (n == 0 && entry_ev_err != NULL)
+		event_del(entry_ev_err);	/* the program is ending */
+}
+
+/*
+ * Log each whole line of the program's standard error (all that is left,
+ * when it ended), cut at ENTRY_ERRLINE bytes, controls shown as "?".
+ */
+static void
+entry_err_line(int end)
+{
+	char	line[ENTRY_ERRLINE + 1];
+	size_t	n, i, len;
+	struct evbuffer_ptr	eol;
+
+	for (;;) {
+		eol = evbuffer_search(entry_errline, "\n", 1, NULL);
+		len = evbuffer_get_length(entry_errline);
+		if (eol.pos == -1 && !end && len < ENTRY_ERRLINE)
+			return;
+		if (len == 0)
+			return;
+		n = eol.pos != -1 ? (size_t)eol.pos : len;
+		if (n > ENTRY_ERRLINE)
+			n = ENTRY_ERRLINE;
+		evbuffer_remove(entry_errline, line, n);
+		if (eol.pos != -1 && (size_t)eol.pos == n)
+			evbuffer_drain(entry_errline, 1);
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		line[n] = '\0';
+		for (i = 0; i < n; i++)
+			if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
+				line[i] = '?';
+		log_info("program: %s", line);
+	}
 }
 
 /* Start the program again after its backoff. */

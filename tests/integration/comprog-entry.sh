@@ -14,6 +14,7 @@ while IFS= read -r line; do
 	if [ -e "$DIE" ]; then rm -f "$DIE"; exit 3; fi
 	case $line in *bye*) echo "Goodbye."; exit 0 ;; esac
 	echo "You said: $line"
+	echo "bot: answered a line of ${#line} bytes" >&2
 done
 EOF
 chmod +x "$T/bot"
@@ -27,6 +28,9 @@ wait_for "grep -q 'port line: up' '$T/entry.log'" 5 || fail "the adapter's line 
 # A two-line turn is one line for the program; the answer is typed.
 tty "$T/line" 'type:Hello\rthere\r\r' 'expect:You said: Hello there\r\n' >/dev/null ||
 	fail "no answer to the judge's turn"
+# What the program says on its standard error is in comprog's log.
+wait_for "grep -q 'program: bot: answered a line of 11 bytes' '$T/entry.log'" 5 ||
+	fail "the program's standard error is not in the log: $(cat "$T/entry.log")"
 cap=$(ls "$T"/rec/comprog-entry-*.cast)
 n=$(grep -c '^\[[0-9.]*, "o", "[^"]"\]$' "$cap")
 [ "$n" -ge 21 ] || fail "the answer was not typed one key at a time ($n one-key events): $(cat "$cap")"
@@ -61,11 +65,13 @@ bg "$COMPROG" entry --echo --typing 0 --no-record -l "$T/echo.log" "$T/plain.dev
 tty "$T/plain" 'expect:>' 'type:hi\r\r' 'expect:hi\r\n>\r\n' 'expect:You said: hi\r\n' >/dev/null ||
 	fail "no prompt and echo with --echo"
 
-# A program that cannot run is retried, and the log says why.
+# A program that cannot run is retried, and the log says why, in its words.
 cable none
 bg "$COMPROG" entry --no-record -l "$T/none.log" "$T/none.dev" -- "$T/no-such-bot" 2>"$T/none.err"
 wait_for "grep -q 'exited with status 127; restarting' '$T/none.log'" 5 ||
 	fail "a program that cannot run is not reported: $(cat "$T/none.log")"
+grep -q "program: comprog: cannot run $T/no-such-bot: No such file or directory" "$T/none.log" ||
+	fail "the reason it cannot run is not in the log: $(cat "$T/none.log")"
 
 # The chain: comprog's judge side, muxd (prompt, echo), the adapter.
 room1
