@@ -306,6 +306,7 @@ struct port {
 	struct record	*record;	/* capture of unrouted traffic */
 	int		 locked;	/* TIOCEXCL set */
 	void		*ftdi;		/* ftdi: state, port-ftdi.c */
+	void		*tcp;		/* tcp: lookup, port-tcp.c */
 };
 TAILQ_HEAD(port_list, port);
 extern struct port_list ports;

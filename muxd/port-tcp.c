@@ -1,6 +1,9 @@
 /*
  * TCP ports.  tcp:HOST:PORT connects without blocking the loop and
- * reconnects with backoff when the peer goes.  tcp-listen:[HOST:]PORT keeps
+ * reconnects with backoff when the peer goes: the host name is looked up
+ * with libevent's asynchronous resolver (evdns: /etc/hosts, then the
+ * name servers of /etc/resolv.conf), and each address found is tried in
+ * turn until one connects.  tcp-listen:[HOST:]PORT keeps
  * a listener and takes one peer at a time; a second peer is told why and
  * closed.  Nagle is off on every connection: each byte goes out at once.
  */
@@ -11,6 +14,8 @@
 
 #include <errno.h>
 #include <netdb.h>
+
+#include <event2/dns.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +38,21 @@ static int	port_tcp_socket(struct port *, int, struct addrinfo **, char *,
 		    size_t);
 static void	port_tcp_watch(struct port *, int, short, event_callback_fn);
 static void	port_tcp_unwatch(struct port *);
+static void	port_tcp_resolved(int, struct evutil_addrinfo *, void *);
+static int	port_tcp_try(struct port *, char *, size_t);
+static struct evdns_base *port_tcp_dns(void);
+
+/* A connecting port's lookup and the addresses it has still to try. */
+struct port_tcp {
+	struct evdns_getaddrinfo_request *req;	/* lookup under way */
+	struct evutil_addrinfo	*res;		/* its result */
+	struct evutil_addrinfo	*next;		/* the address to try next */
+	char			 last[128];	/* why the last one failed */
+	int			 opening;	/* inside port_tcp_open */
+	int			 result;	/* of a lookup done at once */
+};
+
+static struct evdns_base	*port_tcp_dnsbase;
 
 const struct port_ops port_tcp_ops = {
 	"tcp", port_tcp_open, port_tcp_close, port_tcp_release
@@ -122,68 +142,184 @@ port_tcp_peer(const struct sockaddr_storage *ss, char *buf, size_t len)
 		    host, strchr(host, ':') ? "]" : "", serv);
 }
 
-/* Start connecting; the port waits until the connection completes. */
+/*
+ * The loop's resolver, made on first use; idle, it keeps no timer and no
+ * socket.  Without a usable resolv.conf, /etc/hosts and numeric
+ * addresses still work.
+ */
+static struct evdns_base *
+port_tcp_dns(void)
+{
+	if (port_tcp_dnsbase != NULL)
+		return (port_tcp_dnsbase);
+	port_tcp_dnsbase = evdns_base_new(muxd_base,
+	    EVDNS_BASE_INITIALIZE_NAMESERVERS |
+	    EVDNS_BASE_DISABLE_WHEN_INACTIVE);
+	if (port_tcp_dnsbase == NULL &&
+	    (port_tcp_dnsbase = evdns_base_new(muxd_base,
+	    EVDNS_BASE_DISABLE_WHEN_INACTIVE)) != NULL)
+		evdns_base_load_hosts(port_tcp_dnsbase, NULL);
+	if (port_tcp_dnsbase == NULL)
+		fatalx("cannot make a DNS resolver");
+	return (port_tcp_dnsbase);
+}
+
+/* Start looking the host up; the port waits until it connects. */
 static int
 port_tcp_open(struct port *p, char *err, size_t errlen)
 {
-	struct addrinfo	*res;
-	int		 s, one = 1;
+	struct evutil_addrinfo	 hints;
+	struct port_tcp		*t;
 
-	if ((s = port_tcp_socket(p, 0, &res, err, errlen)) == -1)
-		return (-1);
-	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-	if (connect(s, res->ai_addr, res->ai_addrlen) == -1 &&
-	    errno != EINPROGRESS) {
-		snprintf(err, errlen, "connect to %s:%s: %s", p->addr.host,
-		    p->addr.service, strerror(errno));
-		freeaddrinfo(res);
-		close(s);
+	if ((t = p->tcp) == NULL && (t = p->tcp = calloc(1, sizeof(*t))) ==
+	    NULL)
+		fatal("calloc");
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_protocol = IPPROTO_TCP;
+	hints.ai_flags = EVUTIL_AI_ADDRCONFIG;
+	/* A numeric address or a name in /etc/hosts is looked up at once. */
+	t->opening = 1;
+	t->result = -1;
+	t->req = evdns_getaddrinfo(port_tcp_dns(), p->addr.host,
+	    p->addr.service, &hints, port_tcp_resolved, p);
+	t->opening = 0;
+	if (t->result == -1)
+		return (1);
+	t->req = NULL;
+	if (t->result != 0) {
+		snprintf(err, errlen, "%s:%s: %s", p->addr.host,
+		    p->addr.service, evutil_gai_strerror(t->result));
 		return (-1);
 	}
-	freeaddrinfo(res);
-	port_tcp_watch(p, s, EV_WRITE, port_tcp_connected);
-	return (1);
+	return (port_tcp_try(p, err, errlen) == -1 ? -1 : 1);
 }
 
-/* Finish a connection attempt: the port is up or down. */
+/* The host was looked up: try its addresses, or the port is down. */
+static void
+port_tcp_resolved(int result, struct evutil_addrinfo *res, void *arg)
+{
+	struct port	*p = arg;
+	struct port_tcp	*t;
+	char		 err[MUXD_ERRLEN];
+
+	if (result == EVUTIL_EAI_CANCEL)
+		return;		/* the port closed meanwhile */
+	t = p->tcp;
+	if (t->opening) {
+		t->result = result;
+		t->res = t->next = res;
+		t->last[0] = '\0';
+		return;
+	}
+	t->req = NULL;
+	if (result != 0) {
+		port_down(p, "%s:%s: %s", p->addr.host, p->addr.service,
+		    evutil_gai_strerror(result));
+		return;
+	}
+	t->res = t->next = res;
+	t->last[0] = '\0';
+	if (port_tcp_try(p, err, sizeof(err)) == -1)
+		port_down(p, "%s", err);
+}
+
+/*
+ * Start connecting to the next address of the lookup; -1 with the reason
+ * the last one failed when none is left.
+ */
+static int
+port_tcp_try(struct port *p, char *err, size_t errlen)
+{
+	struct port_tcp		*t = p->tcp;
+	struct evutil_addrinfo	*ai;
+	int			 s, one = 1;
+
+	while ((ai = t->next) != NULL) {
+		t->next = ai->ai_next;
+		s = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, ai->ai_protocol);
+		if (s == -1) {
+			snprintf(t->last, sizeof(t->last), "socket: %s",
+			    strerror(errno));
+			continue;
+		}
+		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+		if (connect(s, ai->ai_addr, ai->ai_addrlen) == -1 &&
+		    errno != EINPROGRESS) {
+			snprintf(t->last, sizeof(t->last), "%s",
+			    strerror(errno));
+			close(s);
+			continue;
+		}
+		port_tcp_watch(p, s, EV_WRITE, port_tcp_connected);
+		return (0);
+	}
+	snprintf(err, errlen, "connect to %s:%s: %s", p->addr.host,
+	    p->addr.service, t->last[0] != '\0' ? t->last :
+	    "no address found");
+	return (-1);
+}
+
+/* Finish a connection attempt: up, or on to the next address. */
 static void
 port_tcp_connected(evutil_socket_t s, short what, void *arg)
 {
 	struct port	*p = arg;
+	struct port_tcp	*t = p->tcp;
 	socklen_t	 len = sizeof(int);
+	char		 err[MUXD_ERRLEN];
 	int		 error = 0;
 
 	(void)what;
 	if (getsockopt(s, SOL_SOCKET, SO_ERROR, &error, &len) == -1)
 		error = errno;
 	if (error != 0) {
-		port_down(p, "connect to %s:%s: %s", p->addr.host,
-		    p->addr.service, strerror(error));
+		snprintf(t->last, sizeof(t->last), "%s", strerror(error));
+		port_tcp_unwatch(p);
+		if (port_tcp_try(p, err, sizeof(err)) == -1)
+			port_down(p, "%s", err);
 		return;
 	}
 	event_free(p->ev_aux);
 	p->ev_aux = NULL;
 	p->fd = p->aux_fd;
 	p->aux_fd = -1;
+	evutil_freeaddrinfo(t->res);
+	t->res = t->next = NULL;
 	port_up(p);
 }
 
-/* Close the connection, or the attempt in progress. */
+/* Close the connection, or the lookup or attempt in progress. */
 static void
 port_tcp_close(struct port *p)
 {
+	struct port_tcp	*t = p->tcp;
+
 	port_tcp_unwatch(p);
 	if (p->fd != -1)
 		close(p->fd);
 	p->fd = -1;
+	if (t == NULL)
+		return;
+	if (t->req != NULL) {
+		evdns_getaddrinfo_cancel(t->req);
+		t->req = NULL;
+	}
+	if (t->res != NULL)
+		evutil_freeaddrinfo(t->res);
+	t->res = t->next = NULL;
 }
 
-/* A connecting port holds nothing beyond its connection. */
+/* Free what a connecting port holds. */
 static void
 port_tcp_release(struct port *p)
 {
 	port_tcp_close(p);
+	free(p->tcp);
+	p->tcp = NULL;
 }
 
 /* Open the listener; the port waits for a peer. */
