@@ -70,6 +70,12 @@ muxd_probe(const struct conf *cf, char *err, size_t errlen)
 
 	for (i = 0; i < cf->nports; i++) {
 		cp = &cf->ports[i];
+		if (cp->addr.kind == ADDR_FTDI &&
+		    port_ftdi_probe(&cp->addr, msg, sizeof(msg)) == -1) {
+			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
+			    cp->line, cp->name, msg);
+			return (-1);
+		}
 		if (cp->addr.kind != ADDR_DEVICE)
 			continue;
 		if (port_serial_resolve(cp->addr.path, real, shown,

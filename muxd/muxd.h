@@ -365,6 +365,7 @@ int		 port_serial_resolve(const char *, char *, char *, size_t,
 
 /* port-ftdi.c */
 extern const struct port_ops port_ftdi_ops;
+int		 port_ftdi_probe(const struct addr *, char *, size_t);
 
 /* serialscan.c: linked into muxd and muxctl */
 json_t		*serialscan_list(char *, size_t);

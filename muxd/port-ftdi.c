@@ -78,7 +78,7 @@ struct port_ftdi {
 static int	port_ftdi_open(struct port *, char *, size_t);
 static void	port_ftdi_close(struct port *);
 static void	port_ftdi_release(struct port *);
-static int	port_ftdi_find(struct port_ftdi *, const struct addr *,
+static int	port_ftdi_find(struct port_ftdi *, const struct addr *, int,
 		    char *, size_t);
 static int	port_ftdi_setup(struct port_ftdi *, const struct addr *,
 		    char *, size_t);
@@ -128,11 +128,12 @@ port_ftdi_status(enum libusb_transfer_status status)
 
 /*
  * Find the adapter by serial number among the devices of its vendor and
- * product, and open it.  Returns 0, or -1 with a message.
+ * product, and open it unless only probing.  Returns 0, or -1 with a
+ * message.
  */
 static int
-port_ftdi_find(struct port_ftdi *st, const struct addr *a, char *err,
-    size_t errlen)
+port_ftdi_find(struct port_ftdi *st, const struct addr *a, int probe,
+    char *err, size_t errlen)
 {
 	struct ftdi_device_list	*list, *d;
 	char			 serial[128];
@@ -152,6 +153,8 @@ port_ftdi_find(struct port_ftdi *st, const struct addr *a, char *err,
 		if (strcmp(serial, a->serial) != 0)
 			continue;
 		found = 1;
+		if (probe)
+			break;
 		if ((r = ftdi_usb_open_dev(st->ftdi, d->dev)) < 0) {
 			snprintf(err, errlen, "ftdi:%s: cannot open the "
 			    "adapter (%04x:%04x): %s%s", a->serial,
@@ -172,8 +175,29 @@ port_ftdi_find(struct port_ftdi *st, const struct addr *a, char *err,
 		    a->serial, a->usb_vendor, a->usb_product, a->serial, n);
 		return (-1);
 	}
-	st->open = 1;
+	st->open = !probe;
 	return (0);
+}
+
+/*
+ * Tell whether an adapter is plugged in, for muxd -n, without taking it:
+ * 0, or -1 with a message.
+ */
+int
+port_ftdi_probe(const struct addr *a, char *err, size_t errlen)
+{
+	struct port_ftdi	st;
+	int			r;
+
+	memset(&st, 0, sizeof(st));
+	if ((st.ftdi = ftdi_new()) == NULL) {
+		snprintf(err, errlen, "ftdi:%s: cannot initialise libftdi",
+		    a->serial);
+		return (-1);
+	}
+	r = port_ftdi_find(&st, a, 1, err, errlen);
+	ftdi_free(st.ftdi);
+	return (r);
 }
 
 /* Set the line up: baud rate, frame, flow control, latency, DTR/RTS. */
@@ -546,7 +570,7 @@ port_ftdi_open(struct port *p, char *err, size_t errlen)
 		port_ftdi_close(p);
 		return (-1);
 	}
-	if (port_ftdi_find(st, &p->addr, err, errlen) == -1) {
+	if (port_ftdi_find(st, &p->addr, 0, err, errlen) == -1) {
 		port_ftdi_close(p);
 		return (-1);
 	}
