@@ -1,0 +1,160 @@
+/*
+ * Unit tests for the contest-rule settings of the room configuration
+ * (muxd/conf-rules.c): the room's rules group, a station's localecho and
+ * an entity's eol and announce; their defaults, every value, and each
+ * kind of bad one refused with exactly one message of the form
+ * "FILE:LINE: what is wrong" (the table rules_errors, a cmocka test a
+ * row).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "muxd.h"
+#include "fixture-conf.h"
+
+/* Lines 7-9: one station with its own echo. */
+#define STATION_LOCALECHO(v)						\
+	"stations = (\n"						\
+	"  { name = \"J1\"; judge = 1; left = \"j1-left\"; "		\
+	"right = \"j1-right\"; localecho = " v "; }\n"			\
+	");\n"
+/* Lines 7-9: one entry with its own settings. */
+#define ENTRY(settings)							\
+	"entities = (\n"						\
+	"  { name = \"E1\"; kind = \"entry\"; port = \"e1\"; "		\
+	"approved = \"Eliza\"; " settings " }\n"			\
+	");\n"
+
+/* A configuration and the rule settings it must give. */
+struct rules_case {
+	const char	*text;
+	int		 convention, filter, assertion, burst;
+	const char	*pattern;	/* NULL: the default */
+	int		 localecho;	/* of the first station */
+	int		 eol, announce;	/* of the first entity */
+};
+
+/* Good rule settings, each with what it comes out as. */
+static const struct rules_case rules_good[] = {
+	/* Without rules, the 1996 convention, the filter and the check. */
+	{ ROOM, 1, 1, 1, 8, NULL, 0, JUDGETERM_EOL_CR, 0 },
+	/* Every setting turned the other way. */
+	{ PORTS STATION_LOCALECHO("true")
+	    ENTRY("eol = \"crlf\"; announce = true;")
+	    "rules = {\n"
+	    "  convention = false;\n"
+	    "  filter = \"passthrough\";\n"
+	    "  assertion = \"off\";\n"
+	    "  pattern = \"^I am (?<name>[a-z]+)\";\n"
+	    "  burst = 16;\n"
+	    "};\n",
+	    0, 0, 0, 16, "^I am (?<name>[a-z]+)", 1, JUDGETERM_EOL_CRLF, 1 },
+	/* The defaults written out, and the bounds of a burst. */
+	{ PORTS STATION_LOCALECHO("false")
+	    ENTRY("eol = \"asis\"; announce = false;")
+	    "rules = { convention = true; filter = \"on\"; "
+	    "assertion = \"check\"; burst = 2; };\n",
+	    1, 1, 1, 2, NULL, 0, JUDGETERM_EOL_ASIS, 0 },
+	{ PORTS STATION_LOCALECHO("false") ENTRY("eol = \"lf\";")
+	    "rules = { burst = 4096; };\n",
+	    1, 1, 1, 4096, NULL, 0, JUDGETERM_EOL_LF, 0 },
+};
+
+/* Each good configuration gives its rule settings. */
+static void
+test_rules_good(void **state)
+{
+	const struct rules_case	*c;
+	struct conf		*conf;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rules_good) / sizeof(rules_good[0]); i++) {
+		c = &rules_good[i];
+		conf = fixture_conf_load("rules.conf", c->text);
+		assert_int_equal(conf->convention, c->convention);
+		assert_int_equal(conf->filter, c->filter);
+		assert_int_equal(conf->assertion, c->assertion);
+		assert_int_equal(conf->burst, c->burst);
+		if (c->pattern == NULL)
+			assert_null(conf->pattern);
+		else
+			assert_string_equal(conf->pattern, c->pattern);
+		assert_int_equal(conf->stations[0].localecho, c->localecho);
+		assert_int_equal(conf->entities[0].eol, c->eol);
+		assert_int_equal(conf->entities[0].announce, c->announce);
+		conf_free(conf);
+	}
+}
+
+/* Bad rule settings, each with the one message it must get. */
+static const struct CMUnitTest rules_errors[] = {
+	/* The rules group. */
+	FIXTURE_CONF_ERROR("rules not a group",
+	    PORTS "rules = 5;\n",
+	    "bad.conf:7: setting 'rules' must be a group { ... }"),
+	FIXTURE_CONF_ERROR("unknown setting in rules",
+	    PORTS "rules = {\n  bursts = 8;\n};\n",
+	    "bad.conf:8: unknown setting 'bursts' in rules"),
+	FIXTURE_CONF_ERROR("convention not a boolean",
+	    PORTS "rules = { convention = 1; };\n",
+	    "bad.conf:7: setting 'convention' in rules must be true or false"),
+	FIXTURE_CONF_ERROR("filter neither on nor passthrough",
+	    PORTS "rules = { filter = \"off\"; };\n",
+	    "bad.conf:7: rules: filter 'off' is neither \"on\" nor "
+	    "\"passthrough\""),
+	FIXTURE_CONF_ERROR("filter not a string",
+	    PORTS "rules = { filter = true; };\n",
+	    "bad.conf:7: setting 'filter' in rules must be a string"),
+	FIXTURE_CONF_ERROR("assertion neither check nor off",
+	    PORTS "rules = { assertion = \"on\"; };\n",
+	    "bad.conf:7: rules: assertion 'on' is neither \"check\" nor "
+	    "\"off\""),
+	FIXTURE_CONF_ERROR("pattern without the name group",
+	    PORTS "rules = { pattern = \"^I am [a-z]+\"; };\n",
+	    "bad.conf:7: rules: assertion pattern: no group named \"name\" "
+	    "(write (?<name>...) around the entity's name)"),
+	FIXTURE_CONF_ERROR("burst below its range",
+	    PORTS "rules = { burst = 1; };\n",
+	    "bad.conf:7: rules: burst must be between 2 and 4096 characters"),
+	FIXTURE_CONF_ERROR("burst above its range",
+	    PORTS "rules = { burst = 4097; };\n",
+	    "bad.conf:7: rules: burst must be between 2 and 4096 characters"),
+	FIXTURE_CONF_ERROR("burst not an integer",
+	    PORTS "rules = { burst = \"8\"; };\n",
+	    "bad.conf:7: setting 'burst' in rules must be an integer"),
+	/* A station's and an entity's own settings. */
+	FIXTURE_CONF_ERROR("localecho not a boolean",
+	    PORTS STATION_LOCALECHO("\"yes\""),
+	    "bad.conf:8: setting 'localecho' in station 'J1' must be true or "
+	    "false"),
+	FIXTURE_CONF_ERROR("eol not a line end",
+	    PORTS ENTRY("eol = \"crcr\";"),
+	    "bad.conf:8: entity 'E1': eol 'crcr' is not \"cr\", \"lf\", "
+	    "\"crlf\" or \"asis\""),
+	FIXTURE_CONF_ERROR("eol not a string",
+	    PORTS ENTRY("eol = 13;"),
+	    "bad.conf:8: setting 'eol' in entity 'E1' must be a string"),
+	FIXTURE_CONF_ERROR("announce not a boolean",
+	    PORTS ENTRY("announce = 1;"),
+	    "bad.conf:8: setting 'announce' in entity 'E1' must be true or "
+	    "false"),
+};
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules_good),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL) +
+	    cmocka_run_group_tests(rules_errors, NULL, NULL));
+}
