@@ -128,8 +128,18 @@ fuzz: $(FUZZERS)
 
 $(B)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJS) $(TX_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Imuxd -Itranscripts -o $@ $(filter %.c %.o %.a,$^) $(PC_LIBS) \
+	$(CC) $(ALL_CFLAGS) -Imuxd -Itranscripts -o $@ $(filter %.c %.o,$^) \
+		$(filter %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
+
+# Fixtures shared by unit tests (tests/unit/fixture-*.c), each linked
+# into the tests that use it.
+$(B)/tests/unit/fixture-%.o: ALL_CFLAGS += -Imuxd -Itranscripts \
+	$(shell $(PKG_CONFIG) --cflags $(TEST_PC))
+$(patsubst %,$(B)/tests/unit/test_%,conf conf_schedule conf_rules): \
+    $(B)/tests/unit/fixture-conf.o
+$(patsubst %,$(B)/tests/unit/test_%,cap txrender): \
+    $(B)/tests/unit/fixture-cap.o
 
 # comprog's pure modules (pane, echo) have their own unit test.
 COMPROG_UNIT_OBJS := $(patsubst %,$(B)/comprog/%.o,pane echo)

@@ -476,6 +476,38 @@ addr_equal(const struct addr *x, const struct addr *y)
 	return (same);
 }
 
+/*
+ * Tell whether two addresses name the same line, whatever its settings:
+ * one device or pty path, one TCP listening address, or one interface of
+ * one FTDI adapter (its vendor:product and serial number; interface 0 is
+ * A, as libftdi takes it).
+ */
+int
+addr_same_line(const struct addr *x, const struct addr *y)
+{
+	if (x->kind != y->kind)
+		return (0);
+	switch (x->kind) {
+	case ADDR_DEVICE:
+	case ADDR_PTY:
+		return (strcmp(x->path, y->path) == 0);
+	case ADDR_TCP_LISTEN:
+		return (strcmp(x->service, y->service) == 0 &&
+		    (x->host == NULL) == (y->host == NULL) &&
+		    (x->host == NULL || strcmp(x->host, y->host) == 0));
+	case ADDR_FTDI:
+		return (strcmp(x->serial, y->serial) == 0 &&
+		    x->usb_vendor == y->usb_vendor &&
+		    x->usb_product == y->usb_product &&
+		    (x->interface == 0 ? 1 : x->interface) ==
+		    (y->interface == 0 ? 1 : y->interface));
+	case ADDR_EXEC:
+	case ADDR_TCP:
+		break;
+	}
+	return (0);
+}
+
 /* Copy an address into dst; returns -1 when out of memory. */
 int
 addr_copy(struct addr *dst, const struct addr *src)

@@ -212,19 +212,18 @@ conf_room_port(struct conf_ctx *ctx, const config_setting_t *g,
 		return (conf_error(ctx, sa, "port '%s': %s", name, aerr));
 	for (i = 0; i < conf->nports; i++) {
 		o = &conf->ports[i].addr;
-		if (o->kind != p->addr.kind)
+		if (!addr_same_line(o, &p->addr))
 			continue;
-		if (((o->kind == ADDR_DEVICE || o->kind == ADDR_PTY) &&
-		    strcmp(o->path, p->addr.path) == 0) ||
-		    (o->kind == ADDR_TCP_LISTEN &&
-		    strcmp(o->service, p->addr.service) == 0 &&
-		    (o->host == NULL) == (p->addr.host == NULL) &&
-		    (o->host == NULL || strcmp(o->host, p->addr.host) == 0))) {
-			addr_free(&p->addr);
+		addr_free(&p->addr);
+		if (o->kind == ADDR_FTDI)
 			return (conf_error(ctx, sa, "port '%s': same line as "
-			    "port '%s' at line %d", name, conf->ports[i].name,
-			    conf->ports[i].line));
-		}
+			    "port '%s' at line %d (FTDI adapter %s, "
+			    "interface %c)", name, conf->ports[i].name,
+			    conf->ports[i].line, o->serial,
+			    o->interface == 0 ? 'A' : 'A' + o->interface - 1));
+		return (conf_error(ctx, sa, "port '%s': same line as port "
+		    "'%s' at line %d", name, conf->ports[i].name,
+		    conf->ports[i].line));
 	}
 	p->line = config_setting_source_line(g);
 	if ((p->name = strdup(name)) == NULL ||

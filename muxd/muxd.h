@@ -70,6 +70,7 @@ void		 addr_free(struct addr *);
 int		 addr_copy(struct addr *, const struct addr *);
 char		*addr_format(const struct addr *);
 int		 addr_equal(const struct addr *, const struct addr *);
+int		 addr_same_line(const struct addr *, const struct addr *);
 int		 addr_baud_valid(int);
 const char	*addr_kind_name(enum addr_kind);
 

@@ -30,6 +30,7 @@ static int	cmd_verify_walk(const char *, struct cmd_verify_list *,
 static int	cmd_verify_ends(const char *, const char *);
 static int	cmd_verify_print(const struct verify_report *);
 static int	cmd_verify_cmp(const void *, const void *);
+static void	cmd_verify_sort(struct cmd_verify_list *);
 
 const struct cmd_entry cmd_verify_entry = {
 	"verify", "[-g seconds] [-t dir] dir | file ...", cmd_verify_exec
@@ -81,6 +82,14 @@ static int
 cmd_verify_cmp(const void *a, const void *b)
 {
 	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* Put a list's paths in order (an empty list has no array to sort). */
+static void
+cmd_verify_sort(struct cmd_verify_list *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmd_verify_cmp);
 }
 
 /*
@@ -233,8 +242,8 @@ cmd_verify_exec(int argc, char **argv)
 		} else if (cmd_verify_push(&txs, argv[0]) == -1)
 			err(1, NULL);
 	}
-	qsort(caps.v, caps.n, sizeof(*caps.v), cmd_verify_cmp);
-	qsort(txs.v, txs.n, sizeof(*txs.v), cmd_verify_cmp);
+	cmd_verify_sort(&caps);
+	cmd_verify_sort(&txs);
 	for (i = 0; i < caps.n; i++) {
 		if (verify_report_init(&rep, caps.v[i]) == -1)
 			err(1, NULL);

@@ -1,10 +1,11 @@
-# Shared helpers for the integration scenarios (POSIX sh, sourced).
-# Each scenario gets a private directory $T, and every process it starts
-# in the background is stopped when it exits.
+# Shared helpers for the integration scenarios (POSIX sh, sourced), and
+# the common part of the lab's (tests/lab/lib.sh sources this file).
+# Each scenario gets a private directory $T (named after $T_NAME), and
+# every process it starts in the background is stopped when it exits.
 set -u
 B=${B:-build}
 ROOT=$(pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/muxd-test.XXXXXX")
+T=$(mktemp -d "${TMPDIR:-/tmp}/${T_NAME:-muxd-test}.XXXXXX")
 PIDS=
 MUXD_PID=
 TOOLS=$ROOT/$B/tests/tools
@@ -29,13 +30,16 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# Fail the scenario with a message saying what was expected.
+# Fail the scenario with a message saying what was expected, then what
+# muxd logged; a library sourcing this one may name a function in
+# FAIL_REPORT that tells more.
 fail() {
 	echo "FAIL: $*" >&2
 	if [ -f "$T/muxd.log" ]; then
 		echo "--- muxd log (last 30 lines):" >&2
 		tail -30 "$T/muxd.log" >&2
 	fi
+	${FAIL_REPORT:-:}
 	exit 1
 }
 

@@ -9,7 +9,7 @@
 #				QEMU device id u1; host end $T/u1
 #	UDEV=1 boot		start the guest (udevd with the project's rules)
 #	guest 'muxd ... &'	a command in the guest: its output, its status
-#	unplug u1 / plug u1	QMP device_del / device_add
+#	usb_unplug u1		QMP device_del; usb_plug u1, device_add
 #	gdev u1			the guest's tty of a line (/dev/ttyUSB0)
 #	guest_muxd ARGS		muxd in the guest; gwait_port NAME STATE
 #
@@ -20,35 +20,22 @@
 # The host end of each line is a pty that socat joins to QEMU's chardev
 # socket, so the line stays connected (QEMU attaches a usb-serial only
 # while its chardev is connected) and bytes wait in the pty while no test
-# tool has it open.  Each scenario gets a private directory $T; the guest's
-# console is $T/console.log.
-set -u
-B=${B:-build}
-ROOT=$(pwd)
+# tool has it open.  What every scenario has (its private directory $T,
+# processes stopped when it ends, fail, bg, wait_for, tty) comes from the
+# integration scenarios' tests/integration/lib.sh; QEMU is one of the
+# processes, and the guest's console is $T/console.log.
+T_NAME=muxd-lab
+FAIL_REPORT=lab_report
+. tests/integration/lib.sh
 LAB=$ROOT/$B/lab
-TOOLS=$ROOT/$B/tests/tools
-T=$(mktemp -d "${TMPDIR:-/tmp}/muxd-lab.XXXXXX")
-PIDS=
 QEMU_PID=
 LAB_UARTS=
 LAB_FTDIS=
 UDEV=${UDEV:-0}
 
-# Stop QEMU and the socat relays, remove $T (kept with KEEP=1).
-cleanup() {
-	[ -n "$QEMU_PID" ] && kill "$QEMU_PID" 2>/dev/null
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
-	sleep 0.1
-	for p in $PIDS $QEMU_PID; do kill -9 "$p" 2>/dev/null; done
-	if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-# Fail the scenario with a message saying what was expected; show the
-# guest's muxd log and console.
-fail() {
-	echo "FAIL: $*" >&2
+# Tell what the guest's muxd logged, its kernel and console, and which
+# relays have ended (a failure's report).
+lab_report() {
 	if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then
 		echo "--- guest muxd log (last 30 lines):" >&2
 		"$TOOLS/labcmd" -t 5000 "$T/ctl" 'tail -30 /tmp/muxd.log' >&2
@@ -56,29 +43,11 @@ fail() {
 		"$TOOLS/labcmd" -t 5000 "$T/ctl" 'dmesg | tail -12' >&2
 	fi
 	for _p in $PIDS; do
+		[ "$_p" = "$QEMU_PID" ] && continue
 		kill -0 "$_p" 2>/dev/null || echo "(relay process $_p has ended)" >&2
 	done
 	echo "--- guest console (last 20 lines):" >&2
 	tail -20 "$T/console.log" >&2 2>/dev/null
-	exit 1
-}
-
-# Run a command in the background, remembering it for cleanup.
-bg() {
-	"$@" &
-	PIDS="$PIDS $!"
-	LAST_PID=$!
-}
-
-# Wait until a shell condition holds, up to $2 seconds (default 10).
-wait_for() {
-	_n=$(( ${2:-10} * 20 ))
-	while [ "$_n" -gt 0 ]; do
-		eval "$1" >/dev/null 2>&1 && return 0
-		sleep 0.05
-		_n=$((_n - 1))
-	done
-	return 1
 }
 
 # Start a relay from a pty at $T/NAME to a unix socket QEMU will connect to.
@@ -171,7 +140,7 @@ boot() {
 	_cmdline="$_cmdline mitigations=off 8250.nr_uarts=12 lab.udev=$UDEV"
 	_cmdline="$_cmdline lab.usb=$(echo $LAB_FTDIS | wc -w)"
 	# shellcheck disable=SC2086
-	qemu-system-x86_64 -nodefaults -no-user-config -display none \
+	bg qemu-system-x86_64 -nodefaults -no-user-config -display none \
 	    -machine pc -smp 1 -m 192 -no-reboot \
 	    -kernel "$LAB/kernel/vmlinux" -initrd "$T/initrd.cpio" \
 	    -append "$_cmdline" \
@@ -179,8 +148,8 @@ boot() {
 	    -chardev file,id=con,path="$T/console.log" -serial chardev:con \
 	    -chardev socket,id=cctl,path="$T/ctl.sock" -serial chardev:cctl \
 	    -qmp unix:"$T/qmp.sock",server=on,wait=off \
-	    $_args >"$T/qemu.log" 2>&1 &
-	QEMU_PID=$!
+	    $_args >"$T/qemu.log" 2>&1
+	QEMU_PID=$LAST_PID
 	_t0=$(date +%s)
 	wait_for "grep -q 'lab: ready' '$T/console.log' || ! kill -0 $QEMU_PID" \
 	    "${LAB_BOOT_TIMEOUT:-60}"
@@ -223,7 +192,7 @@ qmp() {
 }
 
 # Unplug adapter NAME (QMP device_del) and wait until QEMU reports it gone.
-unplug() {
+usb_unplug() {
 	qmp "{\"execute\":\"device_del\",\"arguments\":{\"id\":\"$1\"}}" \
 	    >"$T/qmp.out" 2>&1
 	grep -q '"return"' "$T/qmp.out" || {
@@ -235,7 +204,7 @@ unplug() {
 }
 
 # Plug adapter NAME back (QMP device_add with its serial number).
-plug() {
+usb_plug() {
 	_spec=$(ftdi_spec "$1") || fail "no adapter $1"
 	_json=$(echo "$_spec" | awk -F, '{
 		printf "{\"execute\":\"device_add\",\"arguments\":{\"driver\":\"%s\"", $1
@@ -278,11 +247,6 @@ gwait_port() {
 		fail "port $1 not $2 (it is $(gport_field "$1" state))"
 }
 
-# Play a terminal end on the host side: ttyio with a timeout.
-tty() {
-	"$TOOLS/ttyio" -t "${TTY_TIMEOUT:-5000}" "$@"
-}
-
 # End the guest cleanly: QEMU exits with the code the guest wrote.  A
 # sanitizer's report in muxd's log fails the scenario first.
 shutdown_guest() {
@@ -294,6 +258,74 @@ shutdown_guest() {
 	wait_for "! kill -0 $QEMU_PID" 10 || fail "the guest did not power off"
 	wait "$QEMU_PID"
 	_rc=$?
-	QEMU_PID=
 	[ "$_rc" = 1 ] || fail "QEMU exited with $_rc, not 1 (debug exit 0)"
+}
+
+# The unplug scenario of an adapter (LAB0002) linked to a 16550, the
+# adapter opened as KIND: "serial", its ttyUSB (ftdi_sio, libserialport),
+# or "ftdi", by serial number (libftdi).  It is unplugged in
+# mid-conversation and plugged back: muxd takes the port down, reopens it
+# with backoff, and delivers everything typed meanwhile on the surviving
+# side.
+unplug_scenario() {
+	uart s1
+	ftdi u2 LAB0002
+	boot
+	S=$(gdev s1)
+	case $1 in
+	serial)
+		U=$(gdev u2)
+		[ -n "$U" ] || fail "no ttyUSB for adapter LAB0002"
+		_addr=$U
+		_why=
+		;;
+	ftdi)
+		_addr=ftdi:LAB0002
+		_why="ftdi:LAB0002: adapter unplugged"
+		;;
+	*)
+		fail "unplug_scenario: no adapter kind '$1'"
+		;;
+	esac
+	guest_muxd "-s /run/muxd/muxd.sock --link $_addr,115200 $S,115200"
+	gwait_port link1-a up
+	gwait_port link1-b up
+
+	"$TOOLS/typer" -q "$T/u2" "$T/s1" 'Judge: hello?\r' ||
+		fail "adapter to UART before the unplug"
+	"$TOOLS/typer" -q "$T/s1" "$T/u2" 'Entity: hi there\r\n' ||
+		fail "UART to adapter before the unplug"
+
+	usb_unplug u2
+	gwait_port link1-a down 10
+	guest_ok "grep -q 'port link1-a: down: $_why' /tmp/muxd.log"
+	if [ "$1" = serial ]; then
+		guest_ok "[ ! -e $U ]"
+	fi
+	# The entity goes on typing while the adapter is out.
+	tty "$T/s1" send:'typed while unplugged\r\n' \
+	    type:'and more, key by key\r\n' ||
+		fail "cannot type on the surviving side"
+	sleep 0.5
+	[ "$(gport_field link1-a queued)" = 45 ] || fail "muxd holds" \
+	    "$(gport_field link1-a queued) bytes for the adapter, not 45"
+	[ "$(gport_field link1-a state)" = down ] ||
+		fail "the adapter's port is not down"
+	# Start reading before the replug; the pty keeps what arrives anyway.
+	usb_plug u2
+	gwait_port link1-a up 20
+	if [ "$1" = serial ] && [ "$(gdev u2)" != "$U" ]; then
+		fail "the adapter came back as $(gdev u2), not $U"
+	fi
+	tty "$T/u2" expect:'typed while unplugged\r\nand more, key by key\r\n' \
+	    quiet:300 || fail "the bytes typed during the outage did not" \
+	    "all arrive, in order"
+	"$TOOLS/typer" -q "$T/u2" "$T/s1" 'Judge: welcome back\r' ||
+		fail "adapter to UART after the replug"
+	"$TOOLS/typer" -q "$T/s1" "$T/u2" 'Entity: thanks\r\n' ||
+		fail "UART to adapter after the replug"
+	[ "$(gport_field link1-a downs)" = 1 ] || fail "muxd counts" \
+	    "$(gport_field link1-a downs) outages, not 1"
+	[ "$(gport_field link1-a dropped)" = 0 ] || fail "muxd dropped bytes"
+	shutdown_guest
 }

@@ -357,6 +357,50 @@ usb_bad(void **state)
 	parse_bad("usb:A1", "ftdi:SERIAL");
 }
 
+/* The same line whatever the settings; an FTDI adapter by interface. */
+static void
+same_line(void **state)
+{
+	static const struct {
+		const char	*x, *y;
+		int		 same;
+	} pairs[] = {
+		{ "/dev/ttyUSB0", "/dev/ttyUSB0,19200,serial=S1", 1 },
+		{ "/dev/ttyUSB0", "/dev/ttyUSB1", 0 },
+		{ "/dev/ttyUSB0", "pty:/dev/ttyUSB0", 0 },
+		{ "pty:/tmp/a", "pty:/tmp/a,7E1", 1 },
+		{ "tcp-listen:7001", "tcp-listen:7001", 1 },
+		{ "tcp-listen:7001", "tcp-listen:127.0.0.1:7001", 0 },
+		{ "tcp-listen:[::1]:7001", "tcp-listen:[::1]:7001", 1 },
+		{ "tcp:h:7001", "tcp:h:7001", 0 },
+		{ "exec:/bin/cat", "exec:/bin/cat", 0 },
+		{ "ftdi:A1", "ftdi:A1,115200,latency=16", 1 },
+		{ "ftdi:A1", "ftdi:A1,interface=A", 1 },
+		{ "ftdi:A1,interface=b", "ftdi:A1,interface=B,7E1", 1 },
+		{ "ftdi:A1", "ftdi:A1,interface=B", 0 },
+		{ "ftdi:A1", "ftdi:A2", 0 },
+		{ "ftdi:A1", "ftdi:a1", 0 },
+		{ "ftdi:A1", "ftdi:A1,usb=0403:6001", 1 },
+		{ "ftdi:A1", "ftdi:A1,usb=0403:6015", 0 },
+		{ "ftdi:A1", "/dev/ttyUSB0,serial=A1", 0 },
+	};
+	struct addr	x, y;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		parse_ok(pairs[i].x, &x);
+		parse_ok(pairs[i].y, &y);
+		if (addr_same_line(&x, &y) != pairs[i].same ||
+		    addr_same_line(&y, &x) != pairs[i].same)
+			fail_msg("'%s' and '%s': expected %s", pairs[i].x,
+			    pairs[i].y, pairs[i].same ? "the same line" :
+			    "two lines");
+		addr_free(&x);
+		addr_free(&y);
+	}
+}
+
 int
 main(void)
 {
@@ -376,6 +420,7 @@ main(void)
 		cmocka_unit_test(usb_canonical),
 		cmocka_unit_test(usb_copy),
 		cmocka_unit_test(usb_bad),
+		cmocka_unit_test(same_line),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

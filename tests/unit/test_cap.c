@@ -5,10 +5,7 @@
  * corrupt, backwards, huge and garbage input is reported with the right
  * line and byte offset while everything else still reads.
  */
-#include <sys/stat.h>
-
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,67 +18,13 @@
 #include <cmocka.h>
 
 #include "transcripts.h"
+#include "fixture-cap.h"
 
-static char	tmpdir[64];
-
-static int	rm_one(const char *, const struct stat *, int, struct FTW *);
-static int	setup(void **);
-static int	teardown(void **);
-static char	*path(const char *);
-static void	put_file(const char *, const char *, size_t);
 static struct cap_reader *open_ok(const char *);
 static void	expect_err(struct cap_reader *, enum cap_err, unsigned long,
 		    int64_t);
 static void	expect_event(struct cap_reader *, int, const char *);
 static void	meta_test(struct cap_meta *);
-
-/* Remove one file of the test directory. */
-static int
-rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return (remove(p));
-}
-
-/* Make a private directory for the test's files. */
-static int
-setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_cap.XXXXXX");
-	return (mkdtemp(tmpdir) == NULL ? -1 : 0);
-}
-
-/* Remove the test's directory. */
-static int
-teardown(void **state)
-{
-	(void)state;
-	return (nftw(tmpdir, rm_one, 8, FTW_DEPTH | FTW_PHYS));
-}
-
-/* A file name in the test directory (a static buffer). */
-static char *
-path(const char *name)
-{
-	static char	buf[256];
-
-	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
-	return (buf);
-}
-
-/* Write a file in the test directory. */
-static void
-put_file(const char *name, const char *s, size_t len)
-{
-	FILE	*f;
-
-	assert_non_null(f = fopen(path(name), "w"));
-	assert_int_equal(fwrite(s, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-}
 
 /* Open a capture that must open. */
 static struct cap_reader *
@@ -91,7 +34,7 @@ open_ok(const char *name)
 	struct cap_error	 e;
 	char			 buf[2048];
 
-	if (cap_read_open(path(name), &r, &e) != CAP_OK)
+	if (cap_read_open(fixture_cap_path(name), &r, &e) != CAP_OK)
 		fail_msg("opening %s: %s", name,
 		    cap_error_format(&e, buf, sizeof(buf)));
 	return (r);
@@ -180,8 +123,8 @@ test_roundtrip(void **state)
 
 	(void)state;
 	meta_test(&m);
-	assert_int_equal(cap_write_open(path("rt.cast"), &m, 0, &w, &e),
-	    CAP_OK);
+	assert_int_equal(cap_write_open(fixture_cap_path("rt.cast"), &m, 0,
+	    &w, &e), CAP_OK);
 	for (i = 0; i < 400; i++) {
 		kind[i] = i % 3 == 0 ? 'i' : i % 3 == 1 ? 'o' : 'm';
 		len[i] = i == 7 ? 200000 : i == 8 ? 0 : (size_t)(rand_r(&seed) % 300);
@@ -213,7 +156,7 @@ test_roundtrip(void **state)
 	cap_read_close(r);
 
 	/* Every line is JSON to jansson, with the same code points. */
-	assert_non_null(f = fopen(path("rt.cast"), "r"));
+	assert_non_null(f = fopen(fixture_cap_path("rt.cast"), "r"));
 	assert_non_null(fgets(line, sizeof(line), f));
 	for (i = 0; i < 400; i++) {
 		if (i == 7) {	/* too long for the buffer: skip it */
@@ -253,15 +196,15 @@ test_header_segments(void **state)
 	(void)state;
 	meta_test(&m);
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(cap_write_open(path("seg.cast"), &m, 0, &w,
-		    &e), CAP_OK);
+		assert_int_equal(cap_write_open(fixture_cap_path("seg.cast"),
+		    &m, 0, &w, &e), CAP_OK);
 		snprintf(name, sizeof(name), i == 0 ? "seg.cast" :
 		    "seg.%d.cast", i);
-		assert_string_equal(cap_write_path(w), path(name));
+		assert_string_equal(cap_write_path(w), fixture_cap_path(name));
 		assert_int_equal(cap_write_meta(w)->segment, i);
 		assert_int_equal(cap_write_close(w, &e), CAP_OK);
 	}
-	assert_int_equal(cap_write_open(path("seg.cast"), &m,
+	assert_int_equal(cap_write_open(fixture_cap_path("seg.cast"), &m,
 	    CAP_WRITE_NOSEGMENT, &w, &e), CAP_EEXIST);
 	assert_null(w);
 	r = open_ok("seg.2.cast");
@@ -293,8 +236,8 @@ test_header_segments(void **state)
 
 	/* Invalid UTF-8 in a name is taken as ISO-8859-1. */
 	m.contestant = "Jos\xe9";
-	assert_int_equal(cap_write_open(path("latin.cast"), &m, 0, &w, &e),
-	    CAP_OK);
+	assert_int_equal(cap_write_open(fixture_cap_path("latin.cast"), &m,
+	    0, &w, &e), CAP_OK);
 	assert_string_equal(cap_write_meta(w)->contestant, "Jos\xc3\xa9");
 	cap_write_close(w, &e);
 	r = open_ok("latin.cast");
@@ -315,8 +258,8 @@ test_writer_clamps(void **state)
 
 	(void)state;
 	meta_test(&m);
-	assert_int_equal(cap_write_open(path("clamp.cast"), &m, 0, &w, &e),
-	    CAP_OK);
+	assert_int_equal(cap_write_open(fixture_cap_path("clamp.cast"), &m,
+	    0, &w, &e), CAP_OK);
 	tv.tv_sec = m.timestamp + 5;
 	tv.tv_usec = 250000;
 	assert_int_equal(cap_write_event(w, CAP_OUTPUT, "a", 1, &tv, &e), 0);
@@ -345,7 +288,7 @@ test_torn(void **state)
 	struct cap_reader	*r;
 
 	(void)state;
-	put_file("torn.cast", text, sizeof(text) - 1);
+	fixture_cap_put("torn.cast", text, sizeof(text) - 1);
 	r = open_ok("torn.cast");
 	expect_event(r, 'o', "ab");
 	expect_event(r, 'i', "\xe9\r");
@@ -354,7 +297,8 @@ test_torn(void **state)
 	cap_read_close(r);
 
 	/* Valid JSON without its newline is torn all the same. */
-	put_file("torn2.cast", HDR "[1, \"o\", \"x\"]", sizeof(HDR) - 1 + 13);
+	fixture_cap_put("torn2.cast", HDR "[1, \"o\", \"x\"]",
+	    sizeof(HDR) - 1 + 13);
 	r = open_ok("torn2.cast");
 	expect_err(r, CAP_ETORN, 2, sizeof(HDR) - 1);
 	cap_read_close(r);
@@ -382,7 +326,7 @@ test_corrupt(void **state)
 	int64_t			 off;
 
 	(void)state;
-	put_file("bad.cast", text, sizeof(text) - 1);
+	fixture_cap_put("bad.cast", text, sizeof(text) - 1);
 	r = open_ok("bad.cast");
 	expect_event(r, 'o', "a");
 	off = strstr(text, "garbage") - text;
@@ -418,7 +362,7 @@ test_backwards(void **state)
 	struct cap_error	 e;
 
 	(void)state;
-	put_file("back.cast", text, sizeof(text) - 1);
+	fixture_cap_put("back.cast", text, sizeof(text) - 1);
 	r = open_ok("back.cast");
 	expect_event(r, 'o', "a");
 	assert_int_equal(cap_read_event(r, &ev, &e), CAP_EORDER);
@@ -461,23 +405,26 @@ test_headers(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		put_file("hdr.cast", cases[i].text, strlen(cases[i].text));
-		if (cap_read_open(path("hdr.cast"), &r, &e) != cases[i].code)
+		fixture_cap_put("hdr.cast", cases[i].text,
+		    strlen(cases[i].text));
+		if (cap_read_open(fixture_cap_path("hdr.cast"), &r, &e) !=
+		    cases[i].code)
 			fail_msg("case %zu: expected %s, got %s: %s", i,
 			    cap_strerror(cases[i].code), cap_strerror(e.code),
 			    e.msg);
 		assert_null(r);
 		assert_int_equal(e.line, 1);
-		assert_string_equal(e.file, path("hdr.cast"));
-		unlink(path("hdr.cast"));
+		assert_string_equal(e.file, fixture_cap_path("hdr.cast"));
+		unlink(fixture_cap_path("hdr.cast"));
 	}
-	assert_int_equal(cap_read_open(path("none.cast"), &r, &e), CAP_ESYS);
-	assert_string_equal(e.file, path("none.cast"));
+	assert_int_equal(cap_read_open(fixture_cap_path("none.cast"), &r, &e),
+	    CAP_ESYS);
+	assert_string_equal(e.file, fixture_cap_path("none.cast"));
 
 	/* A plain asciicast (asciinema's own) reads as UTF-8 text. */
 	p = "{\"version\": 2, \"width\": 100, \"height\": 30, "
 	    "\"timestamp\": 1504467315}\n[0.2, \"o\", \"\\u263a\"]\n";
-	put_file("plain.cast", p, strlen(p));
+	fixture_cap_put("plain.cast", p, strlen(p));
 	r = open_ok("plain.cast");
 	assert_int_equal(cap_read_meta(r)->encoding, CAP_UTF8);
 	assert_int_equal(cap_read_meta(r)->judge, TX_JUDGE_NONE);
@@ -506,7 +453,7 @@ test_long_lines(void **state)
 		p += sprintf(p, "\"]\n");
 	}
 	p += sprintf(p, "[9, \"o\", \"end\"]\n");
-	put_file("long.cast", text, (size_t)(p - text));
+	fixture_cap_put("long.cast", text, (size_t)(p - text));
 	r = open_ok("long.cast");
 	assert_int_equal(cap_read_event(r, &ev, &e), CAP_OK);
 	assert_int_equal(ev.len, n);
@@ -537,7 +484,7 @@ test_garbage(void **state)
 			text[i] = (char)(round % 2 ? rand_r(&seed) :
 			    "[]\",.0123456789eE-+\\u\"iom \n\r\t\xc3\xa9"[
 			    rand_r(&seed) % 30]);
-		put_file("junk.cast", text, sizeof(text));
+		fixture_cap_put("junk.cast", text, sizeof(text));
 		r = open_ok("junk.cast");
 		for (n = 0; n < 100000; n++) {
 			rc = cap_read_event(r, &ev, &e);
@@ -567,5 +514,6 @@ main(void)
 		cmocka_unit_test(test_garbage),
 	};
 
-	return (cmocka_run_group_tests(tests, setup, teardown));
+	return (cmocka_run_group_tests(tests, fixture_cap_setup,
+	    fixture_cap_teardown));
 }

@@ -261,7 +261,7 @@ static void
 test_pane_rows_and_ring(void **state)
 {
 	struct pane	p;
-	char		buf[64];
+	char		buf[64], want[64];
 	int		i;
 
 	(void)state;
@@ -277,10 +277,60 @@ test_pane_rows_and_ring(void **state)
 		    strlen(buf));
 	}
 	assert_int_equal(pane_count(&p), PANE_LINES);
-	snprintf(buf, sizeof(buf), "%d", PANE_LINES + 4);
+	snprintf(want, sizeof(want), "%d", PANE_LINES + 4);
 	assert_string_equal(pane_string(&p, PANE_LINES - 1, buf, sizeof(buf)),
-	    buf);
+	    want);
+	assert_string_equal(pane_string(&p, 0, buf, sizeof(buf)), "5");
+	/* A reused slot starts empty; a retract on a full ring keeps it. */
+	pane_feed(&p, PANE_ENTITY, (const unsigned char *)"\n", 1);
+	assert_int_equal(pane_current_len(&p), 0);
+	assert_string_equal(pane_string(&p, 0, buf, sizeof(buf)), "6");
+	assert_int_equal(pane_retract(&p), 1);
+	assert_int_equal(pane_count(&p), PANE_LINES - 1);
+	assert_int_equal(pane_current_len(&p), 0);
 	pane_free(&p);
+}
+
+/* A line longer than PANE_LINEMAX is ended there; BS stays in its line. */
+static void
+test_pane_long_lines(void **state)
+{
+	struct pane	 p;
+	unsigned char	*big;
+	size_t		 n = PANE_LINEMAX + 10, i;
+
+	(void)state;
+	assert_non_null(big = malloc(n));
+	memset(big, 'x', n);
+	pane_init(&p);
+	for (i = 0; i < n; i++)		/* the cells grow a byte at a time */
+		pane_feed(&p, PANE_ENTITY, &big[i], 1);
+	assert_int_equal(pane_count(&p), 2);
+	assert_int_equal(pane_line(&p, 0)->len, PANE_LINEMAX);
+	assert_int_equal(pane_current_len(&p), 10);
+	pane_feed(&p, PANE_JUDGE, (const unsigned char *)"\b\b\b\b\b\b\b\b"
+	    "\b\b\b\b", 12);
+	assert_int_equal(pane_count(&p), 2);
+	assert_int_equal(pane_current_len(&p), 0);
+	assert_int_equal(pane_line(&p, 0)->len, PANE_LINEMAX);
+
+	/* A tab fills the line to its end, and is erased whole. */
+	pane_feed(&p, PANE_ENTITY, (const unsigned char *)"\n", 1);
+	pane_feed(&p, PANE_ENTITY, big, PANE_LINEMAX - 3);
+	pane_feed(&p, PANE_ENTITY, (const unsigned char *)"\t", 1);
+	assert_int_equal(pane_current_len(&p), PANE_LINEMAX);
+	pane_feed(&p, PANE_ENTITY, (const unsigned char *)"\t", 1);
+	assert_int_equal(pane_count(&p), 4);
+	assert_int_equal(pane_current_len(&p), 8);
+	pane_feed(&p, PANE_ENTITY, (const unsigned char *)"\b", 1);
+	assert_int_equal(pane_current_len(&p), 0);
+	pane_feed(&p, PANE_ENTITY, (const unsigned char *)"\b", 1);
+	assert_int_equal(pane_count(&p), 4);
+	assert_int_equal(pane_line(&p, 2)->len, PANE_LINEMAX);
+	assert_int_equal(pane_rows(pane_line(&p, 2), 1024, 0), 4);
+	assert_int_equal(pane_rows(pane_line(&p, 2), 1024, 1), 5);
+	pane_free(&p);
+	free(big);
 }
 
 /* Write line i of a pane as a string. */
@@ -339,6 +389,7 @@ main(void)
 		cmocka_unit_test(test_echo_expiry),
 		cmocka_unit_test(test_pane_line_ends_and_erase),
 		cmocka_unit_test(test_pane_rows_and_ring),
+		cmocka_unit_test(test_pane_long_lines),
 		cmocka_unit_test(test_typing_model),
 	};
 

@@ -7,10 +7,7 @@
  * byte.  Fixed captures in tests/data/transcripts render to their golden
  * transcripts.
  */
-#include <sys/stat.h>
-
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,45 +20,14 @@
 #include <cmocka.h>
 
 #include "transcripts.h"
+#include "fixture-cap.h"
 
 #define DATA	"tests/data/transcripts"
 
-static char	tmpdir[64];
-
-static int	rm_one(const char *, const struct stat *, int, struct FTW *);
-static int	setup(void **);
-static int	teardown(void **);
 static char	*slurp(const char *, size_t *);
 static char	*render(const char *, size_t *, int *);
 static size_t	gen_chunk(unsigned int *, unsigned char *);
 static void	converse(unsigned int, int);
-
-/* Remove one file of the test directory. */
-static int
-rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return (remove(p));
-}
-
-/* Make a private directory for the test's files. */
-static int
-setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_txrender.XXXXXX");
-	return (mkdtemp(tmpdir) == NULL ? -1 : 0);
-}
-
-/* Remove the test's directory. */
-static int
-teardown(void **state)
-{
-	(void)state;
-	return (nftw(tmpdir, rm_one, 8, FTW_DEPTH | FTW_PHYS));
-}
 
 /* Read a whole file. */
 static char *
@@ -186,8 +152,8 @@ converse(unsigned int seed, int i)
 	m.program = rand_r(&seed) % 4 == 0 ? NULL : "Prog\xe9 \\ 1";
 	m.entity = "E1";
 	m.contestant = rand_r(&seed) % 4 == 0 ? NULL : "Some One";
-	snprintf(txdir, sizeof(txdir), "%s/tx%d", tmpdir, i);
-	snprintf(cap, sizeof(cap), "%s/c%d.cast", tmpdir, i);
+	snprintf(txdir, sizeof(txdir), "%s/tx%d", fixture_cap_dir, i);
+	snprintf(cap, sizeof(cap), "%s/c%d.cast", fixture_cap_dir, i);
 	if (rec_open(cap, txdir, &m, &r, &e) != CAP_OK)
 		fail_msg("%s", cap_error_format(&e, buf, sizeof(buf)));
 	tv.tv_sec = (time_t)m.timestamp;
@@ -265,7 +231,7 @@ test_cycle_numbers(void **state)
 	cap_meta_init(&m);
 	m.timestamp = 1095516720;
 	m.utc_offset = 0;
-	snprintf(dir, sizeof(dir), "%s/cycles", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/cycles", fixture_cap_dir);
 	for (i = 1; i <= 3; i++) {
 		assert_int_equal(tx_write_open(dir, &m, 0, &w, &e), CAP_OK);
 		snprintf(p, sizeof(p), "%s/LP04-%02d.TXT", dir, i);
@@ -333,5 +299,6 @@ main(void)
 		cmocka_unit_test(test_golden),
 	};
 
-	return (cmocka_run_group_tests(tests, setup, teardown));
+	return (cmocka_run_group_tests(tests, fixture_cap_setup,
+	    fixture_cap_teardown));
 }

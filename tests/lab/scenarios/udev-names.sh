@@ -54,14 +54,14 @@ gwait_port link1-b up
 "$TOOLS/typer" -q "$T/u1" "$T/s1" 'Judge: hello?\r' || fail "judge to entity"
 "$TOOLS/typer" -q "$T/s1" "$T/u1" 'Entity: hi\r\n' || fail "entity to judge"
 
-unplug u1
-unplug u2
+usb_unplug u1
+usb_unplug u2
 gwait_port link1-a down
 guest_wait '[ ! -e /dev/muxd/j1-left ]' 5 || fail "/dev/muxd/j1-left outlived its adapter"
 tty "$T/s1" send:'typed while it was out\r\n' || fail "cannot type on the surviving side"
-plug u2
+usb_plug u2
 guest_wait '[ -e /dev/muxd/e1 ]' 10 || fail "LAB0002 did not come back"
-plug u1
+usb_plug u1
 guest_wait '[ -e /dev/muxd/j1-left ]' 10 || fail "LAB0001 did not come back"
 U1b=$(guest 'readlink -f /dev/muxd/j1-left')
 [ "$U1b" != "$U1" ] || fail "the ttys did not swap ($U1b both times): the test proves nothing"
