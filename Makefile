@@ -79,8 +79,9 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DMUXD_VERSION='"$(VERSION)"' -c -o $@ $<
 
+# muxd syncs its recordings in a thread (muxd/record-sync.c).
 $(B)/muxd/muxd: $(MUXD_OBJS) $(TX_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PC_LIBS) -lutil
 
 # muxctl also lists serial ports itself ("ports --local").
 $(B)/muxd/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(B)/muxd/serialscan.o

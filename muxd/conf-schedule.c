@@ -13,7 +13,6 @@
 #include "muxd.h"
 
 #define CONF_DURATION_MAX	86400
-#define CONF_PARTS_MAX		32	/* round_state.right_is_entry */
 
 static const char *conf_schedule_keys[] = { "preset", "rounds", "duration",
     "seed", NULL };
@@ -234,9 +233,6 @@ conf_schedule_round(struct conf_ctx *ctx, const config_setting_t *g,
 	if ((n = config_setting_length(pairs)) == 0)
 		return (conf_error(ctx, pairs, "round %d has no pairs",
 		    cr->number));
-	if (n > CONF_PARTS_MAX)
-		return (conf_error(ctx, pairs, "round %d has more than %d "
-		    "pairs", cr->number, CONF_PARTS_MAX));
 	if ((cr->parts = calloc(n, sizeof(*cr->parts))) == NULL)
 		return (conf_nomem(ctx, pairs));
 	for (j = 0; j < n; j++) {

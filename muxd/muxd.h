@@ -257,6 +257,12 @@ void		 record_link_output(struct link *, const unsigned char *,
 void		 record_link_note(struct link *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
+/* record-sync.c */
+void		 record_sync_init(void);
+void		 record_sync_stop(void);
+void		 record_sync_add(int, const char *);
+void		 record_sync_flush(void);
+
 /* port.c */
 enum port_state { PORT_DOWN, PORT_UP, PORT_WAITING };
 struct port;
@@ -454,6 +460,9 @@ int		 round_right_is_entry(uint64_t, int, size_t);
 void		 state_init(const char *);
 int		 state_mkdirs(const char *);
 int		 state_save(void);
+void		 state_save_soon(void);
+void		 state_keep_links(void);
+void		 state_flush(void);
 int		 state_load(void);
 
 /* control.c */

@@ -10,8 +10,10 @@
  * Each event is written with one write(2) as it happens, so a killed
  * daemon loses nothing already forwarded; the files are fsync'ed at most
  * RECORD_SYNC_SEC after a write, by a timer armed only while something is
- * unsynced, so an idle room has no timer.  A write error is logged once
- * per file and counted; forwarding never waits for the disk.
+ * unsynced, so an idle room has no timer.  The timer only hands the files
+ * to the sync thread (record-sync.c), and a recording that ends hands its
+ * last writes over the same way before it closes: forwarding never waits
+ * for the disk.  A write error is logged once per file and counted.
  */
 #include <sys/stat.h>
 
@@ -28,7 +30,6 @@
 struct record {
 	struct rec		*rec;		/* a link's capture + transcript */
 	struct cap_writer	*cap;		/* a port's unrouted capture */
-	int			 dirty;
 	int			 failed;	/* write errors, logged once */
 	char			*what;		/* for messages */
 };
@@ -39,8 +40,9 @@ static int		 record_on;
 static void	record_tap(void *, const struct port *, const struct link *,
 		    enum tap_dir, const unsigned char *, size_t,
 		    const struct timeval *);
-static void	record_sync_cb(evutil_socket_t, short, void *);
-static void	record_dirty(struct record *);
+static void	record_timer_cb(evutil_socket_t, short, void *);
+static void	record_arm(void);
+static int	record_sync(struct record *);
 static void	record_write(struct record *, enum cap_kind, const void *,
 		    size_t, const struct timeval *);
 static void	record_marker(struct record *, const char *, ...)
@@ -63,13 +65,14 @@ record_init(void)
 		log_warn("transcripts directory %s", muxd_conf->transcript_dir);
 	if (tap_register(record_tap, NULL) == -1)
 		fatalx("record: no room for the tap observer");
-	if ((record_timer = evtimer_new(muxd_base, record_sync_cb, NULL)) ==
+	if ((record_timer = evtimer_new(muxd_base, record_timer_cb, NULL)) ==
 	    NULL)
 		fatalx("record: cannot allocate the sync timer");
+	record_sync_init();
 	record_on = 1;
 }
 
-/* Stop recording: close every file. */
+/* Stop recording: close every file, and wait until all are synced. */
 void
 record_shutdown(void)
 {
@@ -82,6 +85,7 @@ record_shutdown(void)
 	tap_unregister(record_tap, NULL);
 	event_free(record_timer);
 	record_timer = NULL;
+	record_sync_stop();
 	record_on = 0;
 }
 
@@ -93,7 +97,10 @@ record_port_close(struct port *p)
 	p->record = NULL;
 }
 
-/* Free a recording, closing (and so syncing) its files. */
+/*
+ * Free a recording, closing its files once their last writes are handed
+ * to the sync thread.
+ */
 static void
 record_free(struct record *r)
 {
@@ -101,6 +108,10 @@ record_free(struct record *r)
 
 	if (r == NULL)
 		return;
+	if (r->rec != NULL && rec_finish(r->rec, &err) != CAP_OK)
+		log_warnx("record %s: %s", r->what, err.msg);
+	if (record_sync(r))
+		record_arm();
 	if (r->rec != NULL && rec_close(r->rec, &err) != CAP_OK)
 		log_warnx("record %s: %s", r->what, err.msg);
 	if (r->cap != NULL && cap_write_close(r->cap, &err) != CAP_OK)
@@ -276,15 +287,41 @@ record_port(struct port *p)
 	return (r);
 }
 
-/* Note that a recording has unsynced writes, arming the sync timer. */
+/* Arm the sync timer, if it is not: something was written. */
 static void
-record_dirty(struct record *r)
+record_arm(void)
 {
 	struct timeval	tv = { RECORD_SYNC_SEC, 0 };
 
-	r->dirty = 1;
-	if (!evtimer_pending(record_timer, NULL))
+	if (record_timer != NULL && !evtimer_pending(record_timer, NULL))
 		evtimer_add(record_timer, &tv);
+}
+
+/*
+ * Hand what a recording wrote since its last sync to the sync thread;
+ * 1 when there was something.
+ */
+static int
+record_sync(struct record *r)
+{
+	struct cap_error	err;
+	enum cap_err		e;
+	int			fd[2] = { -1, -1 };
+
+	if (r->rec == NULL && r->cap == NULL)
+		return (0);
+	if (r->rec != NULL)
+		e = rec_sync_fd(r->rec, fd, &err);
+	else
+		e = cap_write_sync_fd(r->cap, &fd[0], &err);
+	if (e != CAP_OK)
+		log_warnx("record %s: %s", r->what, err.msg);
+	if (fd[0] != -1)
+		record_sync_add(fd[0], r->rec != NULL ?
+		    rec_capture_path(r->rec) : cap_write_path(r->cap));
+	if (fd[1] != -1)
+		record_sync_add(fd[1], rec_transcript_path(r->rec));
+	return (fd[0] != -1 || fd[1] != -1);
 }
 
 /* Write one event to a recording, logging the first error. */
@@ -305,7 +342,7 @@ record_write(struct record *r, enum cap_kind kind, const void *buf,
 			    r->what, err.msg);
 		return;
 	}
-	record_dirty(r);
+	record_arm();
 }
 
 /*
@@ -414,29 +451,24 @@ record_event(const char *type, json_t *fields)
 	}
 }
 
-/* Sync every recording written since the last sync. */
+/*
+ * Hand every recording written since the last sync, and those closed
+ * since, to the sync thread.
+ */
 static void
-record_sync_cb(evutil_socket_t fd, short what, void *arg)
+record_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct cap_error	 err;
-	struct port		*p;
-	struct record		*r;
-	int			 i;
+	struct port	*p;
 
 	(void)fd;
 	(void)what;
 	(void)arg;
 	TAILQ_FOREACH(p, &ports, entry) {
-		for (i = 0; i < 2; i++) {
-			r = i == 0 ? p->record : p->link != NULL &&
-			    p->link->a == p ? p->link->record : NULL;
-			if (r == NULL || !r->dirty)
-				continue;
-			r->dirty = 0;
-			if ((r->rec != NULL ? rec_sync(r->rec, &err) :
-			    cap_write_sync(r->cap, &err)) != CAP_OK)
-				log_warnx("record %s: sync: %s", r->what,
-				    err.msg);
-		}
+		if (p->record != NULL)
+			record_sync(p->record);
+		if (p->link != NULL && p->link->a == p &&
+		    p->link->record != NULL)
+			record_sync(p->link->record);
 	}
+	record_sync_flush();
 }

@@ -412,7 +412,7 @@ rules_assertion(struct rules *r)
 	}
 	assertion_free(r->assertion);
 	r->assertion = NULL;
-	state_save();
+	state_save_soon();
 }
 
 /* Record a removed control sequence. */

@@ -1,9 +1,20 @@
 /*
  * The persisted state: the running round (number, seed, times), its
- * placements as shown to operators, and every link.  It is rewritten
- * whole on every change (temporary file, fsync, rename), so a daemon
- * killed at any moment finds either the old state or the new one, and a
- * restarted daemon resumes the round and the manual links.
+ * placements as shown to operators, every link and the verdicts on the
+ * opening assertion.  It is rewritten whole (temporary file, fsync,
+ * rename), so a daemon killed at any moment finds either the old state or
+ * the new one, and a restarted daemon resumes the round and the manual
+ * links.
+ *
+ * A round started or stopped, a link made or ended by an operator and a
+ * reload are saved at once (state_save), before the reply.  Verdicts,
+ * which can come by the dozen as a round ends, are saved at most
+ * STATE_SOON_SEC later (state_save_soon): at once when the last save is
+ * older, else by a one-shot timer, so saves never follow each other
+ * closer than that, and a save at once takes a pending one with it.
+ * When muxd stops, the links it ends are the ones a restart must resume:
+ * they are kept as they were (state_keep_links) for the last save
+ * (state_flush).
  */
 #include <sys/stat.h>
 
@@ -13,12 +24,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "muxd.h"
 
-static char	state_path[PATH_MAX];
-static char	state_dir[PATH_MAX];
+#define STATE_SOON_SEC	1
+
+static char		 state_path[PATH_MAX];
+static char		 state_dir[PATH_MAX];
+static struct timespec	 state_last;	/* CLOCK_MONOTONIC of the last save */
+static struct event	*state_timer;	/* a save deferred */
+static json_t		*state_links;	/* kept as muxd stops, or NULL */
+
+static json_t	*state_links_json(void);
+static int	 state_write(json_t *);
+static void	 state_timer_cb(evutil_socket_t, short, void *);
 
 /* Create a directory and its parents. */
 int
@@ -50,22 +71,79 @@ state_init(const char *dir)
 		log_warn("state directory %s", dir);
 }
 
-/* Write the state file atomically; failures are logged, not fatal. */
-int
-state_save(void)
+/* Describe the links a restart resumes: those up, or those kept. */
+static json_t *
+state_links_json(void)
 {
-	char		 tmp[PATH_MAX + 8];
 	struct link	*l;
-	json_t		*o, *ls, *rj, *pl;
-	int		 fd, dfd;
+	json_t		*ls;
 
-	if (state_path[0] == '\0')
-		return (0);
+	if (state_links != NULL)
+		return (json_incref(state_links));
 	ls = json_array();
 	TAILQ_FOREACH(l, &links, entry)
 		json_array_append_new(ls, json_pack("{ssssssss}", "name",
 		    l->name, "a", l->a->name, "b", l->b->name, "origin",
 		    l->origin == LINK_ROUND ? "round" : "manual"));
+	return (ls);
+}
+
+/*
+ * Write the state file atomically: the whole text with one write(2) to a
+ * temporary file, fsync, rename, and sync the directory.
+ */
+static int
+state_write(json_t *o)
+{
+	char	 tmp[PATH_MAX + 8], *text;
+	size_t	 len;
+	int	 fd, dfd;
+
+	if ((text = json_dumps(o, JSON_INDENT(1))) == NULL) {
+		log_warnx("state %s: out of memory", state_path);
+		return (-1);
+	}
+	len = strlen(text);
+	text[len++] = '\n';	/* json_dumps() leaves room for its NUL */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640)) ==
+	    -1) {
+		log_warn("state %s", tmp);
+		free(text);
+		return (-1);
+	}
+	if (write(fd, text, len) != (ssize_t)len || fsync(fd) == -1) {
+		log_warn("state %s", tmp);
+		close(fd);
+		free(text);
+		return (-1);
+	}
+	free(text);
+	if (close(fd) == -1 || rename(tmp, state_path) == -1) {
+		log_warn("state %s", state_path);
+		return (-1);
+	}
+	if ((dfd = open(state_dir, O_RDONLY | O_DIRECTORY)) != -1) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return (0);
+}
+
+/*
+ * Save the state now, with any save that was deferred; failures are
+ * logged, not fatal.
+ */
+int
+state_save(void)
+{
+	json_t	*o, *rj, *pl;
+	int	 r;
+
+	if (state_path[0] == '\0')
+		return (0);
+	if (state_timer != NULL)
+		evtimer_del(state_timer);
 	rj = round_json();
 	pl = json_object_get(rj, "placements");
 	o = json_pack("{sisIs{sbsisisIsIsI}sOsoso}", "v", 1,
@@ -74,28 +152,78 @@ state_save(void)
 	    "last", round_cur.last, "seed", (json_int_t)round_cur.seed,
 	    "started", (json_int_t)round_cur.started,
 	    "ends", (json_int_t)round_cur.ends,
-	    "placements", pl != NULL ? pl : json_null(), "links", ls,
-	    "assertions", rules_verdicts_json());
+	    "placements", pl != NULL ? pl : json_null(), "links",
+	    state_links_json(), "assertions", rules_verdicts_json());
 	json_decref(rj);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640)) ==
-	    -1) {
-		log_warn("state %s", tmp);
-		json_decref(o);
-		return (-1);
-	}
-	if (json_dumpfd(o, fd, JSON_INDENT(1)) == -1 || write(fd, "\n", 1) != 1 ||
-	    fsync(fd) == -1 || close(fd) == -1 || rename(tmp, state_path) == -1) {
-		log_warn("state %s", state_path);
-		json_decref(o);
-		return (-1);
-	}
-	if ((dfd = open(state_dir, O_RDONLY | O_DIRECTORY)) != -1) {
-		fsync(dfd);
-		close(dfd);
-	}
+	r = state_write(o);
 	json_decref(o);
-	return (0);
+	clock_gettime(CLOCK_MONOTONIC, &state_last);
+	return (r);
+}
+
+/*
+ * Save the state within STATE_SOON_SEC: now when the last save is that
+ * old, else once it is.
+ */
+void
+state_save_soon(void)
+{
+	struct timespec	now;
+	struct timeval	tv;
+	int64_t		since;
+
+	if (state_path[0] == '\0' ||
+	    (state_timer != NULL && evtimer_pending(state_timer, NULL)))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	since = (int64_t)(now.tv_sec - state_last.tv_sec) * 1000000 +
+	    (now.tv_nsec - state_last.tv_nsec) / 1000;
+	if (state_last.tv_sec == 0 || since >= STATE_SOON_SEC * 1000000) {
+		state_save();
+		return;
+	}
+	if (state_timer == NULL &&
+	    (state_timer = evtimer_new(muxd_base, state_timer_cb, NULL)) ==
+	    NULL)
+		fatalx("state: cannot allocate the save timer");
+	since = STATE_SOON_SEC * 1000000 - since;
+	tv.tv_sec = since / 1000000;
+	tv.tv_usec = since % 1000000;
+	evtimer_add(state_timer, &tv);
+}
+
+/* Save the state that was deferred. */
+static void
+state_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	state_save();
+}
+
+/*
+ * Keep the links as they are for every later save: muxd is stopping, and
+ * the links it ends are the ones a restart resumes.
+ */
+void
+state_keep_links(void)
+{
+	if (state_links == NULL)
+		state_links = state_links_json();
+}
+
+/* Write a save that was deferred, as muxd stops. */
+void
+state_flush(void)
+{
+	if (state_timer != NULL && evtimer_pending(state_timer, NULL))
+		state_save();
+	if (state_timer != NULL)
+		event_free(state_timer);
+	state_timer = NULL;
+	json_decref(state_links);
+	state_links = NULL;
 }
 
 /* Read the state file, restoring the round and the manual links. */

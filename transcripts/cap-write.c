@@ -7,7 +7,8 @@
  * process loses nothing it has written, and a line cut short by a failed
  * write is followed by a newline before the next event so that the
  * reader loses that line only.  fsync(2) is the caller's: cap_write_sync()
- * at most once a second while events are written (transcripts(5)).
+ * at most once a second while events are written (transcripts(5)), or
+ * cap_write_sync_fd() to have it done elsewhere, in another thread.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -252,11 +253,46 @@ cap_write_fsync(int fd, const char *path, int *dirty, struct cap_error *err)
 	return (CAP_OK);
 }
 
+/*
+ * Hand over the next fsync(2) of a file: if *dirty (written since the last
+ * sync), *fdp gets a duplicate of fd, close-on-exec, for the caller to
+ * fsync and close, from any thread and even once fd is closed, and the
+ * file counts as synced; otherwise *fdp is -1.  The capture and the
+ * transcript writers' handover.
+ */
+enum cap_err
+cap_write_fsync_fd(int fd, const char *path, int *dirty, int *fdp,
+    struct cap_error *err)
+{
+	*fdp = -1;
+	if (!*dirty)
+		return (CAP_OK);
+	if ((*fdp = fcntl(fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+		cap_error_set(err, CAP_ESYS, path, 0, -1, "sync: dup: %s",
+		    strerror(errno));
+		if (err != NULL)
+			err->sys = errno;
+		return (CAP_ESYS);
+	}
+	*dirty = 0;
+	return (CAP_OK);
+}
+
 /* fsync(2) the capture if anything was written since the last sync. */
 enum cap_err
 cap_write_sync(struct cap_writer *w, struct cap_error *err)
 {
 	return (cap_write_fsync(w->fd, w->path, &w->dirty, err));
+}
+
+/*
+ * Hand over the capture's next fsync(2): *fdp is a duplicate of its file
+ * to sync and close, or -1 when nothing was written since the last sync.
+ */
+enum cap_err
+cap_write_sync_fd(struct cap_writer *w, int *fdp, struct cap_error *err)
+{
+	return (cap_write_fsync_fd(w->fd, w->path, &w->dirty, fdp, err));
 }
 
 /* Sync and close a capture, and free the writer whatever happens. */

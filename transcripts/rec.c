@@ -97,6 +97,36 @@ rec_sync(struct rec *r, struct cap_error *err)
 	return (tx_write_sync(r->tx, err));
 }
 
+/*
+ * Hand over the next fsync(2) of what was written since the last sync:
+ * fd[0] the capture's, fd[1] the transcript's, each a duplicate to sync
+ * and close (from any thread), or -1 when that file needs none.
+ */
+enum cap_err
+rec_sync_fd(struct rec *r, int fd[2], struct cap_error *err)
+{
+	enum cap_err	e;
+
+	fd[1] = -1;
+	if ((e = cap_write_sync_fd(r->cap, &fd[0], err)) != CAP_OK)
+		return (e);
+	if (r->tx == NULL)
+		return (CAP_OK);
+	return (tx_write_sync_fd(r->tx, &fd[1], err));
+}
+
+/*
+ * End the conversation without closing: the transcript's unfinished
+ * lines are written, so that a rec_sync_fd() that follows covers them.
+ */
+enum cap_err
+rec_finish(struct rec *r, struct cap_error *err)
+{
+	if (r->tx == NULL)
+		return (CAP_OK);
+	return (tx_write_finish(r->tx, err));
+}
+
 /* End a recording: the transcript's unfinished lines, sync, close. */
 enum cap_err
 rec_close(struct rec *r, struct cap_error *err)

@@ -164,11 +164,15 @@ enum cap_err	 cap_write_event(struct cap_writer *, enum cap_kind,
 enum cap_err	 cap_write_event_usec(struct cap_writer *, enum cap_kind,
 		    const void *, size_t, int64_t, struct cap_error *);
 enum cap_err	 cap_write_sync(struct cap_writer *, struct cap_error *);
+enum cap_err	 cap_write_sync_fd(struct cap_writer *, int *,
+		    struct cap_error *);
 enum cap_err	 cap_write_close(struct cap_writer *, struct cap_error *);
 const char	*cap_write_path(const struct cap_writer *);
 const struct cap_meta *cap_write_meta(const struct cap_writer *);
 int64_t		 cap_write_usec(const struct cap_writer *);
 enum cap_err	 cap_write_fsync(int, const char *, int *, struct cap_error *);
+enum cap_err	 cap_write_fsync_fd(int, const char *, int *, int *,
+		    struct cap_error *);
 
 /* cap-read.c */
 struct cap_event {
@@ -257,6 +261,7 @@ enum cap_err	 tx_write_memopen(const struct cap_meta *,
 enum cap_err	 tx_write_event(struct tx_writer *, enum cap_kind,
 		    const void *, size_t, int64_t, struct cap_error *);
 enum cap_err	 tx_write_sync(struct tx_writer *, struct cap_error *);
+enum cap_err	 tx_write_sync_fd(struct tx_writer *, int *, struct cap_error *);
 enum cap_err	 tx_write_finish(struct tx_writer *, struct cap_error *);
 enum cap_err	 tx_write_close(struct tx_writer *, struct cap_error *);
 const char	*tx_write_path(const struct tx_writer *);
@@ -274,7 +279,10 @@ size_t		 tx_write_name(char *, size_t, int64_t, int32_t, int);
  * texts ("judge 04 typed"), each with the time of the forwarding path;
  * rec_sync() at most once a second when something was recorded; and
  * rec_close() when the link ends.  A port's unrouted traffic goes to a
- * capture alone: cap_write_open() and cap_write_event().
+ * capture alone: cap_write_open() and cap_write_event().  To keep fsync(2)
+ * out of the forwarding path, rec_sync_fd() instead of rec_sync() hands
+ * over duplicates of the files to sync in another thread, and rec_finish()
+ * then rec_sync_fd() before rec_close() leave the close nothing to sync.
  */
 struct rec;				/* private */
 enum cap_err	 rec_open(const char *, const char *, const struct cap_meta *,
@@ -282,6 +290,8 @@ enum cap_err	 rec_open(const char *, const char *, const struct cap_meta *,
 enum cap_err	 rec_event(struct rec *, enum cap_kind, const void *, size_t,
 		    const struct timeval *, struct cap_error *);
 enum cap_err	 rec_sync(struct rec *, struct cap_error *);
+enum cap_err	 rec_sync_fd(struct rec *, int [2], struct cap_error *);
+enum cap_err	 rec_finish(struct rec *, struct cap_error *);
 enum cap_err	 rec_close(struct rec *, struct cap_error *);
 const char	*rec_capture_path(const struct rec *);
 const char	*rec_transcript_path(const struct rec *);

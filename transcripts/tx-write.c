@@ -425,6 +425,20 @@ tx_write_sync(struct tx_writer *w, struct cap_error *err)
 	return (cap_write_fsync(w->fd, w->path, &w->dirty, err));
 }
 
+/*
+ * Hand over the transcript's next fsync(2): *fdp is a duplicate of its
+ * file to sync and close, or -1 when nothing was written since the last
+ * sync (or the writer does not own a file).
+ */
+enum cap_err
+tx_write_sync_fd(struct tx_writer *w, int *fdp, struct cap_error *err)
+{
+	*fdp = -1;
+	if (!w->own)
+		return (CAP_OK);
+	return (cap_write_fsync_fd(w->fd, w->path, &w->dirty, fdp, err));
+}
+
 /* End the conversation: write the unfinished lines and everything held. */
 enum cap_err
 tx_write_finish(struct tx_writer *w, struct cap_error *err)
