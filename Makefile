@@ -173,9 +173,12 @@ demo: all
 	@sh mk/deps check >&2
 	@sh contrib/demo/run $(B)
 
-# Benchmark programs: each tests/bench/*.c is a program of its own.
-BENCH_SRCS := $(wildcard tests/bench/*.c)
+# Benchmark programs: each tests/bench/*.c is a program of its own, but
+# for the parts of ptybench (tests/bench/ptybench-*.c), linked into it.
+PTYBENCH_PARTS := $(wildcard tests/bench/ptybench-*.c)
+BENCH_SRCS := $(filter-out $(PTYBENCH_PARTS),$(wildcard tests/bench/*.c))
 BENCHES := $(BENCH_SRCS:%.c=$(B)/%)
+$(B)/tests/bench/ptybench: $(PTYBENCH_PARTS:%.c=$(B)/%.o)
 
 $(B)/tests/bench/%: $(B)/tests/bench/%.o
 	$(CC) $(LDFLAGS) -o $@ $^ -lutil
