@@ -35,14 +35,18 @@ static void	muxd_signal(evutil_socket_t, short, void *);
 static void	muxd_ports(const struct conf *);
 static void	muxd_quick(char **, int);
 static void	muxd_shutdown(void);
+static void	muxd_drop(const char *, const char *);
+
+/* With -u, exec: ports wait for the drop: their programs run as the user. */
+static int	muxd_exec_later;
 
 /* Print the usage and exit. */
 static void
 muxd_usage(void)
 {
 	fprintf(stderr,
-	    "usage: muxd [-dnVv] [-f file] [-s socket]\n"
-	    "       muxd [-v] [-s socket] --link address address "
+	    "usage: muxd [-dnVv] [-f file] [-s socket] [-u user]\n"
+	    "       muxd [-v] [-s socket] [-u user] --link address address "
 	    "[--link address address ...]\n");
 	exit(2);
 }
@@ -169,7 +173,8 @@ muxd_ports(const struct conf *cf)
 			continue;
 		p = port_new(cf->ports[i].name, &cf->ports[i].addr,
 		    cf->queue_limit);
-		port_start(p);
+		if (!muxd_exec_later || p->addr.kind != ADDR_EXEC)
+			port_start(p);
 	}
 }
 
@@ -239,9 +244,43 @@ muxd_quick(char **pairs, int npairs)
 		if (link_new(name, p[0], p[1], LINK_MANUAL, err,
 		    sizeof(err)) == NULL)
 			fatalx("%s", err);
-		port_start(p[0]);
-		port_start(p[1]);
+		for (j = 0; j < 2; j++)
+			if (!muxd_exec_later || p[j]->addr.kind != ADDR_EXEC)
+				port_start(p[j]);
 	}
+}
+
+/*
+ * Become the user, the lines and the control socket open: what muxd
+ * writes in from now on (the socket, the state, captures and transcripts
+ * directories) becomes the user's first.
+ */
+static void
+muxd_drop(const char *user, const char *sockpath)
+{
+	const char	*owned[5];
+	struct port	*p;
+	char		 err[MUXD_ERRLEN];
+	int		 i = 0;
+
+	if (sockpath != NULL)
+		owned[i++] = sockpath;
+	if (muxd_conf != NULL) {
+		owned[i++] = muxd_conf->state_dir;
+		if (muxd_conf->capture_dir != NULL)
+			owned[i++] = muxd_conf->capture_dir;
+		if (muxd_conf->transcript_dir != NULL)
+			owned[i++] = muxd_conf->transcript_dir;
+	}
+	owned[i] = NULL;
+	if (priv_drop(user, owned, err, sizeof(err)) == -1)
+		fatalx("%s", err);
+	/* Programs on exec: ports start as the user. */
+	muxd_exec_later = 0;
+	TAILQ_FOREACH(p, &ports, entry)
+		if (p->addr.kind == ADDR_EXEC && p->state == PORT_DOWN &&
+		    !evtimer_pending(p->ev_retry, NULL))
+			port_start(p);
 }
 
 /* Close everything in order: links, ports, then the control socket. */
@@ -275,14 +314,14 @@ main(int argc, char *argv[])
 	};
 	struct event	*sigs[5];
 	const int	 signums[5] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD, 0 };
-	const char	*file = MUXD_CONF, *sockpath = NULL;
+	const char	*file = MUXD_CONF, *sockpath = NULL, *user = NULL;
 	char		 err[MUXD_ERRLEN], **pairs = NULL;
 	char		 absfile[PATH_MAX];
 	int		 ch, daemonize = 0, check = 0, verbose = 0, npairs = 0;
 	int		 fset = 0;
 	int		 i;
 
-	while ((ch = getopt_long(argc, argv, "df:ns:vV", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "df:ns:u:vV", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'd':
@@ -297,6 +336,10 @@ main(int argc, char *argv[])
 			break;
 		case 's':
 			sockpath = optarg;
+			break;
+		case 'u':
+			user = optarg;
+			muxd_exec_later = 1;
 			break;
 		case 'v':
 			verbose++;
@@ -351,14 +394,19 @@ main(int argc, char *argv[])
 	    sizeof(err)) == -1)
 		fatalx("%s", err);
 
-	if (npairs > 0)
+	if (npairs > 0) {
 		muxd_quick(pairs, npairs);
-	else {
+		if (user != NULL)
+			muxd_drop(user, sockpath);
+	} else {
 		if (rules_configure(err, sizeof(err)) == -1)
 			fatalx("%s: %s", muxd_conf->file, err);
 		record_init();
 		muxd_ports(muxd_conf);
 		state_init(muxd_conf->state_dir);
+		/* The round resumed opens its files as the user. */
+		if (user != NULL)
+			muxd_drop(user, sockpath);
 		state_load();
 	}
 	log_info("muxd %s running, %d ports", MUXD_VERSION, npairs > 0 ?

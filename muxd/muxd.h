@@ -465,6 +465,9 @@ void		 state_keep_links(void);
 void		 state_flush(void);
 int		 state_load(void);
 
+/* priv.c */
+int		 priv_drop(const char *, const char **, char *, size_t);
+
 /* control.c */
 int		 control_listen(const char *, char *, size_t);
 void		 control_close(void);

@@ -1,0 +1,34 @@
+# muxd -u: the lines and the control socket are opened first, then muxd
+# becomes the user for good; it still routes, records and saves its state,
+# its directories and socket are the user's, and an exec: entry runs as
+# the user too.
+. tests/integration/lib.sh
+
+id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "skipped: needs root"; exit 0; }
+chmod 755 "$T"
+ENTRY='eol = "lf";' room1
+sed -i 's|address = "pty:'"$T"'/e1"|address = "exec:/bin/sh -c \\"read x; id -un; exec cat\\""|' "$T/room.conf"
+muxd_start -f "$T/room.conf" -u nobody
+grep -q 'running as user nobody' "$T/muxd.log" || fail "muxd did not say it dropped to nobody"
+uid=$(awk '/^Uid:/ { print $2, $3, $4, $5 }' /proc/"$MUXD_PID"/status)
+[ "$uid" = "$(id -u nobody) $(id -u nobody) $(id -u nobody) $(id -u nobody)" ] ||
+	fail "muxd runs with uids $uid, not nobody's"
+[ "$(stat -c %U "$SOCK")" = nobody ] || fail "the control socket is not nobody's"
+[ "$(stat -c %U "$T/state")" = nobody ] || fail "the state directory is not nobody's"
+
+# A round as usual: routed, recorded, saved, the entry run as nobody.
+round_start 1
+J=$(facing E1)
+tty "$J" 'type:who\r' 'expect:nobody' >/dev/null ||
+	fail "the exec: entry did not run as nobody"
+tty "$J" 'type:still here\r' 'expect:ssttiillll  hheerree' >/dev/null ||
+	fail "the room does not route as nobody"
+wait_for "grep -q 'still here' '$T'/state/transcripts/E1/*.TXT" 5 ||
+	fail "nothing recorded as nobody"
+[ "$(stat -c %U "$T"/state/transcripts/E1)" = nobody ] ||
+	fail "the entity's transcript directory was not made by nobody"
+[ "$(stat -c %U "$T/state/state.json")" = nobody ] ||
+	fail "state.json was not saved by nobody"
+mctl round stop >/dev/null || fail "round stop failed"
+echo ok
