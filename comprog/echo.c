@@ -59,12 +59,23 @@ echo_init(struct echo *e)
 	judgeterm_init(&e->shadow, 0, JUDGETERM_EOL_ASIS);
 }
 
-/* Note a key sent to muxd at usec. */
+/*
+ * Note a key sent to muxd at usec.  With every slot taken the oldest key
+ * is given up, unless its echo has started to come back (held): then the
+ * next one is.
+ */
 void
 echo_key(struct echo *e, unsigned char key, int64_t usec)
 {
+	size_t	i;
+
 	if (e->npend == ECHO_PENDMAX) {
-		echo_pop(e);
+		i = e->nheld > 0 ? 1 : 0;
+		memmove(&e->pend[i], &e->pend[i + 1],
+		    (e->npend - i - 1) * sizeof(e->pend[0]));
+		e->npend--;
+		if (i == 0)
+			e->expok = 0;
 		e->lost++;
 	}
 	e->pend[e->npend].key = key;

@@ -223,6 +223,34 @@ test_echo_expiry(void **state)
 	assert_int_equal(p.echo.npend, 1);
 }
 
+/*
+ * With every key slot taken, a key whose echo has started to come back
+ * is not the one given up: the rest of its echo is still its echo.
+ */
+static void
+test_echo_full_keeps_a_partial_echo(void **state)
+{
+	struct play	p;
+	int		i;
+
+	(void)state;
+	play_start(&p);
+	play_read(&p, 64);
+	echo_key(&p.echo, '\r', 0);		/* echoed "\r\n>" */
+	echo_feed(&p.echo, (const unsigned char *)"\r", 1, 0, sorted, &p);
+	for (i = 1; i < ECHO_PENDMAX; i++)
+		echo_key(&p.echo, 'x', i);
+	echo_key(&p.echo, 'y', ECHO_PENDMAX);	/* one too many */
+	assert_int_equal(p.echo.npend, ECHO_PENDMAX);
+	assert_int_equal(p.echo.lost, 1);
+	assert_int_equal(p.echo.pend[0].key, '\r');
+	echo_feed(&p.echo, (const unsigned char *)"\n>", 2, 0, sorted, &p);
+	p.entity[p.nentity] = '\0';
+	p.echoed[p.nechoed] = '\0';
+	assert_string_equal(p.entity, "");
+	assert_string_equal(p.echoed, ">\r\n>");	/* prompt, then the key's */
+}
+
 /* Lines end once for CR, LF, CRLF and LFCR; BS erases, a tab whole. */
 static void
 test_pane_line_ends_and_erase(void **state)
@@ -387,6 +415,7 @@ main(void)
 		cmocka_unit_test(test_echo_held_across_reads),
 		cmocka_unit_test(test_echo_partial_match_released),
 		cmocka_unit_test(test_echo_expiry),
+		cmocka_unit_test(test_echo_full_keeps_a_partial_echo),
 		cmocka_unit_test(test_pane_line_ends_and_erase),
 		cmocka_unit_test(test_pane_rows_and_ring),
 		cmocka_unit_test(test_pane_long_lines),
