@@ -50,7 +50,7 @@ static void	port_open(struct port *);
 static void	port_read_cb(evutil_socket_t, short, void *);
 static void	port_write_cb(evutil_socket_t, short, void *);
 static void	port_retry_cb(evutil_socket_t, short, void *);
-static void	port_drop(struct port *, size_t);
+static void	port_drop(struct port *, size_t, size_t);
 static void	port_wrote(struct port *, const unsigned char *, size_t);
 static void	port_events_free(struct port *);
 static void	port_event(const char *, json_t *);
@@ -386,13 +386,16 @@ port_write_cb(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-/* Count bytes dropped on a full queue; the first of an episode is logged. */
+/*
+ * Count bytes dropped on a queue full at size bytes; the first of an
+ * episode is logged with the size the queue reached.
+ */
 static void
-port_drop(struct port *p, size_t n)
+port_drop(struct port *p, size_t n, size_t size)
 {
 	if (p->dropping == 0) {
 		log_warnx("port %s: queue full (%zu bytes), dropping bytes "
-		    "for it", p->name, p->limit);
+		    "for it", p->name, size);
 		port_event("drop", json_pack("{sssIsIsb}", "port", p->name,
 		    "bytes", (json_int_t)n, "total",
 		    (json_int_t)(p->dropped + n), "end", 0));
@@ -434,7 +437,7 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
 		room = queued < p->limit * PORT_HARD ?
 		    p->limit * PORT_HARD - queued : 0;
 		if (n > room) {
-			port_drop(p, n - room);
+			port_drop(p, n - room, p->limit * PORT_HARD);
 			n = room;
 		}
 		if (n > 0)
@@ -445,7 +448,7 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
 	queued = evbuffer_get_length(p->outq);
 	room = queued < p->limit ? p->limit - queued : 0;
 	if (n > room) {
-		port_drop(p, n - room);
+		port_drop(p, n - room, p->limit);
 		n = room;
 	}
 	if (n > 0)

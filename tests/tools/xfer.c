@@ -11,12 +11,18 @@
  *
  * The KiB/s figure counts every byte delivered: all pairs, both directions.
  * Byte offsets in messages count from 0.
+ *
+ * When the time runs out, xfer names each direction that did not finish,
+ * how far it got, how much its sender wrote and how long ago its last
+ * byte came (a stall or a slow line); SIGUSR1 prints that progress for
+ * every direction at any time.
  */
 
 #include <err.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +32,7 @@
 #include "endpoint.h"
 
 #define XFER_LINGER_MS	200	/* read on after the end for extras */
+#define XFER_BURST	16384	/* most bytes written to an end between reads */
 #define XFER_SAMPLE	64	/* bytes kept to explain a mismatch */
 #define XFER_MINMATCH	4	/* bytes to agree at a known offset */
 #define XFER_IDLEN	8	/* bytes that must agree at any offset */
@@ -51,11 +58,13 @@ struct xfer_dir {
 	unsigned char	*rbuf;		/* nbytes + XFER_SAMPLE */
 	size_t		 rcvd;		/* may exceed rbuf */
 	long long	 bad;		/* first wrong byte, or -1 */
+	long long	 last;		/* when a byte last came, us, or 0 */
 };
 
 static struct xfer_end	*xfer_ends;
 static int		 xfer_nends;
 static size_t		 xfer_nbytes = 100000;
+static volatile sig_atomic_t	 xfer_dump;	/* SIGUSR1 seen */
 
 static void		 usage(void) __attribute__((noreturn));
 
@@ -252,18 +261,81 @@ xfer_report(struct xfer_dir *dirs, int ndirs)
 	}
 }
 
-/* Write the next chunk of the stream an end sends, as far as it accepts. */
+/* Note that a progress report was asked for. */
+static void
+xfer_usr1(int sig)
+{
+	(void)sig;
+	xfer_dump = 1;
+}
+
+/* Print how far one direction got, and for how long nothing came. */
+static void
+xfer_progress(const struct xfer_dir *d, long long start, long long now)
+{
+	char	idle[64];
+
+	if (d->last != 0)
+		snprintf(idle, sizeof idle, ", last byte %.1f s ago",
+		    (now - d->last) / 1e6);
+	else
+		snprintf(idle, sizeof idle, ", nothing for %.1f s",
+		    (now - start) / 1e6);
+	fprintf(stderr, "xfer: pair %d (%s, %s to %s): received %zu of %zu "
+	    "bytes, %zu written%s\n", d->pair, d->label, d->src->ep.name,
+	    d->dst->ep.name, d->rcvd, xfer_nbytes, d->sent,
+	    d->rcvd < xfer_nbytes ? idle : "");
+}
+
+/*
+ * Report the directions that have not received their whole stream, then
+ * the others (all) or only how many they are: the ones that matter come
+ * first and survive a log cut short.
+ */
+static void
+xfer_status(const struct xfer_dir *dirs, int ndirs, long long start,
+    long long now, int all)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < ndirs; i++)
+		if (dirs[i].rcvd < xfer_nbytes) {
+			xfer_progress(&dirs[i], start, now);
+			n++;
+		}
+	if (all) {
+		for (i = 0; i < ndirs; i++)
+			if (dirs[i].rcvd >= xfer_nbytes)
+				xfer_progress(&dirs[i], start, now);
+		return;
+	}
+	fprintf(stderr, "xfer: %d of %d directions incomplete; the other %d "
+	    "received all %zu bytes\n", n, ndirs, ndirs - n, xfer_nbytes);
+}
+
+/*
+ * Write the next chunks of the stream an end sends: up to XFER_BURST bytes,
+ * or as far as the end accepts.  All ends are read between two bursts, as
+ * a terminal reads while it types.  Writing until the end refused more
+ * would let one end send a whole stream while nothing at all is read:
+ * muxd, which never holds back both ends of a link at once (port_pause),
+ * then queues that stream for the other direction far past its limit, and
+ * drops the end of a long one past sixteen times the limit, which xfer
+ * sees only as a stall.
+ */
 static void
 xfer_write(struct xfer_end *e, size_t chunk)
 {
 	struct xfer_dir	*d = e->out;
-	size_t		 len;
+	size_t		 len, burst = 0;
 	ssize_t		 n;
 
-	while (d->sent < xfer_nbytes) {
+	while (d->sent < xfer_nbytes && burst < XFER_BURST) {
 		len = xfer_nbytes - d->sent;
 		if (len > chunk)
 			len = chunk;
+		if (len > XFER_BURST - burst)
+			len = XFER_BURST - burst;
 		n = write(e->ep.fd, d->data + d->sent, len);
 		if (n == -1) {
 			if (errno == EINTR)
@@ -274,6 +346,7 @@ xfer_write(struct xfer_end *e, size_t chunk)
 			    e->ep.name, d->sent);
 		}
 		d->sent += n;
+		burst += n;
 	}
 }
 
@@ -298,6 +371,7 @@ xfer_read(struct xfer_end *e)
 			errx(1, "pair %d: %s: end of file after %zu of %zu "
 			    "bytes", e->in->pair, e->ep.name, e->in->rcvd,
 			    xfer_nbytes);
+		e->in->last = endpoint_now_us();
 		xfer_take(e->in, buf, n);
 	}
 }
@@ -314,8 +388,9 @@ main(int argc, char *argv[])
 	uint64_t		 seed = 1;
 	size_t			 chunk = 64;
 	char			*eq;
+	struct sigaction	 sa;
 	int			 ch, npairs, ndirs, i, j, failed = 0;
-	int			 complete;
+	int			 complete, r;
 
 	while ((ch = getopt(argc, argv, "c:n:s:t:")) != -1) {
 		switch (ch) {
@@ -364,6 +439,11 @@ main(int argc, char *argv[])
 				    xfer_ends[i].ep.name);
 
 	endpoint_guard();
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = xfer_usr1;	/* no SA_RESTART: poll returns */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) == -1)
+		err(1, "sigaction");
 
 	for (i = 0; i < ndirs; i++) {
 		d = &dirs[i];
@@ -393,7 +473,15 @@ main(int argc, char *argv[])
 		}
 		now = endpoint_now_us();
 		ms = ((stop ? stop : deadline) - now + 999) / 1000;
-		if (poll(pfd, xfer_nends, ms < 0 ? 0 : ms) == -1) {
+		r = poll(pfd, xfer_nends, ms < 0 ? 0 : ms);
+		if (xfer_dump) {
+			xfer_dump = 0;
+			now = endpoint_now_us();
+			fprintf(stderr, "xfer: progress after %.1f s:\n",
+			    (now - start) / 1e6);
+			xfer_status(dirs, ndirs, start, now, 1);
+		}
+		if (r == -1) {
 			if (errno == EINTR)
 				continue;
 			err(1, "poll");
@@ -425,14 +513,9 @@ main(int argc, char *argv[])
 		if (stop && now >= stop)
 			break;
 		if (!stop && now >= deadline) {
-			fprintf(stderr, "xfer: timeout after %lld s\n",
-			    timeout);
-			for (i = 0; i < ndirs; i++)
-				fprintf(stderr, "xfer: pair %d (%s): received "
-				    "%zu of %zu bytes (%zu written)\n",
-				    dirs[i].pair,
-				    dirs[i].label, dirs[i].rcvd, xfer_nbytes,
-				    dirs[i].sent);
+			fprintf(stderr, "xfer: timeout after %lld s; not "
+			    "complete:\n", timeout);
+			xfer_status(dirs, ndirs, start, now, 0);
 			exit(1);
 		}
 	}
