@@ -8,7 +8,7 @@
  * captures they concern.
  *
  * Each event is written with one write(2) as it happens, so a killed
- * daemon loses nothing already forwarded; the files are fsync'ed at most
+ * daemon loses nothing already forwarded; the files are synced at most
  * RECORD_SYNC_SEC after a write, by a timer armed only while something is
  * unsynced, so an idle room has no timer.  The timer only hands the files
  * to the sync thread (record-sync.c), and a recording that ends hands its

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Benchmark: muxd against its references, side by side in one run (issue
-# 7).  The probe (ptybench) makes the pty pairs, plays both ends of every
+# Benchmark: muxd against its references, side by side in one run.  The
+# probe (ptybench) makes the pty pairs, plays both ends of every
 # link and watches the forwarder through /proc; fwd starts the forwarder:
 #   baseline    no forwarder: one pty hop, the kernel's own cost
 #   minifwd     the floor: a minimal poll() forwarder, two pty hops and
@@ -9,10 +9,14 @@
 #   ser2net     ser2net with its defaults, a serial device on each side
 #   muxd quick  muxd --link a b
 #   muxd room   muxd -f room.conf with a round started by muxctl: rules,
-#               captures and transcripts on (the judge is echoed by muxd)
+#               captures and transcripts on; the judge terminals echo
+#               locally, so muxd forwards each byte once, as the others do
+#   muxd room+echo  the same room with muxd echoing the judge (its
+#               default, the 1996 convention), against its own floor
+#               minifwd+echo: minifwd -e -l, which echoes a and logs
 # Every figure is printed with its ratio to the floor (xfl) and to the
-# baseline (xbl) measured in the same run; the targets of issue 7 for
-# muxd room follow as "benchmark measured reference" lines.  A target
+# baseline (xbl) measured in the same run; muxd's targets
+# follow as "benchmark measured reference" lines.  A target
 # missed is shown and makes the exit status 1; timing is never a test.
 #   sh tests/bench/forwarders.sh BUILDDIR
 # BENCH_FULL=1 for the full sizes (about 15 minutes instead of 5);
@@ -43,6 +47,7 @@ for x in "$PB" "$B/tests/bench/minifwd" "$B/muxd/muxd" "$B/muxd/muxctl"; do
 done
 command -v socat >/dev/null || { echo "forwarders: socat not installed"; exit 1; }
 FWDS="minifwd socat ser2net muxd-quick muxd-room"
+ECHOS="minifwd-echo muxd-echo"	# echoing the judge: latency, line, CPU
 if ! command -v ser2net >/dev/null; then
 	FWDS="minifwd socat muxd-quick muxd-room"
 	echo "forwarders: ser2net not installed (apt-get install ser2net); its column is empty"
@@ -63,10 +68,10 @@ probe() {
 	_key=$1 _pin=$2 _mode=$3 _fwd=$4 _links=$5
 	shift 5
 	_x=
-	if [ "$_fwd" = muxd-room ]; then
-		_x=-e
-		[ $((_links % 2)) = 1 ] && _x="-e -x 1"
-	fi
+	case $_fwd in *-echo) _x=-e ;; esac
+	case $_fwd in muxd-room|muxd-echo)
+		[ $((_links % 2)) = 1 ] && _x="$_x -x 1" ;;
+	esac
 	_cmd="-- sh tests/bench/fwd $_fwd $T/run/$_key"
 	[ "$_fwd" = baseline ] && _cmd=
 	[ "$_pin" = p ] && _ts="taskset -c 0" || _ts=
@@ -106,7 +111,7 @@ inorder() {
 for round in $(rounds $LAT_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
-		for f in $(inorder "$round" baseline $FWDS); do
+		for f in $(inorder "$round" baseline $FWDS $ECHOS); do
 			n=$((NLAT / LAT_ROUNDS))
 			[ "$f" = ser2net ] && n=$((NLAT_S2N / LAT_ROUNDS))
 			probe "lat.$pin.$f.$round" $pin lat "$f" 1 -n $n -g $GAPS \
@@ -115,7 +120,7 @@ for round in $(rounds $LAT_ROUNDS); do
 	done
 done
 for pin in u p; do
-	for f in baseline $FWDS; do
+	for f in baseline $FWDS $ECHOS; do
 		[ -s "$T/samples.$pin.$f.$LAT_ROUNDS" ] || continue
 		cat "$T/samples.$pin.$f".* >"$T/samples.$pin.$f"
 		"$PB" stats "$T/samples.$pin.$f" |
@@ -126,7 +131,7 @@ phase latency
 
 # A line typed key by key, each after its echo.
 for pin in u p; do
-	for f in baseline $FWDS; do
+	for f in baseline $FWDS $ECHOS; do
 		probe "line.$pin.$f" $pin line "$f" 1 -n $NLINE
 	done
 done
@@ -139,28 +144,33 @@ done
 phase bulk
 
 # CPU per byte at 960 bytes/s each way (9600 baud), one link, 1-byte
-# writes; in rounds, added up.
+# writes, unpinned and pinned; in rounds, added up.
 for round in $(rounds $CPU_ROUNDS); do
-	# shellcheck disable=SC2086
-	for f in $(inorder "$round" minifwd-log $FWDS); do
-		probe "cpu.$f.$round" u rate "$f" 1 -r 960 -w 1 -t $CPU_S \
-		    -o "$T/cpu.$f.$round"
+	for pin in u p; do
+		# shellcheck disable=SC2086
+		for f in $(inorder "$round" minifwd-log $FWDS $ECHOS); do
+			probe "cpu.$pin.$f.$round" $pin rate "$f" 1 -r 960 -w 1 \
+			    -t $CPU_S -o "$T/cpu.$pin.$f.$round"
+		done
 	done
 done
-for f in minifwd-log $FWDS; do
-	[ -s "$T/cpu.$f.$CPU_ROUNDS" ] || continue
-	cat "$T/cpu.$f".* >"$T/cpu.$f"
-	"$PB" stats "$T/cpu.$f" |
-	    tr ' ' '\n' | sed -n "s/^\([a-z_0-9]*\)=\(.*\)/cpu.$f \1 \2/p" >>"$R"
-	awk -v f="$f" -v n=$CPU_ROUNDS '$1 ~ "^cpu\\." f "\\.[0-9]+$" { t[$2] += $3 }
-	END {
-		printf("cpu.%s cpu_ns_per_byte %.1f\n", f, t["cpu_ns"] / t["moved"])
-		printf("cpu.%s cpu_pct %.2f\n", f, t["cpu_pct"] / n)
-		printf("cpu.%s share %.4f\n", f, t["delivered"] / t["offered"])
-		printf("cpu.%s lost %d\n", f, t["lost"] + t["errors"])
-	}' "$R" >>"$R.cpu"
-	cat "$R.cpu" >>"$R"
-	rm -f "$R.cpu"
+for pin in u p; do
+	for f in minifwd-log $FWDS $ECHOS; do
+		k=cpu.$pin.$f
+		[ -s "$T/$k.$CPU_ROUNDS" ] || continue
+		cat "$T/$k".* >"$T/$k"
+		"$PB" stats "$T/$k" |
+		    tr ' ' '\n' | sed -n "s/^\([a-z_0-9]*\)=\(.*\)/$k \1 \2/p" >>"$R"
+		awk -v k="$k" -v n=$CPU_ROUNDS '$1 ~ "^" k "\\.[0-9]+$" { t[$2] += $3 }
+		END {
+			printf("%s cpu_ns_per_byte %.1f\n", k, t["cpu_ns"] / t["moved"])
+			printf("%s cpu_pct %.2f\n", k, t["cpu_pct"] / n)
+			printf("%s share %.4f\n", k, t["delivered"] / t["offered"])
+			printf("%s lost %d\n", k, t["lost"] + t["errors"])
+		}' "$R" >>"$R.cpu"
+		cat "$R.cpu" >>"$R"
+		rm -f "$R.cpu"
+	done
 done
 phase cpu
 
@@ -188,7 +198,7 @@ took=$(( $(date +%s) - started ))
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 
-awk -v fwds="$FWDS" -v nlat=$NLAT -v nlat2=$NLAT_S2N -v gaps=$GAPS \
+awk -v fwds="$FWDS" -v echos="$ECHOS" -v nlat=$NLAT -v nlat2=$NLAT_S2N -v gaps=$GAPS \
     -v nline=$NLINE -v bulks=$BULK_S -v cpus=$CPU_S -v cpur=$CPU_ROUNDS -v latr=$LAT_ROUNDS -v idles=$IDLE_S \
     -v scales=$SCALE_S -v scalew=$SCALE_W -v took=$took -v phases="${phases%,}" -v load0="$load0" -v load1="$load1" \
     -v machine="$(nproc) CPUs, $cpu, Linux $(uname -r)" '
@@ -196,6 +206,8 @@ function has(k, f) { return ((k, f) in r) }
 # The forwarders with minifwd+log after minifwd.
 function with_log(l) { sub(/minifwd/, "minifwd minifwd-log", l); return (l) }
 function v(k, f) { return has(k, f) ? r[k, f] + 0 : -1 }
+# The floor of a forwarder: minifwd, or minifwd+echo for one that echoes.
+function floor(f) { return f ~ /-echo$/ ? "minifwd-echo" : "minifwd" }
 # A figure in 7 columns, with 3 significant digits or so.
 function num(x) {
 	if (x < 0) return sprintf("%7s", "-")
@@ -213,6 +225,8 @@ function name(f) {
 	if (f == "muxd-quick") return "muxd quick"
 	if (f == "muxd-room") return "muxd room"
 	if (f == "minifwd-log") return "minifwd+log"
+	if (f == "minifwd-echo") return "minifwd+echo"
+	if (f == "muxd-echo") return "muxd room+echo"
 	return f
 }
 # One target line: what, measured text, reference text, met.
@@ -222,18 +236,21 @@ function target(what, got, ref, ok) {
 }
 { r[$1, $2] = $3 }
 END {
-	nf = split(fwds, F, " ")
+	nf = split(fwds " " echos, F, " ")
 	printf("\nforwarders: muxd against its references, one run: %s\n", machine)
 	printf("  load average %s at the start, %s at the end; %d s:%s\n", load0, load1, took, phases)
-	printf("  xfl: ratio to the floor (minifwd); xbl: ratio to the baseline (no forwarder, one pty hop)\n")
+	printf("  xfl: ratio to the floor (minifwd; for a forwarder that echoes the judge, minifwd+echo: minifwd -e -l, which also\n")
+	printf("  echoes and logs each byte); xbl: ratio to the baseline (no forwarder, one pty hop)\n")
+	printf("  muxd room: the judge terminals echo locally (muxd forwards each byte once, as the others do); muxd room+echo: muxd\n")
+	printf("  echoes the judge (its default, the 1996 convention), one more pty write for each of the judge'"'"'s bytes\n")
 
 	printf("\none-way latency per byte, us: %d samples (ser2net %d) in %d rounds, gaps uniform in %s us, directions alternating every 50\n", nlat, nlat2, latr, gaps)
 	printf("pinned: taskset -c 0 for everything\n")
-	printf("%-20s", "")
+	printf("%-24s", "")
 	split("p50 p90 p99 p999", P, " ")
 	split("p50 p90 p99 p99.9", PN, " ")
 	for (i = 1; i <= 4; i++) printf("  %-19s", PN[i])
-	printf("\n%-20s", "")
+	printf("\n%-24s", "")
 	for (i = 1; i <= 4; i++) printf("  %7s%6s%6s", "us", "xfl", "xbl")
 	printf("\n")
 	for (pi = 1; pi <= 2; pi++) {
@@ -241,24 +258,24 @@ END {
 		for (j = 0; j <= nf; j++) {
 			f = j == 0 ? "baseline" : F[j]
 			k = "lat." pin "." f
-			printf("%-9s %-10s", j == 0 ? (pi == 1 ? "unpinned" : "pinned") : "", name(f))
+			printf("%-9s %-14s", j == 0 ? (pi == 1 ? "unpinned" : "pinned") : "", name(f))
 			for (i = 1; i <= 4; i++)
-				printf("  %s%s%s", num(v(k, P[i]) ), rat(v(k, P[i]), v("lat." pin ".minifwd", P[i])), rat(v(k, P[i]), v("lat." pin ".baseline", P[i])))
+				printf("  %s%s%s", num(v(k, P[i]) ), rat(v(k, P[i]), v("lat." pin "." floor(f), P[i])), rat(v(k, P[i]), v("lat." pin ".baseline", P[i])))
 			printf("\n")
 		}
 	}
 
 	printf("\n40 keys typed one at a time, each after its echo, ms from the first key to the last echo (median of %d lines)\n", nline)
-	printf("echo: by the far end of the link (the probe), by muxd itself in a room (1996 convention)\n")
-	printf("%-20s  %-19s  %-19s\n", "", "unpinned", "pinned")
-	printf("%-20s  %7s%6s%6s  %7s%6s%6s\n", "", "ms", "xfl", "xbl", "ms", "xfl", "xbl")
+	printf("echo: by the far end of the link (the probe), by the forwarder itself in the +echo rows\n")
+	printf("%-24s  %-19s  %-19s\n", "", "unpinned", "pinned")
+	printf("%-24s  %7s%6s%6s  %7s%6s%6s\n", "", "ms", "xfl", "xbl", "ms", "xfl", "xbl")
 	for (j = 0; j <= nf; j++) {
 		f = j == 0 ? "baseline" : F[j]
-		printf("%-20s", name(f))
+		printf("%-24s", name(f))
 		for (pi = 1; pi <= 2; pi++) {
 			pin = pi == 1 ? "u" : "p"
 			x = v("line." pin "." f, "p50")
-			printf("  %s%s%s", num(x), rat(x, v("line." pin ".minifwd", "p50")), rat(x, v("line." pin ".baseline", "p50")))
+			printf("  %s%s%s", num(x), rat(x, v("line." pin "." floor(f), "p50")), rat(x, v("line." pin ".baseline", "p50")))
 		}
 		printf("\n")
 	}
@@ -278,18 +295,23 @@ END {
 	}
 
 	printf("\nCPU at 960 bytes/s each way (9600 baud), one link, 1-byte writes, %d rounds of %s s; latency from when each byte was due\n", cpur, cpus)
-	printf("%-20s  %7s%6s %6s   %7s %7s %7s%6s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered")
-	nc = split(with_log(fwds), CF, " ")
-	for (j = 1; j <= nc; j++) {
+	printf("the two streams of the link write half an interval apart: every byte is a wake-up of its own\n")
+	printf("%-24s  %7s%6s %6s   %7s %7s %7s%6s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered")
+	nc = split(with_log(fwds) " " echos, CF, " ")
+	for (pi = 1; pi <= 2; pi++) for (j = 1; j <= nc; j++) {
+		pin = pi == 1 ? "u" : "p"
 		f = CF[j]
-		k = "cpu." f
-		if (!has(k, "cpu_ns_per_byte")) { printf("%-20s  failed\n", name(f)); continue }
-		printf("%-20s  %s%s %6.2f   %s %s %s%s  %.2f%%%s\n", name(f), num(v(k, "cpu_ns_per_byte") / 1000), rat(v(k, "cpu_ns_per_byte"), v("cpu.minifwd", "cpu_ns_per_byte")), v(k, "cpu_pct"), num(v(k, "p50")), num(v(k, "p99")), num(v(k, "p999")), rat(v(k, "p99"), v("cpu.minifwd", "p99")), 100 * v(k, "share"), v(k, "lost") > 0 ? sprintf(", %d lost", v(k, "lost")) : "")
+		k = "cpu." pin "." f
+		fk = "cpu." pin "." floor(f)
+		lab = sprintf("%-9s %-14s", j == 1 ? (pi == 1 ? "unpinned" : "pinned") : "", name(f))
+		if (!has(k, "cpu_ns_per_byte")) { printf("%-24s  failed\n", lab); continue }
+		printf("%-24s  %s%s %6.2f   %s %s %s%s  %.2f%%%s\n", lab, num(v(k, "cpu_ns_per_byte") / 1000), rat(v(k, "cpu_ns_per_byte"), v(fk, "cpu_ns_per_byte")), v(k, "cpu_pct"), num(v(k, "p50")), num(v(k, "p99")), num(v(k, "p999")), rat(v(k, "p99"), v(fk, "p99")), 100 * v(k, "share"), v(k, "lost") > 0 ? sprintf(", %d lost", v(k, "lost")) : "")
 	}
 
 	printf("\nwake-ups per second while idle (context switches of the forwarder'"'"'s processes over %s s)\n", idles)
 	printf("%-20s  %8s  %8s\n", "", "1 link", "128 links")
 	for (j = 1; j <= nf; j++) {
+		if (index(" " fwds " ", " " F[j] " ") == 0) continue
 		f = F[j]
 		printf("%-20s  %8s  %8s%s\n", name(f), has("idle.1." f, "per_s") ? sprintf("%.2f", v("idle.1." f, "per_s")) : "failed", has("idle.128." f, "per_s") ? sprintf("%.2f", v("idle.128." f, "per_s")) : "failed", f == "socat" ? "   (one process per link)" : f == "muxd-room" ? "   (1 link: a station, 2 links)" : "")
 	}
@@ -312,15 +334,18 @@ END {
 		printf("%-24s  %s %s %s %s%s  %6.1f %s%s  %8.2f%% %6d %5.1f%%%s\n", lab, num(v(k, "p50")), num(v(k, "p90")), num(v(k, "p99")), num(v(k, "p999")), rat(v(k, "p99"), v(fk, "p99")), v(k, "cpu_pct"), num(v(k, "cpu_ns_per_byte") / 1000), rat(v(k, "cpu_ns_per_byte"), v(fk, "cpu_ns_per_byte")), 100 * v(k, "share"), v(k, "lost") + v(k, "errors"), 100 * v(k, "probe_lag"), v(k, "errors") > 0 ? " wrong bytes" : "")
 	}
 
-	printf("\nissue 7 targets for muxd room (rules, captures and transcripts on)\n")
+	printf("\ntargets for muxd room (rules, captures and transcripts on)\n")
 	printf("%-46s %-20s %-24s %s\n", "benchmark", "measured", "reference", "")
 	m = "lat.p.muxd-room"; fl = "lat.p.minifwd"
 	target("pinned latency p50", sprintf("%.1f us %.2fx", v(m, "p50"), v(m, "p50") / v(fl, "p50")), "<= 1.2x floor", v(m, "p50") >= 0 && v(m, "p50") <= 1.2 * v(fl, "p50"))
 	target("pinned latency p99", sprintf("%.1f us %.2fx", v(m, "p99"), v(m, "p99") / v(fl, "p99")), "<= 1.5x floor", v(m, "p99") >= 0 && v(m, "p99") <= 1.5 * v(fl, "p99"))
 	target("unpinned latency p99", sprintf("%.1f us", v("lat.u.muxd-room", "p99")), "< 1000 us (a byte at 9600)", v("lat.u.muxd-room", "p99") >= 0 && v("lat.u.muxd-room", "p99") < 1000)
-	target("no coalescing: p50 of a 960 B/s stream", sprintf("%.1f us", v("cpu.muxd-room", "p50")), "< 1042 us (a byte time)", v("cpu.muxd-room", "p50") >= 0 && v("cpu.muxd-room", "p50") < 1042)
-	x = v("cpu.muxd-room", "cpu_ns_per_byte"); y = v("cpu.minifwd", "cpu_ns_per_byte")
-	target("CPU per byte at 960 B/s", sprintf("%.1f us %.2fx", x / 1000, x / y), "<= 1.3x floor", x >= 0 && x <= 1.3 * y)
+	target("no coalescing: p50 of a 960 B/s stream", sprintf("%.1f us", v("cpu.u.muxd-room", "p50")), "< 1042 us (a byte time)", v("cpu.u.muxd-room", "p50") >= 0 && v("cpu.u.muxd-room", "p50") < 1042)
+	for (pi = 1; pi <= 2; pi++) {
+		pin = pi == 1 ? "u" : "p"
+		x = v("cpu." pin ".muxd-room", "cpu_ns_per_byte"); y = v("cpu." pin ".minifwd", "cpu_ns_per_byte")
+		target("CPU per byte at 960 B/s, " (pi == 1 ? "unpinned" : "pinned"), sprintf("%.1f us %.2fx", x / 1000, x / y), "<= 1.3x floor", x >= 0 && x <= 1.3 * y)
+	}
 	x = (v("bulk.muxd-quick", "ab") + v("bulk.muxd-quick", "ba")) / 2; y = (v("bulk.socat", "ab") + v("bulk.socat", "ba")) / 2
 	target("bulk, muxd quick", sprintf("%.1f MB/s", x), sprintf(">= socat %.1f MB/s", y), x >= y && v("bulk.muxd-quick", "lost") == 0)
 	x = v("bulk.muxd-room", "ab") < v("bulk.muxd-room", "ba") ? v("bulk.muxd-room", "ab") : v("bulk.muxd-room", "ba")
@@ -336,6 +361,14 @@ END {
 	k = "scale.muxd-room.32.1"
 	target("32 links x 1 B: loss", sprintf("%d lost, %.2f%%", v(k, "lost") + v(k, "errors"), 100 * v(k, "share")), "none", has(k, "lost") && v(k, "lost") == 0 && v(k, "errors") == 0)
 	target("32 links x 1 B: p99", sprintf("%.1f us", v(k, "p99")), "<= 2000 us", v(k, "p99") >= 0 && v(k, "p99") <= 2000)
+	m = "lat.p.muxd-echo"; fl = "lat.p.minifwd-echo"
+	target("muxd room+echo: pinned latency p50", sprintf("%.1f us %.2fx", v(m, "p50"), v(m, "p50") / v(fl, "p50")), "<= 1.2x minifwd+echo", v(m, "p50") >= 0 && v(m, "p50") <= 1.2 * v(fl, "p50"))
+	target("muxd room+echo: pinned latency p99", sprintf("%.1f us %.2fx", v(m, "p99"), v(m, "p99") / v(fl, "p99")), "<= 1.5x minifwd+echo", v(m, "p99") >= 0 && v(m, "p99") <= 1.5 * v(fl, "p99"))
+	for (pi = 1; pi <= 2; pi++) {
+		pin = pi == 1 ? "u" : "p"
+		x = v("cpu." pin ".muxd-echo", "cpu_ns_per_byte"); y = v("cpu." pin ".minifwd-echo", "cpu_ns_per_byte")
+		target("muxd room+echo: CPU per byte, " (pi == 1 ? "unpinned" : "pinned"), sprintf("%.1f us %.2fx", x / 1000, x / y), "<= 1.3x minifwd+echo", x >= 0 && x <= 1.3 * y)
+	}
 	exit(missed > 0)
 }' "$R" >"$T/table"
 status=$?

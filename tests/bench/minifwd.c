@@ -4,9 +4,11 @@
  * end is written to the other end at once, so a byte costs two pty hops
  * and one wake-up per chunk, and nothing else.  With -l it also writes a
  * text line per byte (time, end, value) to a log, one write(2) per chunk:
- * the floor of a forwarder that keeps evidence of every byte.
+ * the floor of a forwarder that keeps evidence of every byte.  With -e
+ * it also writes each chunk read from an a end back to that end, as a
+ * forwarder that echoes the judge does.
  *
- *	minifwd [-l log] path-a path-b [path-a path-b ...]
+ *	minifwd [-e] [-l log] path-a path-b [path-a path-b ...]
  */
 #include <sys/time.h>
 
@@ -24,6 +26,8 @@
 
 static int	minifwd_open(const char *);
 static void	minifwd_log(int, int, const unsigned char *, ssize_t);
+static void	minifwd_write(int, const char *, const unsigned char *,
+		    ssize_t);
 
 /* Open a terminal device in raw mode. */
 static int
@@ -59,21 +63,39 @@ minifwd_log(int log, int end, const unsigned char *buf, ssize_t n)
 		err(1, "log");
 }
 
+/* Write a whole chunk to an end. */
+static void
+minifwd_write(int fd, const char *path, const unsigned char *buf, ssize_t n)
+{
+	ssize_t	w, off;
+
+	for (off = 0; off < n; off += w)
+		if ((w = write(fd, buf + off, n - off)) == -1)
+			err(1, "write %s", path);
+}
+
 /* Forward every chunk read from one end of a pair to the other end. */
 int
 main(int argc, char *argv[])
 {
 	struct pollfd	pfd[MINIFWD_FDS];
 	unsigned char	buf[MINIFWD_CHUNK];
-	ssize_t		n, w, off;
-	int		i, nfd, ch, log = -1;
+	ssize_t		n;
+	int		i, nfd, ch, log = -1, echo = 0;
 
-	while ((ch = getopt(argc, argv, "l:")) != -1) {
-		if (ch != 'l')
+	while ((ch = getopt(argc, argv, "el:")) != -1) {
+		switch (ch) {
+		case 'e':
+			echo = 1;
+			break;
+		case 'l':
+			if ((log = open(optarg, O_WRONLY | O_CREAT | O_APPEND,
+			    0644)) == -1)
+				err(1, "%s", optarg);
+			break;
+		default:
 			goto usage;
-		if ((log = open(optarg, O_WRONLY | O_CREAT | O_APPEND,
-		    0644)) == -1)
-			err(1, "%s", optarg);
+		}
 	}
 	argc -= optind;
 	argv += optind;
@@ -91,16 +113,15 @@ main(int argc, char *argv[])
 				continue;
 			if ((n = read(pfd[i].fd, buf, sizeof(buf))) <= 0)
 				err(1, "read %s", argv[i]);
-			for (off = 0; off < n; off += w)
-				if ((w = write(pfd[i ^ 1].fd, buf + off,
-				    n - off)) == -1)
-					err(1, "write %s", argv[i ^ 1]);
+			if (echo && i % 2 == 0)
+				minifwd_write(pfd[i].fd, argv[i], buf, n);
+			minifwd_write(pfd[i ^ 1].fd, argv[i ^ 1], buf, n);
 			if (log != -1)
 				minifwd_log(log, i, buf, n);
 		}
 	}
 usage:
-	fprintf(stderr, "usage: minifwd [-l log] path-a path-b "
+	fprintf(stderr, "usage: minifwd [-e] [-l log] path-a path-b "
 	    "[path-a path-b ...]\n");
 	return (2);
 }

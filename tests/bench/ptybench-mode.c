@@ -192,8 +192,7 @@ ptybench_mode_check(struct ptybench_link *l, int end, const unsigned char *buf,
 			l->echoed++;
 			continue;
 		}
-		if (end == 0 && opt_echo && (c == '>' || c == '\r' ||
-		    c == '\n')) {
+		if (end == 0 && (c == '>' || c == '\r' || c == '\n')) {
 			l->prompts++;
 			continue;
 		}
@@ -390,7 +389,11 @@ ptybench_mode_bulk(void)
 
 /*
  * A steady load: every stream of -l links writes -w bytes every -w/-r
- * seconds, at its own random phase.  Over a window of -t seconds after
+ * seconds, the streams' phases spread evenly over that interval, so that
+ * no two writes fall together by chance: each is a wake-up of its own for
+ * the forwarder, and the CPU time per byte of two runs, or of two
+ * forwarders, compare alike (random phases made it depend on how close
+ * the two streams of one link happened to fall).  Over a window of -t seconds after
  * -W of warm-up: per-byte latency from when each byte was due, the share
  * of the bytes due in the window that also arrived in it (delivered), the
  * forwarder's CPU time per byte moved in the window,
@@ -407,7 +410,7 @@ ptybench_mode_rate(void)
 	struct ptybench_stream	*st;
 	struct timespec		 ts;
 	unsigned char		 buf[PTYBENCH_CHUNK];
-	int			*order, ep, ns = 2 * opt_links, i, j, k, s;
+	int			 ep, ns = 2 * opt_links, i, j, k, s;
 	uint64_t		 interval, t0, tick = 0, now, cpu = 0, csw = 0;
 	uint64_t		 offered = 0, lost = 0, late = 0, lagged = 0;
 	uint64_t		 cycle = 0, progress, pending = 0;
@@ -415,19 +418,14 @@ ptybench_mode_rate(void)
 	int			 nev, burst, writing = 1, snap0 = 0, snap1 = 0;
 
 	interval = (uint64_t)opt_wsize * PTYBENCH_SEC / (uint64_t)opt_rate;
-	if ((order = calloc(ns, sizeof(*order))) == NULL ||
-	    (ep = epoll_create1(EPOLL_CLOEXEC)) == -1)
+	if ((ep = epoll_create1(EPOLL_CLOEXEC)) == -1)
 		err(1, "setup");
 	for (s = 0; s < ns; s++) {
 		st = &ptybench_links[s / 2].st[s % 2];
 		if ((st->due = calloc(PTYBENCH_RING, sizeof(*st->due))) ==
 		    NULL)
 			err(1, "calloc");
-		st->phase = ptybench_random() % interval;
-		for (j = s; j > 0 && ptybench_links[order[j - 1] / 2].st[
-		    order[j - 1] % 2].phase > st->phase; j--)
-			order[j] = order[j - 1];
-		order[j] = s;
+		st->phase = (uint64_t)s * interval / (uint64_t)ns;
 		ev.events = EPOLLIN;
 		ev.data.u32 = (uint32_t)s;
 		if (epoll_ctl(ep, EPOLL_CTL_ADD,
@@ -451,14 +449,14 @@ ptybench_mode_rate(void)
 		}
 		/* The ticks due, at most a burst of them between reads. */
 		for (burst = 0; writing; burst++) {
-			st = &ptybench_links[order[j] / 2].st[order[j] % 2];
+			st = &ptybench_links[j / 2].st[j % 2];
 			tick = t0 + cycle * interval + st->phase;
 			if (tick >= ptybench_win1)
 				writing = 0;
 			if (!writing || tick > now ||
 			    burst == PTYBENCH_BURST)
 				break;
-			s = order[j];
+			s = j;
 			l = &ptybench_links[s / 2];
 			if (tick >= ptybench_win0 && now - tick > PTYBENCH_MSEC)
 				lagged += opt_wsize;

@@ -16,9 +16,10 @@
  * End a plays a judge's terminal and end b an entity.  Bytes written at a
  * are lowercase letters and bytes written at b uppercase letters, each
  * stream from its own generator, so that what arrives is checked byte for
- * byte: at b, a's stream only; at a, b's stream and, with -e (a forwarder
- * that echoes the judge, muxd in a room), a's stream again as the echo,
- * and the bytes of the 1996 prompt (">", CR, LF), which are counted.
+ * byte: at b, a's stream only; at a, b's stream, with -e (a forwarder
+ * that echoes the judge, muxd in a room by default) a's stream again as
+ * the echo, and the bytes of the 1996 prompt (">", CR, LF) that muxd
+ * writes a judge in a room, which are counted.
  *
  * The forwarder and its descendants are watched through /proc: CPU time
  * from schedstat, wake-ups from the context switches in status.

@@ -1,0 +1,61 @@
+# muxd syncs its recordings with one syncfs(2) a batch, at most about once
+# a second while something is written, and never with an fsync(2) per
+# capture or transcript: on a journaling filesystem each of those is a
+# journal commit of its own, which held back the loop's own writes.  The
+# recordings are complete once the round stops.
+. tests/integration/lib.sh
+
+command -v strace >/dev/null || fail "strace is not installed (apt-get install strace)"
+room2004
+strace -f -qq -y -e trace=fsync,fdatasync,syncfs -o "$T/strace" \
+    "$MUXD" -v -f "$T/room.conf" >>"$T/muxd.log" 2>&1 &
+PIDS="$PIDS $!"
+st=$!
+wait_for "grep -q ' running, ' '$T/muxd.log'" 20 || fail "muxd did not start"
+# strace with -o blocks fatal signals: muxd itself is stopped.
+MUXD_PID=$(pgrep -P "$st")
+round_start 1
+
+# Four stations and eight entities type for three seconds: 8 links, each
+# with a capture and a transcript.
+i=0
+while [ $i -lt 15 ]; do
+	w=
+	for s in 1 2 3 4; do
+		for p in "j${s}l" "j${s}r" "e$s" "c$s"; do
+			printf 'line %d from %s\r' $i $p >"$T/$p" &
+			w="$w $!"
+		done
+	done
+	# shellcheck disable=SC2086
+	wait $w
+	sleep 0.2
+	i=$((i + 1))
+done
+sleep 1.5
+mctl round stop >/dev/null || fail "round 1 did not stop"
+sleep 1.5
+kill "$MUXD_PID"
+wait "$st" 2>/dev/null
+MUXD_PID=
+
+n=$(grep -c 'syncfs(.*/state/\(captures\|transcripts\)/' "$T/strace")
+[ "$n" -ge 2 ] || fail "the recordings were synced $n times with syncfs:
+$(cat "$T/strace")"
+# About once a second: 3 s of typing and the 1.5 s after each of the two
+# ends, less than 8 batches in all.
+[ "$n" -le 8 ] || fail "the recordings were synced $n times in 6 s"
+if grep -E 'f(data)?sync\(.*\.(cast|TXT)>' "$T/strace" >"$T/per-file"; then
+	fail "recordings were synced one by one, $(wc -l <"$T/per-file") times:
+$(head -5 "$T/per-file")"
+fi
+
+# Each link's capture has the last line of both its ends.
+n=0
+for cap in "$T"/state/captures/round01-*.cast; do
+	[ "$(grep -c 'line 14 from' "$cap")" = 2 ] ||
+		fail "$(basename "$cap") lacks a last line: $(grep 'line 14' "$cap")"
+	n=$((n + 1))
+done
+[ "$n" -ge 6 ] || fail "only $n captures: $(ls "$T/state/captures")"
+echo ok
