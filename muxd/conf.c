@@ -26,15 +26,19 @@
 
 #define CONF_QUEUE_MIN		256
 #define CONF_QUEUE_MAX		16777216
+#define CONF_SYNC_MAX		60
 
 static const char *conf_top_keys[] = { "control", "state", "captures",
-    "transcripts", "queue_limit", "ports", "stations", "entities",
+    "transcripts", "queue_limit", "sync", "ports", "stations", "entities",
     "schedule", "rules", NULL };
 
 static int	 conf_member(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *, int, const config_setting_t **);
 static char	*conf_path(struct conf_ctx *, const char *);
 static int	 conf_dirs(struct conf_ctx *, const config_setting_t *);
+static int	 conf_bounded(struct conf_ctx *, const config_setting_t *,
+		    const char *, long long, long long, const char *,
+		    long long *);
 static struct conf *conf_parse(config_t *, const char *, const char *,
 		    char *, size_t);
 static struct conf *conf_read(const char *, const char *, FILE *,
@@ -245,17 +249,38 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 		return (conf_nomem(ctx, root));
 	}
 
-	conf->queue_limit = MUXD_QUEUE_LIMIT;
-	r = conf_int(ctx, root, "queue_limit", "at top level", 0, &n, &s);
-	if (r == -1)
+	n = MUXD_QUEUE_LIMIT;
+	if (conf_bounded(ctx, root, "queue_limit", CONF_QUEUE_MIN,
+	    CONF_QUEUE_MAX, "bytes", &n) == -1)
 		return (-1);
-	if (r == 1) {
-		if (n < CONF_QUEUE_MIN || n > CONF_QUEUE_MAX)
-			return (conf_error(ctx, s, "setting 'queue_limit' must "
-			    "be between %d and %d bytes", CONF_QUEUE_MIN,
-			    CONF_QUEUE_MAX));
-		conf->queue_limit = (size_t)n;
-	}
+	conf->queue_limit = (size_t)n;
+	n = MUXD_SYNC_SEC;
+	if (conf_bounded(ctx, root, "sync", 1, CONF_SYNC_MAX, "seconds",
+	    &n) == -1)
+		return (-1);
+	conf->sync_sec = (int)n;
+	return (0);
+}
+
+/*
+ * Read an integer setting of the top level into *n, which is left alone
+ * when the setting is absent; it must be from min to max (unit).
+ */
+static int
+conf_bounded(struct conf_ctx *ctx, const config_setting_t *root,
+    const char *name, long long min, long long max, const char *unit,
+    long long *n)
+{
+	const config_setting_t	*s = NULL;
+	long long		 v = 0;
+	int			 r;
+
+	if ((r = conf_int(ctx, root, name, "at top level", 0, &v, &s)) != 1)
+		return (r);
+	if (v < min || v > max)
+		return (conf_error(ctx, s, "setting '%s' must be between %lld "
+		    "and %lld %s", name, min, max, unit));
+	*n = v;
 	return (0);
 }
 

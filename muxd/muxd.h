@@ -27,6 +27,7 @@
 
 #define MUXD_PROTOCOL		1	/* control protocol version */
 #define MUXD_QUEUE_LIMIT	65536	/* default per-direction queue, bytes */
+#define MUXD_SYNC_SEC		1	/* default: recordings synced after, s */
 #define MUXD_CONTROL_PATH	"/run/muxd/muxd.sock"
 #define MUXD_STATE_DIR		"/var/lib/muxd"
 #define MUXD_ERRLEN		512
@@ -142,6 +143,7 @@ struct conf {
 	char		*capture_dir;
 	char		*transcript_dir;
 	size_t		 queue_limit;
+	int		 sync_sec;	/* recordings synced after a write */
 	struct conf_port *ports;
 	size_t		 nports;
 	struct conf_station *stations;

@@ -9,11 +9,12 @@
  *
  * Each event is written with one write(2) as it happens, so a killed
  * daemon loses nothing already forwarded; the files are synced at most
- * RECORD_SYNC_SEC after a write, by a timer armed only while something is
- * unsynced, so an idle room has no timer.  The timer only hands the files
- * to the sync thread (record-sync.c), and a recording that ends hands its
- * last writes over the same way before it closes: forwarding never waits
- * for the disk.  A write error is logged once per file and counted.
+ * the configuration's "sync" seconds (default 1) after a write, by a
+ * timer armed only while something is unsynced, so an idle room has no
+ * timer.  The timer only hands the files to the sync thread
+ * (record-sync.c), and a recording that ends hands its last writes over
+ * the same way before it closes: forwarding never waits for the disk.
+ * A write error is logged once per file and counted.
  */
 #include <sys/stat.h>
 
@@ -24,8 +25,6 @@
 
 #include "muxd.h"
 #include "../transcripts/transcripts.h"
-
-#define RECORD_SYNC_SEC	1
 
 struct record {
 	struct rec		*rec;		/* a link's capture + transcript */
@@ -291,8 +290,10 @@ record_port(struct port *p)
 static void
 record_arm(void)
 {
-	struct timeval	tv = { RECORD_SYNC_SEC, 0 };
+	struct timeval	tv = { MUXD_SYNC_SEC, 0 };
 
+	if (muxd_conf != NULL)
+		tv.tv_sec = muxd_conf->sync_sec;
 	if (record_timer != NULL && !evtimer_pending(record_timer, NULL))
 		evtimer_add(record_timer, &tv);
 }

@@ -1,13 +1,14 @@
-# muxd syncs its recordings with one syncfs(2) a batch, at most about once
-# a second while something is written, and never with an fsync(2) per
-# capture or transcript: on a journaling filesystem each of those is a
+# muxd syncs its recordings with one syncfs(2) a batch, once every "sync"
+# seconds (here 2) while something is written, and never with an fsync(2)
+# per capture or transcript: on a journaling filesystem each of those is a
 # journal commit of its own, which held back the loop's own writes.  The
 # recordings are complete once the round stops.
 . tests/integration/lib.sh
 
 command -v strace >/dev/null || fail "strace is not installed (apt-get install strace)"
 room2004
-strace -f -qq -y -e trace=fsync,fdatasync,syncfs -o "$T/strace" \
+echo "sync = 2;" >>"$T/room.conf"
+strace -f -qq -ttt -y -e trace=fsync,fdatasync,syncfs -o "$T/strace" \
     "$MUXD" -v -f "$T/room.conf" >>"$T/muxd.log" 2>&1 &
 PIDS="$PIDS $!"
 st=$!
@@ -33,18 +34,24 @@ while [ $i -lt 15 ]; do
 	i=$((i + 1))
 done
 sleep 1.5
+stop=$(date +%s.%N)
 mctl round stop >/dev/null || fail "round 1 did not stop"
 sleep 1.5
 kill "$MUXD_PID"
 wait "$st" 2>/dev/null
 MUXD_PID=
 
-n=$(grep -c 'syncfs(.*/state/\(captures\|transcripts\)/' "$T/strace")
+grep 'syncfs(.*/state/\(captures\|transcripts\)/' "$T/strace" |
+    awk '{ print $2 }' >"$T/syncs"
+n=$(wc -l <"$T/syncs")
 [ "$n" -ge 2 ] || fail "the recordings were synced $n times with syncfs:
 $(cat "$T/strace")"
-# About once a second: 3 s of typing and the 1.5 s after each of the two
-# ends, less than 8 batches in all.
-[ "$n" -le 8 ] || fail "the recordings were synced $n times in 6 s"
+[ "$n" -le 5 ] || fail "the recordings were synced $n times in 6 s"
+# While the round ran, syncs came 2 s apart (the round's end hands its
+# last writes over at once).
+awk -v stop="$stop" '$1 < stop { if (last != "" && $1 - last < 1.9) bad = bad " " $1 - last; last = $1; k++ }
+    END { if (k < 2 || bad != "") { printf("%d syncs, gaps%s\n", k, bad); exit 1 } }' \
+    "$T/syncs" >"$T/gaps" || fail "syncs not 2 s apart: $(cat "$T/gaps")"
 if grep -E 'f(data)?sync\(.*\.(cast|TXT)>' "$T/strace" >"$T/per-file"; then
 	fail "recordings were synced one by one, $(wc -l <"$T/per-file") times:
 $(head -5 "$T/per-file")"

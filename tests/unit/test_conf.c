@@ -43,6 +43,7 @@ test_minimal_config_gets_defaults(void **state)
 	assert_string_equal(conf->transcript_dir,
 	    MUXD_STATE_DIR "/transcripts");
 	assert_int_equal(conf->queue_limit, MUXD_QUEUE_LIMIT);
+	assert_int_equal(conf->sync_sec, MUXD_SYNC_SEC);
 	assert_int_equal(conf->nports, 1);
 	assert_int_equal(conf->nstations, 0);
 	assert_int_equal(conf->nentities, 0);
@@ -236,6 +237,21 @@ test_queue_limit_bounds_are_inclusive(void **state)
 	conf_free(conf);
 	conf = fixture_conf_load("q.conf", PORTS "queue_limit = 16777216;\n");
 	assert_int_equal(conf->queue_limit, 16777216);
+	conf_free(conf);
+}
+
+/* The sync interval's bounds are allowed. */
+static void
+test_sync_bounds_are_inclusive(void **state)
+{
+	struct conf	*conf;
+
+	(void)state;
+	conf = fixture_conf_load("s.conf", PORTS "sync = 1;\n");
+	assert_int_equal(conf->sync_sec, 1);
+	conf_free(conf);
+	conf = fixture_conf_load("s.conf", PORTS "sync = 60;\n");
+	assert_int_equal(conf->sync_sec, 60);
 	conf_free(conf);
 }
 
@@ -529,6 +545,15 @@ static const struct CMUnitTest conf_errors[] = {
 	    PORTS "queue_limit = \"64k\";\n",
 	    "bad.conf:7: setting 'queue_limit' at top level must be an "
 	    "integer"),
+	FIXTURE_CONF_ERROR("sync interval below its range",
+	    PORTS "sync = 0;\n",
+	    "bad.conf:7: setting 'sync' must be between 1 and 60 seconds"),
+	FIXTURE_CONF_ERROR("sync interval above its range",
+	    PORTS "sync = 61;\n",
+	    "bad.conf:7: setting 'sync' must be between 1 and 60 seconds"),
+	FIXTURE_CONF_ERROR("sync interval wrong type",
+	    PORTS "sync = 1.5;\n",
+	    "bad.conf:7: setting 'sync' at top level must be an integer"),
 	FIXTURE_CONF_ERROR("empty directory",
 	    PORTS "state = \"\";\n",
 	    "bad.conf:7: setting 'state' is empty"),
@@ -778,6 +803,7 @@ main(void)
 		cmocka_unit_test(
 		    test_relative_paths_are_taken_from_the_config_dir),
 		cmocka_unit_test(test_queue_limit_bounds_are_inclusive),
+		cmocka_unit_test(test_sync_bounds_are_inclusive),
 		cmocka_unit_test(
 		    test_names_of_32_allowed_characters_are_accepted),
 		cmocka_unit_test(test_same_exec_command_twice_is_allowed),
