@@ -2,11 +2,12 @@
  * A typing model: how long to wait before each key of a text, so that a
  * program types like a person (MegaHAL's Loebner entry typed its answers
  * so): comprog's entry adapter types a chatbot's answers with it, and
- * muxd the opening assertion it injects for an entity.  A model is written "BASE[+-JITTER]", in
- * milliseconds: each key waits BASE, plus or minus up to JITTER (uniform),
- * and a key after punctuation waits longer: after ". ! ?" four more BASE,
- * after ", ; :" two more, at the start of a new line three more.  "0"
- * types as fast as the line takes the keys, still one key at a time.
+ * muxd the opening assertion it injects for an entity.  A model is
+ * written "BASE[+-JITTER]", in milliseconds: each key waits BASE, plus or
+ * minus up to JITTER (uniform), and a key after punctuation waits longer:
+ * after ". ! ?" four more BASE, after ", ; :" two more, at the start of a
+ * new line three more.  "0" types as fast as the line takes the keys,
+ * still one key at a time.
  * No I/O; the random generator (xorshift64*) is seeded by the caller, so
  * a run can be repeated.
  */

@@ -393,10 +393,10 @@ ptybench_mode_bulk(void)
  * no two writes fall together by chance: each is a wake-up of its own for
  * the forwarder, and the CPU time per byte of two runs, or of two
  * forwarders, compare alike (random phases made it depend on how close
- * the two streams of one link happened to fall).  Over a window of -t seconds after
- * -W of warm-up: per-byte latency from when each byte was due, the share
- * of the bytes due in the window that also arrived in it (delivered), the
- * forwarder's CPU time per byte moved in the window,
+ * the two streams of one link happened to fall).  Over a window of -t
+ * seconds after -W of warm-up: per-byte latency from when each byte was
+ * due, the share of the bytes due in the window that also arrived in it
+ * (delivered), the forwarder's CPU time per byte moved in the window,
  * and the share of the bytes the probe itself wrote more than 1 ms late
  * (probe_lag: when it is high, the machine, not the forwarder, is the
  * limit); then everything written must arrive (lost: what has not when
