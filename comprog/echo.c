@@ -46,7 +46,7 @@ struct echo_run {			/* entity bytes gathered for one call */
 };
 
 static void	echo_expect(struct echo *);
-static void	echo_pop(struct echo *);
+static void	echo_forget(struct echo *, size_t);
 static void	echo_entity(struct echo *, struct echo_run *, unsigned char);
 static void	echo_flush(struct echo_run *);
 static void	echo_release(struct echo *, struct echo_run *);
@@ -67,15 +67,8 @@ echo_init(struct echo *e)
 void
 echo_key(struct echo *e, unsigned char key, int64_t usec)
 {
-	size_t	i;
-
 	if (e->npend == ECHO_PENDMAX) {
-		i = e->nheld > 0 ? 1 : 0;
-		memmove(&e->pend[i], &e->pend[i + 1],
-		    (e->npend - i - 1) * sizeof(e->pend[0]));
-		e->npend--;
-		if (i == 0)
-			e->expok = 0;
+		echo_forget(e, e->nheld > 0 ? 1 : 0);
 		e->lost++;
 	}
 	e->pend[e->npend].key = key;
@@ -83,15 +76,17 @@ echo_key(struct echo *e, unsigned char key, int64_t usec)
 	e->npend++;
 }
 
-/* Forget the first pending key. */
+/* Forget pending key i (the first's expected echo is worked out anew). */
 static void
-echo_pop(struct echo *e)
+echo_forget(struct echo *e, size_t i)
 {
-	if (e->npend == 0)
+	if (i >= e->npend)
 		return;
-	memmove(&e->pend[0], &e->pend[1], (e->npend - 1) * sizeof(e->pend[0]));
+	memmove(&e->pend[i], &e->pend[i + 1],
+	    (e->npend - i - 1) * sizeof(e->pend[0]));
 	e->npend--;
-	e->expok = 0;
+	if (i == 0)
+		e->expok = 0;
 }
 
 /*
@@ -108,7 +103,7 @@ echo_expect(struct echo *e)
 		judgeterm_byte(&e->next, e->pend[0].key, &out);
 		if (out.necho == 0) {
 			e->shadow = e->next;
-			echo_pop(e);
+			echo_forget(e, 0);
 			continue;
 		}
 		memcpy(e->exp, out.echo, out.necho);
@@ -183,7 +178,7 @@ echo_feed(struct echo *e, const unsigned char *buf, size_t n, int64_t usec,
 			fn(arg, 1, e->pend[0].key, e->held, e->nheld);
 			e->shadow = e->next;
 			e->nheld = 0;
-			echo_pop(e);
+			echo_forget(e, 0);
 			continue;
 		}
 		if (e->nheld > 0) {
@@ -221,7 +216,7 @@ echo_expire(struct echo *e, int64_t usec, echo_fn fn, void *arg)
 	echo_flush(&r);
 	while (e->nheld == 0 && e->npend > 0 &&
 	    usec - e->pend[0].usec >= ECHO_KEEP_USEC) {
-		echo_pop(e);
+		echo_forget(e, 0);
 		e->lost++;
 	}
 	return (echo_waiting(e));

@@ -36,6 +36,7 @@ static int	 conf_member(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *, int, const config_setting_t **);
 static char	*conf_path(struct conf_ctx *, const char *);
 static int	 conf_dirs(struct conf_ctx *, const config_setting_t *);
+static int	 conf_limits(struct conf_ctx *, const config_setting_t *);
 static int	 conf_bounded(struct conf_ctx *, const config_setting_t *,
 		    const char *, long long, long long, const char *,
 		    long long *);
@@ -197,7 +198,7 @@ conf_path(struct conf_ctx *ctx, const char *path)
 	return (s);
 }
 
-/* Read the directories, the control socket path and the queue limit. */
+/* Read the directories and the control socket path. */
 static int
 conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 {
@@ -214,7 +215,6 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 	const config_setting_t	*s = NULL;
 	const char		*v = NULL;
 	char			**dst;
-	long long		 n = 0;
 	size_t			 i;
 	int			 r;
 
@@ -248,6 +248,15 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 		conf->transcript_dir = NULL;
 		return (conf_nomem(ctx, root));
 	}
+	return (0);
+}
+
+/* Read the queue limit and the sync interval, or take their defaults. */
+static int
+conf_limits(struct conf_ctx *ctx, const config_setting_t *root)
+{
+	struct conf	*conf = ctx->conf;
+	long long	 n;
 
 	n = MUXD_QUEUE_LIMIT;
 	if (conf_bounded(ctx, root, "queue_limit", CONF_QUEUE_MIN,
@@ -304,7 +313,7 @@ conf_parse(config_t *cf, const char *name, const char *basedir, char *err,
 		goto fail;
 	}
 	if (conf_keys(&ctx, root, conf_top_keys, "at top level") == -1 ||
-	    conf_dirs(&ctx, root) == -1 ||
+	    conf_dirs(&ctx, root) == -1 || conf_limits(&ctx, root) == -1 ||
 	    conf_rules_read(&ctx, root) == -1 ||
 	    conf_room_read(&ctx, root) == -1 ||
 	    conf_schedule_read(&ctx, root) == -1)

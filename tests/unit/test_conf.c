@@ -225,34 +225,30 @@ test_relative_paths_are_taken_from_the_config_dir(void **state)
 	conf_free(conf);
 }
 
-/* The queue limit's bounds are allowed. */
+/* The integer settings of the top level take the bounds of their range. */
 static void
-test_queue_limit_bounds_are_inclusive(void **state)
+test_top_level_bounds_are_inclusive(void **state)
 {
+	static const struct {
+		const char	*text;
+		size_t		 queue_limit;
+		int		 sync_sec;
+	} cases[] = {
+		{ PORTS "queue_limit = 256;\n", 256, MUXD_SYNC_SEC },
+		{ PORTS "queue_limit = 16777216;\n", 16777216, MUXD_SYNC_SEC },
+		{ PORTS "sync = 1;\n", MUXD_QUEUE_LIMIT, 1 },
+		{ PORTS "sync = 60;\n", MUXD_QUEUE_LIMIT, 60 },
+	};
 	struct conf	*conf;
+	size_t		 i;
 
 	(void)state;
-	conf = fixture_conf_load("q.conf", PORTS "queue_limit = 256;\n");
-	assert_int_equal(conf->queue_limit, 256);
-	conf_free(conf);
-	conf = fixture_conf_load("q.conf", PORTS "queue_limit = 16777216;\n");
-	assert_int_equal(conf->queue_limit, 16777216);
-	conf_free(conf);
-}
-
-/* The sync interval's bounds are allowed. */
-static void
-test_sync_bounds_are_inclusive(void **state)
-{
-	struct conf	*conf;
-
-	(void)state;
-	conf = fixture_conf_load("s.conf", PORTS "sync = 1;\n");
-	assert_int_equal(conf->sync_sec, 1);
-	conf_free(conf);
-	conf = fixture_conf_load("s.conf", PORTS "sync = 60;\n");
-	assert_int_equal(conf->sync_sec, 60);
-	conf_free(conf);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		conf = fixture_conf_load("b.conf", cases[i].text);
+		assert_int_equal(conf->queue_limit, cases[i].queue_limit);
+		assert_int_equal(conf->sync_sec, cases[i].sync_sec);
+		conf_free(conf);
+	}
 }
 
 /* A name of 32 allowed characters is accepted. */
@@ -802,8 +798,7 @@ main(void)
 		cmocka_unit_test(test_find_functions_return_index_or_minus_one),
 		cmocka_unit_test(
 		    test_relative_paths_are_taken_from_the_config_dir),
-		cmocka_unit_test(test_queue_limit_bounds_are_inclusive),
-		cmocka_unit_test(test_sync_bounds_are_inclusive),
+		cmocka_unit_test(test_top_level_bounds_are_inclusive),
 		cmocka_unit_test(
 		    test_names_of_32_allowed_characters_are_accepted),
 		cmocka_unit_test(test_same_exec_command_twice_is_allowed),
