@@ -67,6 +67,21 @@ ptybench_mode_drain(int fd)
 }
 
 /*
+ * Write byte c at an end of link i while the forwarder lives and the
+ * deadline is not past; what says where nothing that was written arrived.
+ */
+static void
+ptybench_mode_poke(int fd, unsigned char c, uint64_t deadline, int i,
+    const char *what)
+{
+	ptybench_proc_check();
+	if (ptybench_now() > deadline)
+		errx(1, "link %d: nothing written %s in 20 s", i + 1, what);
+	if (write(fd, &c, 1) != 1 && errno != EAGAIN)
+		err(1, "write");
+}
+
+/*
  * Wait until the forwarder carries every link, and learn which end b each
  * end a reaches: write a byte at a until some b not yet taken reads it,
  * then a byte at that b until a reads it.  What arrives meanwhile (more
@@ -93,13 +108,8 @@ ptybench_mode_map(void)
 	for (i = 0; i < ptybench_nlinks; i++) {
 		c = 'a' + i % 26;
 		for (found = -1; found == -1;) {
-			ptybench_proc_check();
-			if (ptybench_now() > deadline)
-				errx(1, "link %d: nothing written at end a "
-				    "arrived at an end b in 20 s", i + 1);
-			if (write(ptybench_links[i].m[0], &c, 1) != 1 &&
-			    errno != EAGAIN)
-				err(1, "write");
+			ptybench_mode_poke(ptybench_links[i].m[0], c, deadline,
+			    i, "at end a arrived at an end b");
 			for (j = np = 0; j < ptybench_nlinks; j++) {
 				if (taken[j])
 					continue;
@@ -122,13 +132,8 @@ ptybench_mode_map(void)
 		ptybench_links[i].fd[1] = bfd[found];
 		c = 'A' + i % 26;
 		do {
-			ptybench_proc_check();
-			if (ptybench_now() > deadline)
-				errx(1, "link %d: nothing written at end b "
-				    "arrived at end a in 20 s", i + 1);
-			if (write(ptybench_links[i].fd[1], &c, 1) != 1 &&
-			    errno != EAGAIN)
-				err(1, "write");
+			ptybench_mode_poke(ptybench_links[i].fd[1], c, deadline,
+			    i, "at end b arrived at end a");
 		} while (ptybench_mode_await(ptybench_links[i].fd[0], c, 20) ==
 		    -1);
 	}
