@@ -56,10 +56,8 @@ wait_for "[ \"\$(port_field a queued)\" = 0 ] &&
 kill "$ra" "$rb"
 wait_for "grep -q 'port $full: queue drained; [0-9]* bytes were dropped' \
     '$T/muxd.log'" 5 || fail "the end of the drop episode was not logged"
-tty "$T/a" 'send:from a, after it all\r' >/dev/null
-tty "$T/b" 'expect:from a, after it all\r' >/dev/null ||
-	fail "the link no longer carries bytes from a to b"
-tty "$T/b" 'send:from b, after it all\r' >/dev/null
-tty "$T/a" 'expect:from b, after it all\r' >/dev/null ||
-	fail "the link no longer carries bytes from b to a"
+relay "$T/a" "$T/b" 'from a, after it all\r' \
+    "the link no longer carries bytes from a to b"
+relay "$T/b" "$T/a" 'from b, after it all\r' \
+    "the link no longer carries bytes from b to a"
 echo ok

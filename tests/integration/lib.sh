@@ -77,21 +77,37 @@ unplug() {
 }
 
 # Start muxd with arguments, logging to $T/muxd.log, and wait for it.
+# With MUXD_WRAP, muxd runs as the child of that command (such as strace
+# -o FILE), which muxd_stop waits for once muxd is gone.
+WRAP_PID=
 muxd_start() {
 	_runs=$(grep -c ' running, ' "$T/muxd.log" 2>/dev/null || true)
-	"$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
+	# shellcheck disable=SC2086
+	${MUXD_WRAP:-} "$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
 	MUXD_PID=$!
 	wait_for "[ \$(grep -c ' running, ' '$T/muxd.log') -gt ${_runs:-0} ]" 20 ||
 		fail "muxd did not start"
 	kill -0 "$MUXD_PID" 2>/dev/null || fail "muxd exited at start-up"
+	if [ -n "${MUXD_WRAP:-}" ]; then
+		WRAP_PID=$MUXD_PID
+		PIDS="$PIDS $WRAP_PID"
+		MUXD_PID=$(pgrep -P "$WRAP_PID") || fail "no muxd under $MUXD_WRAP"
+	fi
 }
 
 # Stop muxd with a signal (default TERM) and wait until it is gone.
 muxd_stop() {
 	kill "-${1:-TERM}" "$MUXD_PID" 2>/dev/null
 	wait_for "! kill -0 $MUXD_PID" 10 || fail "muxd did not stop"
-	wait "$MUXD_PID" 2>/dev/null
-	MUXD_PID=
+	wait "${WRAP_PID:-$MUXD_PID}" 2>/dev/null
+	MUXD_PID= WRAP_PID=
+}
+
+# Send text at one terminal and expect it at another, or fail with why
+# (default: that it did not get there).
+relay() {
+	tty "$1" "send:$3" >/dev/null
+	tty "$2" "expect:$3" >/dev/null || fail "${4:-"$3" did not go from $1 to $2}"
 }
 
 # Run muxctl against the scenario's daemon.

@@ -8,15 +8,12 @@
 command -v strace >/dev/null || fail "strace is not installed (apt-get install strace)"
 room2004
 echo "sync = 2;" >>"$T/room.conf"
-# LeakSanitizer cannot run under ptrace: under make check-asan, muxd is
-# checked for leaks by the other scenarios, not this one.
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -ttt -y -e trace=fsync,fdatasync,syncfs -o "$T/strace" \
-    "$MUXD" -v -f "$T/room.conf" >>"$T/muxd.log" 2>&1 &
-PIDS="$PIDS $!"
-st=$!
-wait_for "grep -q ' running, ' '$T/muxd.log'" 20 || fail "muxd did not start"
-# strace with -o blocks fatal signals: muxd itself is stopped.
-MUXD_PID=$(pgrep -P "$st")
+# LeakSanitizer cannot work under ptrace: under make check-asan, muxd
+# (and the tools this scenario runs) are checked for leaks elsewhere.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export ASAN_OPTIONS
+MUXD_WRAP="strace -f -qq -ttt -y -e trace=fsync,fdatasync,syncfs -o $T/strace" \
+    muxd_start -f "$T/room.conf"
 round_start 1
 
 # Four stations and eight entities type for three seconds: 8 links, each
@@ -39,9 +36,7 @@ sleep 1.5
 stop=$(date +%s.%N)
 mctl round stop >/dev/null || fail "round 1 did not stop"
 sleep 1.5
-kill "$MUXD_PID"
-wait "$st" 2>/dev/null
-MUXD_PID=
+muxd_stop
 
 grep 'syncfs(.*/state/\(captures\|transcripts\)/' "$T/strace" |
     awk '{ print $2 }' >"$T/syncs"

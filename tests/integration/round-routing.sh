@@ -28,12 +28,10 @@ while read -r st left right; do
 		[ $side = left ] && ent=$left || ent=$right
 		tp=$(sport "$st" $side)
 		ep=$(eport "$ent")
-		tty "$T/$tp" "send:to $ent from $st $side\r\r" >/dev/null
-		tty "$T/$ep" "expect:to $ent from $st $side\r\r" >/dev/null ||
-			fail "$st $side did not reach $ent"
-		tty "$T/$ep" "send:$ent answers $st\r\n" >/dev/null
-		tty "$T/$tp" "expect:$ent answers $st\r\n" >/dev/null ||
-			fail "$ent did not reach $st $side"
+		relay "$T/$tp" "$T/$ep" "to $ent from $st $side\r\r" \
+		    "$st $side did not reach $ent"
+		relay "$T/$ep" "$T/$tp" "$ent answers $st\r\n" \
+		    "$ent did not reach $st $side"
 	done
 done <"$T/pl"
 
