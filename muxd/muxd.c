@@ -36,6 +36,7 @@ static void	muxd_ports(const struct conf *);
 static void	muxd_quick(char **, int);
 static void	muxd_shutdown(void);
 static void	muxd_drop(const char *, const char *);
+static void	muxd_port_start(struct port *);
 
 /* With -u, exec: ports wait for the drop: their programs run as the user. */
 static int	muxd_exec_later;
@@ -173,8 +174,7 @@ muxd_ports(const struct conf *cf)
 			continue;
 		p = port_new(cf->ports[i].name, &cf->ports[i].addr,
 		    cf->queue_limit);
-		if (!muxd_exec_later || p->addr.kind != ADDR_EXEC)
-			port_start(p);
+		muxd_port_start(p);
 	}
 }
 
@@ -244,10 +244,17 @@ muxd_quick(char **pairs, int npairs)
 		if (link_new(name, p[0], p[1], LINK_MANUAL, err,
 		    sizeof(err)) == NULL)
 			fatalx("%s", err);
-		for (j = 0; j < 2; j++)
-			if (!muxd_exec_later || p[j]->addr.kind != ADDR_EXEC)
-				port_start(p[j]);
+		muxd_port_start(p[0]);
+		muxd_port_start(p[1]);
 	}
+}
+
+/* Start a new port, unless it runs a program that must wait for -u. */
+static void
+muxd_port_start(struct port *p)
+{
+	if (!muxd_exec_later || p->addr.kind != ADDR_EXEC)
+		port_start(p);
 }
 
 /*

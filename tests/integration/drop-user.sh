@@ -1,7 +1,7 @@
 # muxd -u: the lines and the control socket are opened first, then muxd
 # becomes the user for good; it still routes, records and saves its state,
 # its directories and socket are the user's, and an exec: entry runs as
-# the user too.
+# the user too, in a room and in quick mode.
 . tests/integration/lib.sh
 
 id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 0; }
@@ -31,4 +31,13 @@ wait_for "grep -q 'still here' '$T'/state/transcripts/E1/*.TXT" 5 ||
 [ "$(stat -c %U "$T/state/state.json")" = nobody ] ||
 	fail "state.json was not saved by nobody"
 mctl round stop >/dev/null || fail "round stop failed"
+muxd_stop
+
+# Quick mode too: the link's program runs as nobody, and so does muxd.
+muxd_start -s "$SOCK" -u nobody --link "pty:$T/q" \
+    'exec:/bin/sh -c "read x; id -un; exec cat"'
+[ "$(awk '/^Uid:/ { print $2 }' /proc/"$MUXD_PID"/status)" = "$(id -u nobody)" ] ||
+	fail "muxd in quick mode did not become nobody"
+tty "$T/q" 'type:who\n' 'expect:nobody' >/dev/null ||
+	fail "the exec: program in quick mode did not run as nobody"
 echo ok
