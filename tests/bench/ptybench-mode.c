@@ -320,7 +320,8 @@ ptybench_mode_line(void)
 
 /*
  * Bulk both ways at once for -t seconds, every byte checked; then wait
- * until everything written has arrived, or nothing has for 2 s.
+ * until everything written has arrived, or nothing has for 2 s.  The
+ * forwarder's CPU time over the run is told per byte moved.
  */
 void
 ptybench_mode_bulk(void)
@@ -329,11 +330,12 @@ ptybench_mode_bulk(void)
 	struct ptybench_stream	*st;
 	struct pollfd		 pfd[2];
 	unsigned char		 buf[PTYBENCH_CHUNK];
-	uint64_t		 t0, tstop, tlast, now, lost;
+	uint64_t		 t0, tstop, tlast, now, lost, cpu, csw, total;
 	ssize_t			 n;
 	size_t			 i;
 	int			 e, writing = 1;
 
+	ptybench_proc_tasks_read(1, &cpu, &csw);
 	t0 = tlast = ptybench_now();
 	tstop = t0 + (uint64_t)(opt_secs * PTYBENCH_SEC);
 	for (;;) {
@@ -376,6 +378,8 @@ ptybench_mode_bulk(void)
 			break;
 		ptybench_proc_check();
 	}
+	ptybench_proc_tasks_read(0, &cpu, &csw);
+	total = l->st[0].received + l->st[1].received;
 	lost = (l->st[0].written - l->st[0].received) +
 	    (l->st[1].written - l->st[1].received) +
 	    (opt_echo ? l->st[0].written - l->echoed : 0);
@@ -387,6 +391,9 @@ ptybench_mode_bulk(void)
 	    (unsigned long long)l->st[1].received, (tlast - t0) / 1e9,
 	    (unsigned long long)lost, (unsigned long long)ptybench_errors,
 	    (unsigned long long)l->prompts);
+	printf(" cpu_pct=%.1f cpu_ns_per_byte=%.2f",
+	    tlast > t0 ? 100.0 * cpu / (tlast - t0) : 0.0,
+	    total > 0 ? (double)cpu / total : 0.0);
 	if (ptybench_errors > 0)
 		printf(" first_error=\"%s\"", ptybench_error);
 	printf("\n");
