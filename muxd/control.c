@@ -54,21 +54,27 @@ static struct link *control_target(const char *, json_t *, char *, size_t);
 static json_t	*control_dispatch(struct control_client *, const char *,
 		    json_t *, char *, size_t);
 
-/* Open the control socket at a path, replacing a stale one. */
+/*
+ * Open the control socket at a path, replacing a stale one.  It is bound
+ * and listening under a temporary name (the path and "~") before it takes
+ * its own, so that a client that finds the path never finds a socket
+ * nobody listens on yet.
+ */
 int
 control_listen(const char *path, char *err, size_t errlen)
 {
 	struct sockaddr_un	sun;
 	char			dir[sizeof(sun.sun_path)];
+	char			tmp[sizeof(sun.sun_path)];
 	const char		*slash;
 	mode_t			old;
 	int			s;
 
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path)) {
-		snprintf(err, errlen, "control socket path %s is too long",
-		    path);
+	if (strlen(path) + 1 >= sizeof(sun.sun_path)) {
+		snprintf(err, errlen, "control socket path %s is too long "
+		    "(at most %zu bytes)", path, sizeof(sun.sun_path) - 2);
 		return (-1);
 	}
 	strncpy(sun.sun_path, path, sizeof(sun.sun_path) - 1);
@@ -93,16 +99,21 @@ control_listen(const char *path, char *err, size_t errlen)
 		return (-1);
 	}
 	close(s);
-	unlink(path);
+	snprintf(tmp, sizeof(tmp), "%s~", path);
+	memcpy(sun.sun_path, tmp, sizeof(tmp));
+	unlink(tmp);
 	old = umask(0117);
 	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 	    0)) == -1 || bind(s, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
-	    chmod(path, 0660) == -1 || listen(s, 16) == -1) {
+	    chmod(tmp, 0660) == -1 || listen(s, 16) == -1 ||
+	    rename(tmp, path) == -1) {
 		umask(old);
 		snprintf(err, errlen, "control socket %s: %s", path,
 		    strerror(errno));
-		if (s != -1)
+		if (s != -1) {
 			close(s);
+			unlink(tmp);
+		}
 		return (-1);
 	}
 	umask(old);

@@ -64,7 +64,8 @@ phase() {
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Run the probe: probe KEY PIN MODE FWD LINKS [options]; its figures are
-# kept in $R as "KEY name value" lines.
+# kept in $R as "KEY name value" lines.  PIN: u unpinned, p everything on
+# CPU 0, s split: the probe on CPU 0, the forwarder on CPU 1.
 probe() {
 	_key=$1 _pin=$2 _mode=$3 _fwd=$4 _links=$5
 	shift 5
@@ -75,19 +76,28 @@ probe() {
 	esac
 	_cmd="-- sh tests/bench/fwd $_fwd $T/run/$_key"
 	[ "$_fwd" = baseline ] && _cmd=
-	[ "$_pin" = p ] && _ts="taskset -c 0" || _ts=
+	_ts=
+	case $_pin in
+	p)	_ts="taskset -c 0" ;;
+	s)	_ts="taskset -c 0"
+		[ -n "$_cmd" ] && _cmd="-- taskset -c 1 ${_cmd#-- }" ;;
+	esac
 	# Each run starts with nothing of the last one left to write back
-	# (a room's captures, minifwd's log), and leaves nothing behind.
+	# (a room's captures, minifwd's log), and leaves nothing behind; a
+	# run that failed tells the end of the forwarder's logs.
 	sync
 	# shellcheck disable=SC2086
 	if B=$B $_ts "$PB" "$_mode" -l "$_links" $_x "$@" $_cmd \
 	    >"$T/out.$_key" 2>"$T/err.$_key"; then
 		tr ' ' '\n' <"$T/out.$_key" | sed -n "s/^\([a-z_0-9]*\)=\(.*\)/$_key \1 \2/p" >>"$R"
+		rm -rf "$T/run/$_key"
 	else
 		echo "forwarders: $_key failed: $(tail -1 "$T/err.$_key")" >&2
 		echo "$_key failed 1" >>"$R"
+		[ -d "$T/run/$_key" ] && for _f in "$T/run/$_key"/*.log; do
+			[ -s "$_f" ] && sed "s|^|forwarders: $_key: ${_f##*/}: |" "$_f" | tail -20 >&2
+		done
 	fi
-	rm -rf "$T/run/$_key"
 }
 
 # The rounds 1 to $1, one a line.
@@ -183,15 +193,23 @@ done
 phase line
 
 # Bulk both ways at once, every byte checked; in rounds, of which the
-# median is kept.
+# median is kept.  Unpinned, and split (the probe and the forwarder each
+# on a CPU of its own): unpinned, the figure also depends on how often the
+# scheduler puts the forwarder on the probe's CPU.
+BULK_PINS=u
+[ "$(nproc)" -ge 2 ] && BULK_PINS="u s"
 for round in $(rounds $BULK_ROUNDS); do
-	# shellcheck disable=SC2086
-	for f in $(inorder "$round" baseline minifwd-log $FWDS); do
-		probe "bulk.$f.$round" u bulk "$f" 1 -t $BULK_S
+	for pin in $BULK_PINS; do
+		# shellcheck disable=SC2086
+		for f in $(inorder "$round" baseline minifwd-log $FWDS); do
+			probe "bulk.$pin.$f.$round" $pin bulk "$f" 1 -t $BULK_S
+		done
 	done
 done
-for f in baseline minifwd-log $FWDS; do
-	median_round "bulk.$f" bulk
+for pin in $BULK_PINS; do
+	for f in baseline minifwd-log $FWDS; do
+		median_round "bulk.$pin.$f" bulk
+	done
 done
 phase bulk
 
@@ -326,19 +344,26 @@ END {
 
 	printf("\nbulk both ways at once for %s s, MB/s each way, every byte checked; the median of %d rounds\n", bulks, bulkr)
 	printf("rounds: the lowest and highest round, MB/s each way; ns/byte: CPU time of the forwarder per byte moved\n")
-	printf("%-20s  %7s %7s%6s%6s  %-13s %7s%6s  %s\n", "", "a->b", "b->a", "xfl", "xbl", "rounds", "ns/byte", "xfl", "check")
-	cfl = v("bulk.minifwd", "cpu_ns_per_byte")
-	fl = (v("bulk.minifwd", "ab") + v("bulk.minifwd", "ba")) / 2
-	bl = (v("bulk.baseline", "ab") + v("bulk.baseline", "ba")) / 2
+	printf("split: the probe on CPU 0, the forwarder on CPU 1 (unpinned, the scheduler may put them on one CPU)\n")
+	printf("%-10s%-18s  %7s %7s%6s%6s  %-13s %7s%6s  %s\n", "", "", "a->b", "b->a", "xfl", "xbl", "rounds", "ns/byte", "xfl", "check")
 	nb = split("baseline " with_log(fwds), BF, " ")
-	for (j = 1; j <= nb; j++) {
-		f = BF[j]
-		k = "bulk." f
-		if (!has(k, "ab")) { printf("%-20s  failed\n", name(f)); continue }
-		x = (v(k, "ab") + v(k, "ba")) / 2
-		chk = v(k, "lost") == 0 && v(k, "errors") == 0 ? "exact" : sprintf("%d bytes lost, %d wrong", v(k, "lost"), v(k, "errors"))
-		c = f == "baseline" ? "" : sprintf("%7.2f%s", v(k, "cpu_ns_per_byte"), rat(v(k, "cpu_ns_per_byte"), cfl))
-		printf("%-20s  %s %s%s%s  %-13s %13s  %s\n", name(f), num(v(k, "ab")), num(v(k, "ba")), rat(x, fl), rat(x, bl), sprintf("%.1f-%.1f", v(k, "lo"), v(k, "hi")), c, chk)
+	for (pi = 1; pi <= 2; pi++) {
+		pin = pi == 1 ? "u" : "s"
+		if (!has("bulk." pin ".baseline", "ab"))
+			continue
+		cfl = v("bulk." pin ".minifwd", "cpu_ns_per_byte")
+		fl = (v("bulk." pin ".minifwd", "ab") + v("bulk." pin ".minifwd", "ba")) / 2
+		bl = (v("bulk." pin ".baseline", "ab") + v("bulk." pin ".baseline", "ba")) / 2
+		for (j = 1; j <= nb; j++) {
+			f = BF[j]
+			k = "bulk." pin "." f
+			lab = j == 1 ? (pi == 1 ? "unpinned" : "split") : ""
+			if (!has(k, "ab")) { printf("%-10s%-18s  failed\n", lab, name(f)); continue }
+			x = (v(k, "ab") + v(k, "ba")) / 2
+			chk = v(k, "lost") == 0 && v(k, "errors") == 0 ? "exact" : sprintf("%d bytes lost, %d wrong", v(k, "lost"), v(k, "errors"))
+			c = f == "baseline" ? "" : sprintf("%7.2f%s", v(k, "cpu_ns_per_byte"), rat(v(k, "cpu_ns_per_byte"), cfl))
+			printf("%-10s%-18s  %s %s%s%s  %-13s %13s  %s\n", lab, name(f), num(v(k, "ab")), num(v(k, "ba")), rat(x, fl), rat(x, bl), sprintf("%.1f-%.1f", v(k, "lo"), v(k, "hi")), c, chk)
+		}
 	}
 
 	printf("\nCPU at 960 bytes/s each way (9600 baud), one link, 1-byte writes, median of %d rounds of %s s; latency from when each byte was due\n", cpur, cpus)
@@ -393,11 +418,18 @@ END {
 		x = v("cpu." pin ".muxd-room", "cpu_ns_per_byte"); y = v("cpu." pin ".minifwd", "cpu_ns_per_byte")
 		target("CPU per byte at 960 B/s, " (pi == 1 ? "unpinned" : "pinned"), sprintf("%.1f us %.2fx", x / 1000, x / y), "<= 1.3x floor", x >= 0 && x <= 1.3 * y)
 	}
-	x = (v("bulk.muxd-quick", "ab") + v("bulk.muxd-quick", "ba")) / 2; y = (v("bulk.socat", "ab") + v("bulk.socat", "ba")) / 2
-	target("bulk, muxd quick", sprintf("%.1f MB/s (%.1f-%.1f)", x, v("bulk.muxd-quick", "lo"), v("bulk.muxd-quick", "hi")), sprintf(">= socat %.1f (%.1f-%.1f)", y, v("bulk.socat", "lo"), v("bulk.socat", "hi")), x >= y && v("bulk.muxd-quick", "lost") == 0)
-	x = v("bulk.muxd-room", "ab") < v("bulk.muxd-room", "ba") ? v("bulk.muxd-room", "ab") : v("bulk.muxd-room", "ba")
-	y = (v("bulk.minifwd-log", "ab") + v("bulk.minifwd-log", "ba")) / 2
-	target("bulk, muxd room, slower direction", sprintf("%.2f MB/s", x), sprintf(">= minifwd+log %.1f MB/s", y), x >= y && v("bulk.muxd-room", "lost") == 0)
+	for (pi = 1; pi <= 2; pi++) {
+		pin = pi == 1 ? "u" : "s"
+		bm = "bulk." pin ".muxd-quick"; bs = "bulk." pin ".socat"
+		if (pin == "s" && !has(bs, "ab"))
+			continue
+		x = (v(bm, "ab") + v(bm, "ba")) / 2; y = (v(bs, "ab") + v(bs, "ba")) / 2
+		target("bulk, muxd quick, " (pi == 1 ? "unpinned" : "split CPUs"), sprintf("%.1f MB/s (%.1f-%.1f)", x, v(bm, "lo"), v(bm, "hi")), sprintf(">= socat %.1f (%.1f-%.1f)", y, v(bs, "lo"), v(bs, "hi")), x >= y && v(bm, "lost") == 0)
+	}
+	bm = "bulk.u.muxd-room"
+	x = v(bm, "ab") < v(bm, "ba") ? v(bm, "ab") : v(bm, "ba")
+	y = (v("bulk.u.minifwd-log", "ab") + v("bulk.u.minifwd-log", "ba")) / 2
+	target("bulk, muxd room, slower direction", sprintf("%.2f MB/s", x), sprintf(">= minifwd+log %.1f MB/s", y), x >= y && v(bm, "lost") == 0)
 	target("idle wake-ups, 1 link", sprintf("%.2f /s", v("idle.1.muxd-room", "per_s")), "0 (< 1 in the window)", has("idle.1.muxd-room", "per_s") && v("idle.1.muxd-room", "wakeups") < 1)
 	target("idle wake-ups, 128 links", sprintf("%.2f /s", v("idle.128.muxd-room", "per_s")), "0 (< 1 in the window)", has("idle.128.muxd-room", "per_s") && v("idle.128.muxd-room", "wakeups") < 1)
 	k = "scale.muxd-room.128.16"
