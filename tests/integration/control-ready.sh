@@ -24,13 +24,14 @@ while [ ! -S "$SOCK" ] && [ $i -lt 1000 ]; do
 	i=$((i + 1))
 done
 [ -S "$SOCK" ] || fail "no control socket at $SOCK after 10 s"
+# muxd itself, so that it is stopped whatever happens next.
+MUXD_PID=$(pgrep -P "$WRAP_PID") || fail "no muxd under strace"
 mctl -j status >"$T/status" 2>"$T/status.err" ||
     fail "muxctl was refused by a control socket that had appeared: $(cat "$T/status.err")"
 jq -e '.ports | length == 2' "$T/status" >/dev/null ||
     fail "status does not show the two ports: $(cat "$T/status")"
 [ ! -e "$SOCK~" ] || fail "the temporary name $SOCK~ was left behind"
 
-MUXD_PID=$(pgrep -P "$WRAP_PID") || fail "no muxd under strace"
 muxd_stop
 [ ! -e "$SOCK" ] || fail "the control socket was left behind at exit"
 echo "ok: muxctl answered the moment the control socket appeared"
