@@ -330,7 +330,7 @@ ptybench_mode_bulk(void)
 	struct ptybench_stream	*st;
 	struct pollfd		 pfd[2];
 	unsigned char		 buf[PTYBENCH_CHUNK];
-	uint64_t		 t0, tstop, tlast, now, lost, cpu, csw, total;
+	uint64_t		 t0, tstop, tlast, tend, now, lost, cpu, csw, total;
 	ssize_t			 n;
 	size_t			 i;
 	int			 e, writing = 1;
@@ -379,6 +379,7 @@ ptybench_mode_bulk(void)
 		ptybench_proc_check();
 	}
 	ptybench_proc_tasks_read(0, &cpu, &csw);
+	tend = ptybench_now();
 	total = l->st[0].received + l->st[1].received;
 	lost = (l->st[0].written - l->st[0].received) +
 	    (l->st[1].written - l->st[1].received) +
@@ -392,7 +393,7 @@ ptybench_mode_bulk(void)
 	    (unsigned long long)lost, (unsigned long long)ptybench_errors,
 	    (unsigned long long)l->prompts);
 	printf(" cpu_pct=%.1f cpu_ns_per_byte=%.2f",
-	    tlast > t0 ? 100.0 * cpu / (tlast - t0) : 0.0,
+	    tend > t0 ? 100.0 * cpu / (tend - t0) : 0.0,
 	    total > 0 ? (double)cpu / total : 0.0);
 	if (ptybench_errors > 0)
 		printf(" first_error=\"%s\"", ptybench_error);

@@ -76,23 +76,34 @@ unplug() {
 	wait_for "[ ! -e '$T/$1' ]" 5 || fail "cable $1 did not go away"
 }
 
-# Start muxd with arguments, logging to $T/muxd.log, and wait for it.
-# With MUXD_WRAP, muxd runs as the child of that command (such as strace
-# -o FILE), which muxd_stop waits for once muxd is gone.
+# Start muxd with arguments in the background, logging to $T/muxd.log,
+# without waiting for it to be ready.  With MUXD_WRAP, muxd runs as the
+# child of that command (such as strace -o FILE), without LeakSanitizer,
+# which cannot work under ptrace; muxd_stop waits for the command once
+# muxd is gone.
 WRAP_PID=
+muxd_spawn() {
+	if [ -z "${MUXD_WRAP:-}" ]; then
+		"$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
+		MUXD_PID=$!
+		return
+	fi
+	# shellcheck disable=SC2086
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	    $MUXD_WRAP "$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
+	WRAP_PID=$!
+	PIDS="$PIDS $WRAP_PID"
+	wait_for "pgrep -P $WRAP_PID" 10 || fail "no muxd under $MUXD_WRAP"
+	MUXD_PID=$(pgrep -P "$WRAP_PID")
+}
+
+# Start muxd with arguments, as muxd_spawn does, and wait until it runs.
 muxd_start() {
 	_runs=$(grep -c ' running, ' "$T/muxd.log" 2>/dev/null || true)
-	# shellcheck disable=SC2086
-	${MUXD_WRAP:-} "$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
-	MUXD_PID=$!
+	muxd_spawn "$@"
 	wait_for "[ \$(grep -c ' running, ' '$T/muxd.log') -gt ${_runs:-0} ]" 20 ||
 		fail "muxd did not start"
 	kill -0 "$MUXD_PID" 2>/dev/null || fail "muxd exited at start-up"
-	if [ -n "${MUXD_WRAP:-}" ]; then
-		WRAP_PID=$MUXD_PID
-		PIDS="$PIDS $WRAP_PID"
-		MUXD_PID=$(pgrep -P "$WRAP_PID") || fail "no muxd under $MUXD_WRAP"
-	fi
 }
 
 # Stop muxd with a signal (default TERM) and wait until it is gone.

@@ -8,10 +8,6 @@
 command -v strace >/dev/null || fail "strace is not installed (apt-get install strace)"
 room2004
 echo "sync = 2;" >>"$T/room.conf"
-# LeakSanitizer cannot work under ptrace: under make check-asan, muxd
-# (and the tools this scenario runs) are checked for leaks elsewhere.
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-export ASAN_OPTIONS
 MUXD_WRAP="strace -f -qq -ttt -y -e trace=fsync,fdatasync,syncfs -o $T/strace" \
     muxd_start -f "$T/room.conf"
 round_start 1
