@@ -290,10 +290,8 @@ record_port(struct port *p)
 static void
 record_arm(void)
 {
-	struct timeval	tv = { MUXD_SYNC_SEC, 0 };
+	struct timeval	tv = { muxd_conf->sync_sec, 0 };
 
-	if (muxd_conf != NULL)
-		tv.tv_sec = muxd_conf->sync_sec;
 	if (record_timer != NULL && !evtimer_pending(record_timer, NULL))
 		evtimer_add(record_timer, &tv);
 }
