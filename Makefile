@@ -124,6 +124,13 @@ $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
 		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
 		-Icomprog $(PC_CFLAGS) -o $@ $(filter %.c,$^)
 
+# The filter's harness is built from filter.c alone (no I/O, no state).
+$(B)/tests/fuzz/fuzz_filter: tests/fuzz/fuzz_filter.c muxd/filter.c muxd/muxd.h
+	@mkdir -p $(dir $@)
+	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
+		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
+		$(PC_CFLAGS) -o $@ $(filter %.c,$^)
+
 fuzz: $(FUZZERS)
 	@sh tests/fuzz/run $(B) 20 $(FUZZERS)
 

@@ -339,6 +339,7 @@ filter_esc(struct filter *f, unsigned char c)
 	if ((kind = filter_introducer((unsigned char)(g + 0x40))) !=
 	    FILTER_CONTROL) {
 		filter_enter(f, kind);
+		filter_limit(f);
 		return (0);
 	}
 	if (g < 0x30) {

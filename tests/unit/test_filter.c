@@ -472,6 +472,34 @@ test_endless_osc_is_cut_off(void **state)
 	assert_int_equal(r.nout, 900);
 }
 
+/*
+ * A sequence is cut at the limit whichever byte brings it there, also the
+ * one that turns ESC into a CSI or a string (ESC, 14 ignored NULs, then
+ * "[": 16 bytes with the smallest limit).
+ */
+static void
+test_cut_exactly_at_the_limit(void **state)
+{
+	static struct rec	r;
+	static const char	csi[] = "\033\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+				    "[1;2Hok";
+	static const char	osc[] = "\033\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+				    "]0;title";
+
+	(void)state;
+	run(&r, 0, 16, csi, sizeof(csi) - 1, 0);
+	assert_int_equal(r.f.cuts, 1);
+	assert_int_equal(r.spans[0].kind, FILTER_CSI);
+	assert_int_equal(r.spans[0].end, FILTER_END_CUT);
+	assert_int_equal(r.spans[0].len, 16);
+	expect_out(&r, "1;2Hok", 6);
+	run(&r, 0, 16, osc, sizeof(osc) - 1, 1);
+	assert_int_equal(r.f.cuts, 1);
+	assert_int_equal(r.spans[0].kind, FILTER_OSC);
+	assert_int_equal(r.spans[0].len, 16);
+	expect_out(&r, "0;title", 7);
+}
+
 static void
 test_feeding_in_place(void **state)
 {
@@ -504,6 +532,7 @@ main(void)
 		cmocka_unit_test(test_dcs_sos_pm_apc_strings_are_removed),
 		cmocka_unit_test(test_pass_through_forwards_and_still_reports),
 		cmocka_unit_test(test_endless_osc_is_cut_off),
+		cmocka_unit_test(test_cut_exactly_at_the_limit),
 		cmocka_unit_test(test_feeding_in_place),
 	};
 
