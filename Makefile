@@ -124,12 +124,15 @@ $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
 		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
 		-Icomprog $(PC_CFLAGS) -o $@ $(filter %.c,$^)
 
-# The filter's harness is built from filter.c alone (no I/O, no state).
-$(B)/tests/fuzz/fuzz_filter: tests/fuzz/fuzz_filter.c muxd/filter.c muxd/muxd.h
+# The harnesses of muxd's byte checkers are built from the file each
+# tests (the control filter, the opening assertion), which do no I/O.
+MUXD_FUZZERS := $(B)/tests/fuzz/fuzz_filter $(B)/tests/fuzz/fuzz_assertion
+$(MUXD_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c muxd/%.c \
+    muxd/muxd.h
 	@mkdir -p $(dir $@)
 	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
 		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
-		$(PC_CFLAGS) -o $@ $(filter %.c,$^)
+		$(PC_CFLAGS) -o $@ $(filter %.c,$^) $(PC_LIBS)
 
 fuzz: $(FUZZERS)
 	@sh tests/fuzz/run $(B) 20 $(FUZZERS)
