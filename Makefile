@@ -34,7 +34,8 @@ MUXCTL_SRCS := $(wildcard muxd/muxctl*.c)
 MUXD_SRCS := $(filter-out $(MUXCTL_SRCS),$(wildcard muxd/*.c))
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
 # The pure modules (no event loop) that unit tests link against.
-UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/conf-rules.o $(B)/muxd/conf-room.o \
+UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/conf-include.o \
+	$(B)/muxd/conf-rules.o $(B)/muxd/conf-room.o \
 	$(B)/muxd/conf-schedule.o $(B)/muxd/schedule.o \
 	$(B)/muxd/filter.o $(B)/muxd/assertion.o $(B)/muxd/judgeterm.o \
 	$(B)/muxd/typing.o $(B)/muxd/hold.o
@@ -129,6 +130,15 @@ $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
 MUXD_FUZZERS := $(B)/tests/fuzz/fuzz_filter $(B)/tests/fuzz/fuzz_assertion
 $(MUXD_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c muxd/%.c \
     muxd/muxd.h
+	@mkdir -p $(dir $@)
+	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
+		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
+		$(PC_CFLAGS) -o $@ $(filter %.c,$^) $(PC_LIBS)
+
+# The configuration's harness is built from the pure modules, as the
+# unit tests are.
+$(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c \
+    $(UNIT_LIB_OBJS:$(B)/%.o=%.c) muxd/muxd.h
 	@mkdir -p $(dir $@)
 	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
 		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \

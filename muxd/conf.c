@@ -42,10 +42,9 @@ static int	 conf_bounded(struct conf_ctx *, const config_setting_t *,
 		    long long *);
 static struct conf *conf_parse(config_t *, const char *, const char *,
 		    char *, size_t);
-static struct conf *conf_read(const char *, const char *, FILE *,
-		    const char *, char *, size_t);
+static struct conf *conf_read(const char *, const char *, const char *,
+		    char *, size_t);
 static char	*conf_basedir(const char *, int);
-static const char *conf_where(const char *, const char *, char *, size_t);
 
 /*
  * Name the file an error is in: the configuration's own name, or an
@@ -53,7 +52,7 @@ static const char *conf_where(const char *, const char *, char *, size_t);
  * to the configuration's directory); that is put in the same terms as
  * the configuration's name.
  */
-static const char *
+const char *
 conf_where(const char *name, const char *file, char *buf, size_t len)
 {
 	const char	*slash;
@@ -327,25 +326,25 @@ fail:
 	return (NULL);
 }
 
-/* Read a configuration from a stream or a string and check it. */
+/*
+ * Check a configuration's text, its includes first (conf-include.c), then
+ * read it with libconfig and check the settings.
+ */
 static struct conf *
-conf_read(const char *name, const char *basedir, FILE *f, const char *text,
+conf_read(const char *name, const char *basedir, const char *text,
     char *err, size_t errlen)
 {
 	config_t	 cf;
 	struct conf	*conf;
 	const char	*file;
 	char		 where[PATH_MAX];
-	int		 ok;
 
+	if (conf_include_check(name, basedir, text, err, errlen) == -1)
+		return (NULL);
 	config_init(&cf);
 	if (basedir != NULL)
 		config_set_include_dir(&cf, basedir);
-	if (f != NULL)
-		ok = config_read(&cf, f);
-	else
-		ok = config_read_string(&cf, text);
-	if (!ok) {
+	if (!config_read_string(&cf, text)) {
 		file = conf_where(name, config_error_file(&cf), where,
 		    sizeof(where));
 		if (errlen > 0)
@@ -402,7 +401,7 @@ conf_load(const char *file, char *err, size_t errlen)
 	struct conf	*conf;
 	struct stat	 sb;
 	FILE		*f;
-	char		*dir;
+	char		*dir, *text;
 
 	if ((f = fopen(file, "r")) == NULL) {
 		snprintf(err, errlen, "%s: %s", file, strerror(errno));
@@ -419,9 +418,11 @@ conf_load(const char *file, char *err, size_t errlen)
 		fclose(f);
 		return (NULL);
 	}
-	conf = conf_read(file, dir, f, NULL, err, errlen);
-	free(dir);
+	text = conf_include_text(f, file, err, errlen);
 	fclose(f);
+	conf = text != NULL ? conf_read(file, dir, text, err, errlen) : NULL;
+	free(text);
+	free(dir);
 	return (conf);
 }
 
@@ -439,7 +440,7 @@ conf_load_string(const char *name, const char *text, char *err,
 	}
 	/* Without a directory in name, relative paths stay relative. */
 	dir = conf_basedir(name, 0);
-	conf = conf_read(name, dir, NULL, text, err, errlen);
+	conf = conf_read(name, dir, text, err, errlen);
 	free(dir);
 	return (conf);
 }

@@ -60,4 +60,13 @@ wait_for "grep -q 'reload: .*room.conf:.*keeping the configuration' '$T/muxd.log
 	fail "a broken reload was not reported with file and line"
 [ "$(mctl -j status | jq '.links | length')" = 2 ] || fail "a broken reload changed the links"
 kill -0 "$MUXD_PID" || fail "muxd died on a broken reload"
+
+# An include of a directory: libconfig alone would end the process.
+mkdir "$T/rooms"
+printf 'ports = ( { name = "a"; address = "/dev/a"; } );\n@include "rooms"\n' >"$T/room.conf"
+kill -HUP "$MUXD_PID"
+wait_for "grep -q 'reload: .*room.conf:2: @include \"rooms\": a directory' '$T/muxd.log'" 5 ||
+	fail "an include of a directory was not reported with file and line"
+kill -0 "$MUXD_PID" || fail "muxd died on an include of a directory"
+[ "$(mctl -j status | jq '.links | length')" = 2 ] || fail "a refused reload changed the links"
 echo ok

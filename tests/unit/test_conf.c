@@ -27,6 +27,19 @@
 
 #define NAME_RULE	"(1 to 32 characters of A-Z a-z 0-9 _ . -)"
 
+static void	put(const char *, const char *);
+
+/* Write a file whole, for the tests that load files. */
+static void
+put(const char *path, const char *text)
+{
+	FILE	*f;
+
+	assert_non_null(f = fopen(path, "w"));
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
 /* Ports alone: every other setting takes its default. */
 static void
 test_minimal_config_gets_defaults(void **state)
@@ -363,7 +376,6 @@ static void
 test_load_file_errors_name_file_and_line(void **state)
 {
 	struct conf	*conf;
-	FILE		*f;
 	char		 dir[] = "/tmp/test_conf.XXXXXX", path[PATH_MAX];
 	char		 inc[PATH_MAX], want[PATH_MAX + 128];
 	char		 err[MUXD_ERRLEN];
@@ -374,40 +386,30 @@ test_load_file_errors_name_file_and_line(void **state)
 	snprintf(inc, sizeof(inc), "%s/ports.inc", dir);
 
 	/* A syntax error. */
-	assert_non_null(f = fopen(path, "w"));
-	fputs("# test\nports = (\n  { name = \"a\"; address = ; }\n"
-	    ");\n", f);
-	fclose(f);
+	put(path, "# test\nports = (\n  { name = \"a\"; address = ; }\n"
+	    ");\n");
 	assert_null(conf_load(path, err, sizeof(err)));
 	snprintf(want, sizeof(want), "%s:3: syntax error", path);
 	assert_string_equal(err, want);
 
 	/* A semantic error. */
-	assert_non_null(f = fopen(path, "w"));
-	fputs("# test\n\nports = (\n  { name = \"a\"; address = \"/dev/a\"; }"
-	    "\n);\nstate = 7;\n", f);
-	fclose(f);
+	put(path, "# test\n\nports = (\n  { name = \"a\"; address = \"/dev/a\"; }"
+	    "\n);\nstate = 7;\n");
 	assert_null(conf_load(path, err, sizeof(err)));
 	snprintf(want, sizeof(want), "%s:6: setting 'state' at top level "
 	    "must be a string", path);
 	assert_string_equal(err, want);
 
 	/* Includes are found beside the file; their errors name them. */
-	assert_non_null(f = fopen(inc, "w"));
-	fputs("ports = (\n  { name = \"a\"; adress = \"/dev/a\"; }\n);\n", f);
-	fclose(f);
-	assert_non_null(f = fopen(path, "w"));
-	fputs("# test\n@include \"ports.inc\"\nstate = \"st\";\n", f);
-	fclose(f);
+	put(inc, "ports = (\n  { name = \"a\"; adress = \"/dev/a\"; }\n);\n");
+	put(path, "# test\n@include \"ports.inc\"\nstate = \"st\";\n");
 	assert_null(conf_load(path, err, sizeof(err)));
 	snprintf(want, sizeof(want), "%s:2: unknown setting 'adress' in port",
 	    inc);
 	assert_string_equal(err, want);
 
 	/* Fixed, the include works and state is beside the file. */
-	assert_non_null(f = fopen(inc, "w"));
-	fputs("ports = (\n  { name = \"a\"; address = \"/dev/a\"; }\n);\n", f);
-	fclose(f);
+	put(inc, "ports = (\n  { name = \"a\"; address = \"/dev/a\"; }\n);\n");
 	conf = conf_load(path, err, sizeof(err));
 	if (conf == NULL)
 		fail_msg("refused: %s", err);
@@ -418,6 +420,83 @@ test_load_file_errors_name_file_and_line(void **state)
 
 	unlink(inc);
 	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * An @include must name a regular file: libconfig itself would end the
+ * process on a directory and wait forever on a FIFO.  So would a reload of
+ * a running muxd.  Commented out, such a line is not read.
+ */
+static void
+test_load_include_must_name_a_file(void **state)
+{
+	FILE		*f;
+	struct conf	*conf;
+	char		 dir[] = "/tmp/test_conf.XXXXXX", path[PATH_MAX];
+	char		 inc[PATH_MAX], fifo[PATH_MAX], want[PATH_MAX + 128];
+	char		 err[MUXD_ERRLEN];
+	static const struct {
+		const char	*text;
+		int		 line;
+		const char	*what;
+	} cases[] = {
+		{ "# test\n@include \"sub\"\n", 2, "\"sub\": a directory" },
+		{ "\n\n  @include \"fifo\"\n", 3, "\"fifo\": a FIFO" },
+		{ "@include \"/dev/null\"\n", 1, "\"/dev/null\": a device" },
+		{ "state = \"a\nb\\\"\";\n@include \"sub\"\n", 3,
+		    "\"sub\": a directory" },
+	};
+	static const char nul[] = "# test\nstate = \"st\";\0\nports = 7;\n";
+	size_t		 i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/muxd.conf", dir);
+	snprintf(inc, sizeof(inc), "%s/sub", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkdir(inc, 0700), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		put(path, cases[i].text);
+		assert_null(conf_load(path, err, sizeof(err)));
+		snprintf(want, sizeof(want), "%s:%d: @include %s, not a file",
+		    path, cases[i].line, cases[i].what);
+		assert_string_equal(err, want);
+	}
+
+	/* In an included file, the message names that file and line. */
+	snprintf(inc, sizeof(inc), "%s/ports.inc", dir);
+	put(inc, "ports = (\n  { name = \"a\"; address = \"/dev/a\"; }\n);\n"
+	    "@include \"sub\"\n");
+	put(path, "@include \"ports.inc\"\n");
+	assert_null(conf_load(path, err, sizeof(err)));
+	snprintf(want, sizeof(want), "%s:4: @include \"sub\": a directory, "
+	    "not a file", inc);
+	assert_string_equal(err, want);
+
+	/* Commented out, it is not an include. */
+	put(inc, "ports = (\n  { name = \"a\"; address = \"/dev/a\"; }\n);\n"
+	    "/* old:\n@include \"sub\"\n*/ # @include \"sub\"\n");
+	conf = conf_load(path, err, sizeof(err));
+	if (conf == NULL)
+		fail_msg("refused: %s", err);
+	conf_free(conf);
+
+	/* A NUL byte is not text: libconfig would stop reading there. */
+	assert_non_null(f = fopen(path, "w"));
+	assert_int_equal(fwrite(nul, 1, sizeof(nul) - 1, f), sizeof(nul) - 1);
+	fclose(f);
+	assert_null(conf_load(path, err, sizeof(err)));
+	snprintf(want, sizeof(want), "%s:2: a NUL byte (offset 20): not text",
+	    path);
+	assert_string_equal(err, want);
+
+	unlink(path);
+	unlink(inc);
+	unlink(fifo);
+	snprintf(inc, sizeof(inc), "%s/sub", dir);
+	rmdir(inc);
 	rmdir(dir);
 }
 
@@ -806,6 +885,7 @@ main(void)
 		cmocka_unit_test(test_example_small_parses),
 		cmocka_unit_test(test_load_missing_file_names_it),
 		cmocka_unit_test(test_load_file_errors_name_file_and_line),
+		cmocka_unit_test(test_load_include_must_name_a_file),
 		cmocka_unit_test(test_error_fits_a_small_buffer),
 		cmocka_unit_test(test_error_unknown_address_scheme),
 		cmocka_unit_test(test_error_bad_serial_option),

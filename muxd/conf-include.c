@@ -1,0 +1,210 @@
+/*
+ * The text of a configuration, before libconfig reads it.
+ *
+ * libconfig's scanner ends the whole process when an @include names a
+ * directory ("input in flex scanner failed", exit status 2), and waits
+ * forever on a FIFO: a reload with such a line would stop or hang a
+ * running muxd.  So the text is read here first, whole, and every
+ * @include line in it, and in the files it includes, must name a regular
+ * file; anything else is refused as "FILE:LINE: what is wrong", as every
+ * other error is.  A NUL byte is refused too: libconfig would read the
+ * text only up to it.  Includes are found as libconfig finds them: a line
+ * that begins, after blanks, with @include and a quoted name, outside
+ * comments; a relative name is taken from the configuration's directory.
+ * A name that does not exist is left to libconfig, which reports it.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "muxd.h"
+
+#define CONF_INCLUDE_DEPTH	10	/* libconfig's own limit */
+#define CONF_INCLUDE_MAXTEXT	(16 * 1024 * 1024)
+
+static int	conf_include_scan(const char *, const char *, const char *,
+		    int, char *, size_t);
+static int	conf_include_line(const char *, const char *, const char *,
+		    unsigned int, int, char *, size_t);
+static const char *conf_include_kind(mode_t);
+
+/*
+ * Read a configuration's text whole from f; name is the file for
+ * messages.  NULL with a message in err on a read error, a NUL byte or a
+ * text over 16 MB.
+ */
+char *
+conf_include_text(FILE *f, const char *name, char *err, size_t errlen)
+{
+	char		*text = NULL, *p, *nul;
+	size_t		 len = 0, size = 0, n;
+	unsigned int	 line;
+
+	for (;;) {
+		if (len + BUFSIZ + 1 > size) {
+			size = size == 0 ? 2 * BUFSIZ : size * 2;
+			if (size > CONF_INCLUDE_MAXTEXT + BUFSIZ + 1) {
+				snprintf(err, errlen, "%s: larger than %d MB, "
+				    "not a configuration", name,
+				    CONF_INCLUDE_MAXTEXT / (1024 * 1024));
+				free(text);
+				return (NULL);
+			}
+			if ((p = realloc(text, size)) == NULL) {
+				snprintf(err, errlen, "%s: out of memory", name);
+				free(text);
+				return (NULL);
+			}
+			text = p;
+		}
+		n = fread(text + len, 1, size - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		free(text);
+		return (NULL);
+	}
+	text[len] = '\0';
+	if ((nul = memchr(text, '\0', len)) != NULL) {
+		for (line = 1, p = text; p < nul; p++)
+			line += *p == '\n';
+		snprintf(err, errlen, "%s:%u: a NUL byte (offset %zu): not "
+		    "text", name, line, (size_t)(nul - text));
+		free(text);
+		return (NULL);
+	}
+	return (text);
+}
+
+/*
+ * Check the @include lines of a configuration's text (name for messages,
+ * basedir for relative names, NULL: as written): 0 when each names a
+ * regular file or nothing at all, -1 with a message in err otherwise.
+ */
+int
+conf_include_check(const char *name, const char *basedir, const char *text,
+    char *err, size_t errlen)
+{
+	return (conf_include_scan(name, basedir, text, 0, err, errlen));
+}
+
+/* Name a kind of file that is not a regular one. */
+static const char *
+conf_include_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return ("a directory");
+	if (S_ISFIFO(mode))
+		return ("a FIFO");
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return ("a device");
+	if (S_ISSOCK(mode))
+		return ("a socket");
+	return ("not a regular file");
+}
+
+/*
+ * Scan one text (at include depth depth) for its @include lines: at the
+ * start of a line that is not inside a comment or a string (strings may
+ * span lines).
+ */
+static int
+conf_include_scan(const char *name, const char *basedir, const char *text,
+    int depth, char *err, size_t errlen)
+{
+	const char	*p, *q;
+	unsigned int	 line = 1;
+	int		 comment = 0, string = 0, start = 1;
+
+	for (p = text; *p != '\0'; p++) {
+		if (start && !comment && !string) {
+			for (q = p; *q == ' ' || *q == '\t'; q++)
+				;
+			if (strncmp(q, "@include", 8) == 0 &&
+			    (q[8] == ' ' || q[8] == '\t')) {
+				for (q += 8; *q == ' ' || *q == '\t'; q++)
+					;
+				if (*q == '"' && conf_include_line(name,
+				    basedir, q + 1, line, depth, err,
+				    errlen) == -1)
+					return (-1);
+			}
+		}
+		start = 0;
+		if (*p == '\n') {
+			line++;
+			start = 1;
+		} else if (comment) {
+			if (p[0] == '*' && p[1] == '/') {
+				comment = 0;
+				p++;
+			}
+		} else if (string) {
+			if (*p == '\\' && p[1] != '\0') {
+				line += p[1] == '\n';
+				p++;
+			} else if (*p == '"')
+				string = 0;
+		} else if (*p == '#' || (p[0] == '/' && p[1] == '/'))
+			p += strcspn(p, "\n") - 1;
+		else if (p[0] == '/' && p[1] == '*') {
+			comment = 1;
+			p++;
+		} else if (*p == '"')
+			string = 1;
+	}
+	return (0);
+}
+
+/*
+ * Check the file an @include line names (its quoted name begins at s),
+ * and the files that one includes in turn.
+ */
+static int
+conf_include_line(const char *name, const char *basedir, const char *s,
+    unsigned int line, int depth, char *err, size_t errlen)
+{
+	struct stat	 sb;
+	FILE		*f;
+	const char	*sname;
+	char		 file[PATH_MAX], path[PATH_MAX], where[PATH_MAX];
+	char		*sub;
+	size_t		 n = 0;
+	int		 rc;
+
+	for (; *s != '\0' && *s != '"' && *s != '\n'; s++) {
+		if (*s == '\\' && s[1] != '\0' && s[1] != '\n')
+			s++;
+		if (n + 1 < sizeof(file))
+			file[n++] = *s;
+	}
+	file[n] = '\0';
+	if (file[0] == '/' || basedir == NULL)
+		snprintf(path, sizeof(path), "%s", file);
+	else
+		snprintf(path, sizeof(path), "%s/%s", basedir, file);
+	if (stat(path, &sb) == -1)
+		return (0);	/* libconfig says it cannot open it */
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "%s:%u: @include \"%s\": %s, not a file",
+		    name, line, file, conf_include_kind(sb.st_mode));
+		return (-1);
+	}
+	if (depth + 1 >= CONF_INCLUDE_DEPTH || (f = fopen(path, "r")) == NULL)
+		return (0);	/* libconfig reports both */
+	sname = conf_where(name, file, where, sizeof(where));
+	sub = conf_include_text(f, sname, err, errlen);
+	fclose(f);
+	if (sub == NULL)
+		return (-1);
+	rc = conf_include_scan(sname, basedir, sub, depth + 1, err, errlen);
+	free(sub);
+	return (rc);
+}
