@@ -70,6 +70,7 @@ CURSES_PC = ncursesw
 COMPROG_SRCS := $(wildcard comprog/*.c)
 COMPROG_SHARED := $(patsubst %,$(B)/muxd/%.o,port port-serial port-tty \
 	port-pty port-exec port-tcp port-ftdi addr log judgeterm filter assertion \
+	conf-include \
 	typing)
 COMPROG := $(B)/comprog/comprog
 PROGS += $(COMPROG)

@@ -22,7 +22,11 @@
  * COLOUR is one of the eight curses colours or "default".  Errors name
  * the file and the line.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <curses.h>
@@ -35,6 +39,7 @@ static const char *profile_colour_names[PROFILE_NCOLOURS] = {
 };
 
 static int	profile_spec(const char *, struct profile *, int);
+static char	*profile_text(const char *, char *, size_t);
 static int	profile_fail(const config_setting_t *, const char *,
 		    const char *, char *, size_t);
 
@@ -120,6 +125,41 @@ profile_fail(const config_setting_t *s, const char *file, const char *what,
 	return (-1);
 }
 
+/*
+ * A profile's text, read whole and its includes checked as muxd checks a
+ * configuration's (muxd/conf-include.c: libconfig would end comprog on an
+ * include of a directory).  NULL with a message in err.
+ */
+static char *
+profile_text(const char *file, char *err, size_t errlen)
+{
+	struct stat	 sb;
+	FILE		*f;
+	char		*text;
+
+	if ((f = fopen(file, "r")) == NULL || fstat(fileno(f), &sb) == -1) {
+		snprintf(err, errlen, "profile %s: cannot read it: %s", file,
+		    strerror(errno));
+		if (f != NULL)
+			fclose(f);
+		return (NULL);
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "profile %s: cannot read it: not a "
+		    "file", file);
+		fclose(f);
+		return (NULL);
+	}
+	text = conf_include_text(f, file, err, errlen);
+	fclose(f);
+	if (text != NULL &&
+	    conf_include_check(file, NULL, text, err, errlen) == -1) {
+		free(text);
+		return (NULL);
+	}
+	return (text);
+}
+
 /* Read a profile file over the defaults. */
 int
 profile_load(const char *file, struct profile *p, char *err, size_t errlen)
@@ -131,15 +171,15 @@ profile_load(const char *file, struct profile *p, char *err, size_t errlen)
 	const char		*v;
 	char			 what[256];
 	enum judgeterm_eol	 eol;
+	char			*text = NULL;
 	int			 i, j, k, r = -1;
 
 	config_init(&cfg);
-	if (config_read_file(&cfg, file) != CONFIG_TRUE) {
-		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-			snprintf(err, errlen, "profile %s: cannot read it", file);
-		else
-			snprintf(err, errlen, "%s:%d: %s", file,
-			    config_error_line(&cfg), config_error_text(&cfg));
+	if ((text = profile_text(file, err, errlen)) == NULL)
+		goto done;
+	if (config_read_string(&cfg, text) != CONFIG_TRUE) {
+		snprintf(err, errlen, "%s:%d: %s", file,
+		    config_error_line(&cfg), config_error_text(&cfg));
 		goto done;
 	}
 	root = config_root_setting(&cfg);
@@ -238,5 +278,6 @@ profile_load(const char *file, struct profile *p, char *err, size_t errlen)
 	r = 0;
 done:
 	config_destroy(&cfg);
+	free(text);
 	return (r);
 }

@@ -12,6 +12,8 @@
  * that begins, after blanks, with @include and a quoted name, outside
  * comments; a relative name is taken from the configuration's directory.
  * A name that does not exist is left to libconfig, which reports it.
+ * Messages about an included file name it as conf_include_where() does.
+ * comprog reads its appearance profiles the same way.
  */
 #include <sys/stat.h>
 
@@ -93,6 +95,26 @@ conf_include_check(const char *name, const char *basedir, const char *text,
     char *err, size_t errlen)
 {
 	return (conf_include_scan(name, basedir, text, 0, err, errlen));
+}
+
+/*
+ * Name the file an error is in: the configuration's own name, or an
+ * included file, which libconfig names as written in @include (relative
+ * to the configuration's directory); that is put in the same terms as
+ * the configuration's name.
+ */
+const char *
+conf_include_where(const char *name, const char *file, char *buf,
+    size_t len)
+{
+	const char	*slash;
+
+	if (file == NULL)
+		return (name);
+	if (file[0] == '/' || (slash = strrchr(name, '/')) == NULL)
+		return (file);
+	snprintf(buf, len, "%.*s/%s", (int)(slash - name), name, file);
+	return (buf);
 }
 
 /* Name a kind of file that is not a regular one. */
@@ -199,7 +221,7 @@ conf_include_line(const char *name, const char *basedir, const char *s,
 	}
 	if (depth + 1 >= CONF_INCLUDE_DEPTH || (f = fopen(path, "r")) == NULL)
 		return (0);	/* libconfig reports both */
-	sname = conf_where(name, file, where, sizeof(where));
+	sname = conf_include_where(name, file, where, sizeof(where));
 	sub = conf_include_text(f, sname, err, errlen);
 	fclose(f);
 	if (sub == NULL)

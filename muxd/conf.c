@@ -46,25 +46,6 @@ static struct conf *conf_read(const char *, const char *, const char *,
 		    char *, size_t);
 static char	*conf_basedir(const char *, int);
 
-/*
- * Name the file an error is in: the configuration's own name, or an
- * included file, which libconfig names as written in @include (relative
- * to the configuration's directory); that is put in the same terms as
- * the configuration's name.
- */
-const char *
-conf_where(const char *name, const char *file, char *buf, size_t len)
-{
-	const char	*slash;
-
-	if (file == NULL)
-		return (name);
-	if (file[0] == '/' || (slash = strrchr(name, '/')) == NULL)
-		return (file);
-	snprintf(buf, len, "%.*s/%s", (int)(slash - name), name, file);
-	return (buf);
-}
-
 /* Record the first error as "FILE:LINE: message"; always returns -1. */
 int
 conf_error(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
@@ -82,7 +63,7 @@ conf_error(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
 		file = config_setting_source_file(s);
 		line = config_setting_source_line(s);
 	}
-	file = conf_where(ctx->name, file, where, sizeof(where));
+	file = conf_include_where(ctx->name, file, where, sizeof(where));
 	if (line == 0)
 		line = 1;
 	va_start(ap, fmt);
@@ -345,8 +326,8 @@ conf_read(const char *name, const char *basedir, const char *text,
 	if (basedir != NULL)
 		config_set_include_dir(&cf, basedir);
 	if (!config_read_string(&cf, text)) {
-		file = conf_where(name, config_error_file(&cf), where,
-		    sizeof(where));
+		file = conf_include_where(name, config_error_file(&cf),
+		    where, sizeof(where));
 		if (errlen > 0)
 			snprintf(err, errlen, "%s:%d: %s", file,
 			    config_error_line(&cf) > 0 ?

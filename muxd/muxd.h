@@ -193,12 +193,12 @@ int		 conf_error(struct conf_ctx *, const struct config_setting_t *,
 		    const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 int		 conf_nomem(struct conf_ctx *, const struct config_setting_t *);
-const char	*conf_where(const char *, const char *, char *, size_t);
 
 /* conf-include.c */
 char		*conf_include_text(FILE *, const char *, char *, size_t);
 int		 conf_include_check(const char *, const char *, const char *,
 		    char *, size_t);
+const char	*conf_include_where(const char *, const char *, char *, size_t);
 int		 conf_keys(struct conf_ctx *, const struct config_setting_t *,
 		    const char **, const char *);
 int		 conf_string(struct conf_ctx *, const struct config_setting_t *,

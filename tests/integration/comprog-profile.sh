@@ -62,6 +62,16 @@ printf 'prompt = ">";\nwidth = ;\n' >"$T/bad4"
 grep -q "^comprog: $T/bad4:2: " "$T/err" || fail "unclear: $(cat "$T/err")"
 "$COMPROG" judge -p "$T/none" "$T/line.dev" 2>"$T/err" && fail "a missing profile was accepted"
 grep -q "^comprog: profile $T/none: cannot read it" "$T/err" || fail "unclear: $(cat "$T/err")"
+# An include of a directory: libconfig alone would end comprog with
+# "input in flex scanner failed".
+mkdir "$T/profiles"
+printf 'prompt = ">";\n@include "%s"\n' "$T/profiles" >"$T/bad5"
+"$COMPROG" judge -p "$T/bad5" "$T/line.dev" 2>"$T/err"
+[ $? = 1 ] || fail "an include of a directory did not exit 1: $(cat "$T/err")"
+grep -q "^comprog: $T/bad5:2: @include \"$T/profiles\": a directory, not a file" "$T/err" ||
+	fail "unclear: $(cat "$T/err")"
+"$COMPROG" judge -p "$T/profiles" "$T/line.dev" 2>"$T/err" && fail "a directory was read as a profile"
+grep -q "^comprog: profile $T/profiles: cannot read it: not a file" "$T/err" || fail "unclear: $(cat "$T/err")"
 
 # Bad addresses and command lines.
 "$COMPROG" judge nosuch:thing 2>"$T/err"
