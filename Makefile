@@ -126,9 +126,9 @@ $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
 		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
 		-Icomprog $(PC_CFLAGS) -o $@ $(filter %.c,$^)
 
-# The harnesses of muxd's byte checkers are built from the file each
-# tests (the control filter, the opening assertion), which do no I/O.
-MUXD_FUZZERS := $(B)/tests/fuzz/fuzz_filter $(B)/tests/fuzz/fuzz_assertion
+# The harnesses of muxd's pure modules are built from the file each
+# tests (addresses, the control filter, the opening assertion).
+MUXD_FUZZERS := $(patsubst %,$(B)/tests/fuzz/fuzz_%,addr filter assertion)
 $(MUXD_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c muxd/%.c \
     muxd/muxd.h
 	@mkdir -p $(dir $@)

@@ -187,8 +187,10 @@ static int
 addr_usb_option(const char *key, const char *val, struct addr *a, char *err,
     size_t errlen)
 {
+	static const char hex[] = "0123456789abcdefABCDEF";
 	unsigned int	vid, pid;
-	int		n, len;
+	size_t		hv, hp;
+	int		n;
 
 	if (strcmp(key, "serial") == 0 && a->kind == ADDR_DEVICE) {
 		if (*val == '\0' || strlen(val) > 126) {
@@ -203,8 +205,13 @@ addr_usb_option(const char *key, const char *val, struct addr *a, char *err,
 	if (a->kind != ADDR_FTDI)
 		return (1);
 	if (strcmp(key, "usb") == 0) {
-		if (sscanf(val, "%4x:%4x%n", &vid, &pid, &len) != 2 ||
-		    val[len] != '\0' || vid == 0 || pid == 0) {
+		/* 1 to 4 hex digits each: sscanf alone takes signs, 0x. */
+		hv = strspn(val, hex);
+		hp = val[hv] == ':' ? strspn(val + hv + 1, hex) : 0;
+		if (hv < 1 || hv > 4 || hp < 1 || hp > 4 ||
+		    val[hv + 1 + hp] != '\0' ||
+		    sscanf(val, "%x:%x", &vid, &pid) != 2 ||
+		    vid == 0 || pid == 0) {
 			snprintf(err, errlen, "bad usb=%s (a vendor and product "
 			    "id in hex, like usb=0403:6015)", val);
 			return (-1);
@@ -315,6 +322,17 @@ addr_hostport(const char *s, int listen, struct addr *a, char *err,
 	if (host != NULL && hostlen == 0 && !listen) {
 		snprintf(err, errlen, "missing host in '%s'", s);
 		return (-1);
+	}
+	for (n = 0; host != NULL && (size_t)n < hostlen; n++) {
+		if (isspace((unsigned char)host[n]) ||
+		    iscntrl((unsigned char)host[n]) || host[n] == '[' ||
+		    host[n] == ']' || (*s != '[' && host[n] == ':')) {
+			snprintf(err, errlen, "bad host '%.*s' in '%s' (%s)",
+			    (int)hostlen, host, s, strchr(":[]", host[n]) ?
+			    "an IPv6 address goes in brackets: [ADDRESS]:PORT" :
+			    "a host name or address");
+			return (-1);
+		}
 	}
 	if (host != NULL && hostlen > 0)
 		a->host = strndup(host, hostlen);

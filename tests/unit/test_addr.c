@@ -197,6 +197,18 @@ bad_addresses(void **state)
 	parse_bad("tcp:localhost:65536", "bad TCP port '65536'");
 	parse_bad("tcp-listen:http", "bad TCP port 'http'");
 	parse_bad("tcp:[::1:7000", "bad IPv6 host");
+	/* An IPv6 address without brackets, or stray ones: their written
+	 * form would not read back. */
+	parse_bad("tcp:::1:7000", "bad host '::1' in '::1:7000' (an IPv6 "
+	    "address goes in brackets: [ADDRESS]:PORT)");
+	parse_bad("tcp::[::1]:7000", "bad host ':[::1]'");
+	parse_bad("tcp-listen:[[::1]:7000", "bad host '[::1'");
+	parse_bad("tcp:judge 1:7000", "bad host 'judge 1' in 'judge 1:7000' "
+	    "(a host name or address)");
+	/* USB ids are hex digits only (a sign wrapped them around). */
+	parse_bad("ftdi:A1,usb=0403:-50", "bad usb=0403:-50");
+	parse_bad("ftdi:A1,usb=0x403:6015", "bad usb=0x403:6015");
+	parse_bad("ftdi:A1,usb=0403:60150", "bad usb=0403:60150");
 }
 
 /* The canonical form names every setting, and parses back the same. */
