@@ -28,10 +28,17 @@
 #define CONF_INCLUDE_DEPTH	10	/* libconfig's own limit */
 #define CONF_INCLUDE_MAXTEXT	(16 * 1024 * 1024)
 
-static int	conf_include_scan(const char *, const char *, const char *,
-		    int, char *, size_t);
-static int	conf_include_line(const char *, const char *, const char *,
-		    unsigned int, int, char *, size_t);
+struct conf_include_ctx {
+	const char	*top;		/* the configuration's name */
+	const char	*basedir;	/* for relative names, or NULL */
+	char		*err;
+	size_t		 errlen;
+};
+
+static int	conf_include_scan(struct conf_include_ctx *, const char *,
+		    const char *, int);
+static int	conf_include_line(struct conf_include_ctx *, const char *,
+		    const char *, unsigned int, int);
 static const char *conf_include_kind(mode_t);
 
 /*
@@ -94,7 +101,9 @@ int
 conf_include_check(const char *name, const char *basedir, const char *text,
     char *err, size_t errlen)
 {
-	return (conf_include_scan(name, basedir, text, 0, err, errlen));
+	struct conf_include_ctx	ctx = { name, basedir, err, errlen };
+
+	return (conf_include_scan(&ctx, name, text, 0));
 }
 
 /*
@@ -138,8 +147,8 @@ conf_include_kind(mode_t mode)
  * span lines).
  */
 static int
-conf_include_scan(const char *name, const char *basedir, const char *text,
-    int depth, char *err, size_t errlen)
+conf_include_scan(struct conf_include_ctx *ctx, const char *name,
+    const char *text, int depth)
 {
 	const char	*p, *q;
 	unsigned int	 line = 1;
@@ -153,9 +162,8 @@ conf_include_scan(const char *name, const char *basedir, const char *text,
 			    (q[8] == ' ' || q[8] == '\t')) {
 				for (q += 8; *q == ' ' || *q == '\t'; q++)
 					;
-				if (*q == '"' && conf_include_line(name,
-				    basedir, q + 1, line, depth, err,
-				    errlen) == -1)
+				if (*q == '"' && conf_include_line(ctx, name,
+				    q + 1, line, depth) == -1)
 					return (-1);
 			}
 		}
@@ -190,8 +198,8 @@ conf_include_scan(const char *name, const char *basedir, const char *text,
  * and the files that one includes in turn.
  */
 static int
-conf_include_line(const char *name, const char *basedir, const char *s,
-    unsigned int line, int depth, char *err, size_t errlen)
+conf_include_line(struct conf_include_ctx *ctx, const char *name,
+    const char *s, unsigned int line, int depth)
 {
 	struct stat	 sb;
 	FILE		*f;
@@ -208,25 +216,27 @@ conf_include_line(const char *name, const char *basedir, const char *s,
 			file[n++] = *s;
 	}
 	file[n] = '\0';
-	if (file[0] == '/' || basedir == NULL)
+	if (file[0] == '/' || ctx->basedir == NULL)
 		snprintf(path, sizeof(path), "%s", file);
 	else
-		snprintf(path, sizeof(path), "%s/%s", basedir, file);
+		snprintf(path, sizeof(path), "%s/%s", ctx->basedir, file);
 	if (stat(path, &sb) == -1)
 		return (0);	/* libconfig says it cannot open it */
 	if (!S_ISREG(sb.st_mode)) {
-		snprintf(err, errlen, "%s:%u: @include \"%s\": %s, not a file",
-		    name, line, file, conf_include_kind(sb.st_mode));
+		snprintf(ctx->err, ctx->errlen, "%s:%u: @include \"%s\": %s, "
+		    "not a file", name, line, file,
+		    conf_include_kind(sb.st_mode));
 		return (-1);
 	}
 	if (depth + 1 >= CONF_INCLUDE_DEPTH || (f = fopen(path, "r")) == NULL)
 		return (0);	/* libconfig reports both */
-	sname = conf_include_where(name, file, where, sizeof(where));
-	sub = conf_include_text(f, sname, err, errlen);
+	/* libconfig names it as written, from the configuration's place. */
+	sname = conf_include_where(ctx->top, file, where, sizeof(where));
+	sub = conf_include_text(f, sname, ctx->err, ctx->errlen);
 	fclose(f);
 	if (sub == NULL)
 		return (-1);
-	rc = conf_include_scan(sname, basedir, sub, depth + 1, err, errlen);
+	rc = conf_include_scan(ctx, sname, sub, depth + 1);
 	free(sub);
 	return (rc);
 }

@@ -435,6 +435,7 @@ test_load_include_must_name_a_file(void **state)
 	struct conf	*conf;
 	char		 dir[] = "/tmp/test_conf.XXXXXX", path[PATH_MAX];
 	char		 inc[PATH_MAX], fifo[PATH_MAX], want[PATH_MAX + 128];
+	char		 abs[PATH_MAX], cinc[PATH_MAX];
 	char		 err[MUXD_ERRLEN];
 	static const struct {
 		const char	*text;
@@ -475,7 +476,26 @@ test_load_include_must_name_a_file(void **state)
 	    "not a file", inc);
 	assert_string_equal(err, want);
 
+	/*
+	 * Relative names are taken from the configuration's directory, also
+	 * in a file included by its absolute name from elsewhere: here
+	 * sub/abs.inc includes "c.inc", which is DIR/c.inc.
+	 */
+	snprintf(abs, sizeof(abs), "%s/sub/abs.inc", dir);
+	put(abs, "@include \"c.inc\"\n");
+	snprintf(cinc, sizeof(cinc), "%s/c.inc", dir);
+	put(cinc, "\n@include \"fifo\"\n");
+	snprintf(want, sizeof(want), "@include \"%s\"\n", abs);
+	put(path, want);
+	assert_null(conf_load(path, err, sizeof(err)));
+	snprintf(want, sizeof(want), "%s:2: @include \"fifo\": a FIFO, not a "
+	    "file", cinc);
+	assert_string_equal(err, want);
+	unlink(abs);
+	unlink(cinc);
+
 	/* Commented out, it is not an include. */
+	put(path, "@include \"ports.inc\"\n");
 	put(inc, "ports = (\n  { name = \"a\"; address = \"/dev/a\"; }\n);\n"
 	    "/* old:\n@include \"sub\"\n*/ # @include \"sub\"\n");
 	conf = conf_load(path, err, sizeof(err));
