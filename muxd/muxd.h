@@ -252,6 +252,14 @@ void		 tap_bytes(struct port *, struct link *, enum tap_dir,
 int		 tap_register(tap_fn, void *);
 void		 tap_unregister(tap_fn, void *);
 
+/* deadline.c */
+struct deadline;
+struct deadline	*deadline_new(const char *, void (*)(void *), void *);
+void		 deadline_free(struct deadline *);
+void		 deadline_set(struct deadline *, const struct timeval *);
+void		 deadline_clear(struct deadline *);
+int		 deadline_pending(const struct deadline *);
+
 /* record.c */
 struct record;
 struct link;

@@ -33,13 +33,13 @@ struct record {
 	char			*what;		/* for messages */
 };
 
-static struct event	*record_timer;
+static struct deadline	*record_timer;
 static int		 record_on;
 
 static void	record_tap(void *, const struct port *, const struct link *,
 		    enum tap_dir, const unsigned char *, size_t,
 		    const struct timeval *);
-static void	record_timer_cb(evutil_socket_t, short, void *);
+static void	record_timer_cb(void *);
 static void	record_arm(void);
 static int	record_sync(struct record *);
 static void	record_write(struct record *, enum cap_kind, const void *,
@@ -64,9 +64,8 @@ record_init(void)
 		log_warn("transcripts directory %s", muxd_conf->transcript_dir);
 	if (tap_register(record_tap, NULL) == -1)
 		fatalx("record: no room for the tap observer");
-	if ((record_timer = evtimer_new(muxd_base, record_timer_cb, NULL)) ==
-	    NULL)
-		fatalx("record: cannot allocate the sync timer");
+	record_timer = deadline_new("record: the sync timer", record_timer_cb,
+	    NULL);
 	record_sync_init();
 	record_on = 1;
 }
@@ -82,7 +81,7 @@ record_shutdown(void)
 	TAILQ_FOREACH(p, &ports, entry)
 		record_port_close(p);
 	tap_unregister(record_tap, NULL);
-	event_free(record_timer);
+	deadline_free(record_timer);
 	record_timer = NULL;
 	record_sync_stop();
 	record_on = 0;
@@ -292,8 +291,8 @@ record_arm(void)
 {
 	struct timeval	tv = { muxd_conf->sync_sec, 0 };
 
-	if (record_timer != NULL && !evtimer_pending(record_timer, NULL))
-		evtimer_add(record_timer, &tv);
+	if (record_timer != NULL && !deadline_pending(record_timer))
+		deadline_set(record_timer, &tv);
 }
 
 /*
@@ -455,12 +454,10 @@ record_event(const char *type, json_t *fields)
  * since, to the sync thread.
  */
 static void
-record_timer_cb(evutil_socket_t fd, short what, void *arg)
+record_timer_cb(void *arg)
 {
 	struct port	*p;
 
-	(void)fd;
-	(void)what;
 	(void)arg;
 	TAILQ_FOREACH(p, &ports, entry) {
 		if (p->record != NULL)

@@ -17,9 +17,9 @@
 #include "muxd.h"
 
 struct round_state	 round_cur;
-static struct event	*round_timer;
+static struct deadline	*round_timer;
 
-static void	round_timer_cb(evutil_socket_t, short, void *);
+static void	round_timer_cb(void *);
 static void	round_arm(void);
 static int	round_link(const struct conf_round *, size_t, int, char *,
 		    size_t);
@@ -196,7 +196,7 @@ round_stop(const char *reason)
 	round_cur.active = 0;
 	round_cur.last = number;
 	if (round_timer != NULL)
-		evtimer_del(round_timer);
+		deadline_clear(round_timer);
 	state_save();
 	log_info("round %d stopped (%s)", number, reason);
 	control_event("round.stop", json_pack("{siss}", "number", number,
@@ -206,10 +206,8 @@ round_stop(const char *reason)
 
 /* Stop the round when its time is up. */
 static void
-round_timer_cb(evutil_socket_t fd, short what, void *arg)
+round_timer_cb(void *arg)
 {
-	(void)fd;
-	(void)what;
 	(void)arg;
 	round_stop("duration elapsed");
 }
@@ -221,16 +219,15 @@ round_arm(void)
 	struct timeval	tv;
 	time_t		now = time(NULL);
 
-	if (round_timer == NULL &&
-	    (round_timer = evtimer_new(muxd_base, round_timer_cb, NULL)) ==
-	    NULL)
-		fatalx("cannot allocate the round timer");
-	evtimer_del(round_timer);
+	if (round_timer == NULL)
+		round_timer = deadline_new("the round timer", round_timer_cb,
+		    NULL);
+	deadline_clear(round_timer);
 	if (!round_cur.active || round_cur.ends == 0)
 		return;
 	tv.tv_sec = round_cur.ends > now ? round_cur.ends - now : 0;
 	tv.tv_usec = 0;
-	evtimer_add(round_timer, &tv);
+	deadline_set(round_timer, &tv);
 }
 
 /* Carry on with a round found in the state file after a restart. */
