@@ -14,10 +14,16 @@ LIBS_PC = libevent jansson libserialport libconfig libpcre2-8 libftdi1
 TEST_PC = cmocka
 
 # The dependency check runs before anything is built; it installs missing
-# Debian packages when run as root and names them otherwise.
-DEPS_OK := $(shell sh mk/deps build >&2 && echo ok)
+# Debian packages when run as root and names them otherwise.  The goals
+# that build and drive the tests (cmocka, socat, tio...) check that set
+# too, before their prerequisites are made.
+DEPS_SET := build
+ifneq ($(filter check check-lab check-asan demo bench fuzz,$(MAKECMDGOALS)),)
+DEPS_SET := check
+endif
+DEPS_OK := $(shell sh mk/deps $(DEPS_SET) >&2 && echo ok)
 ifneq ($(DEPS_OK),ok)
-$(error missing build dependencies, see above)
+$(error missing Debian packages for $(DEPS_SET), see above)
 endif
 
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC))
@@ -173,7 +179,6 @@ $(B)/tests/unit/test_comprog: tests/unit/test_comprog.c $(COMPROG_UNIT_OBJS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
 check: all $(UNITS) $(FUZZERS)
-	@sh mk/deps check >&2
 	@[ -n "$(FUZZERS)" ] || echo "fuzz: skipped: clang not installed (apt-get install clang)"
 	@LAB=$(LAB) sh tests/run B=$(B) $(UNITS)
 
@@ -181,7 +186,6 @@ check: all $(UNITS) $(FUZZERS)
 # Part of check where the host can run it (LAB=0 leaves it out).
 LAB ?= 1
 check-lab: all
-	@sh mk/deps check >&2
 	@sh tests/lab/run B=$(B)
 
 # The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer
@@ -191,7 +195,6 @@ check-asan:
 		LDFLAGS='-fsanitize=address,undefined' check
 
 demo: all
-	@sh mk/deps check >&2
 	@sh contrib/demo/run $(B)
 
 # Benchmark programs: each tests/bench/*.c is a program of its own, but
