@@ -16,10 +16,14 @@ TEST_PC = cmocka
 # The dependency check runs before anything is built; it installs missing
 # Debian packages when run as root and names them otherwise.  The goals
 # that build and drive the tests (cmocka, socat, tio...) check that set
-# too, before their prerequisites are made.
+# too, and bench its references (ser2net), before their prerequisites are
+# made.
 DEPS_SET := build
-ifneq ($(filter check check-lab check-asan demo bench fuzz,$(MAKECMDGOALS)),)
+ifneq ($(filter check check-lab check-asan demo fuzz,$(MAKECMDGOALS)),)
 DEPS_SET := check
+endif
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+DEPS_SET := bench
 endif
 DEPS_OK := $(shell sh mk/deps $(DEPS_SET) >&2 && echo ok)
 ifneq ($(DEPS_OK),ok)
