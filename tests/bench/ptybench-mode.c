@@ -316,6 +316,7 @@ ptybench_mode_line(void)
 	printf("chars=%ld ", opt_chars);
 	ptybench_stats_print(&s, 1000000.0);
 	printf("\n");
+	free(s.v);
 }
 
 /*
