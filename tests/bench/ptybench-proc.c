@@ -124,7 +124,11 @@ ptybench_proc_spawn(char **cmd)
 	free(argv);
 }
 
-/* Fail if the forwarder has exited. */
+/*
+ * Fail if the forwarder has exited, ending what it left in its process
+ * group (a forwarder run under a wrapper that ended first would
+ * otherwise go on, and reopen the slave paths of later runs).
+ */
 void
 ptybench_proc_check(void)
 {
@@ -133,6 +137,7 @@ ptybench_proc_check(void)
 	if (ptybench_child == -1 ||
 	    waitpid(ptybench_child, &status, WNOHANG) != ptybench_child)
 		return;
+	kill(-ptybench_child, SIGKILL);
 	ptybench_child = -1;
 	if (WIFSIGNALED(status))
 		errx(1, "the forwarder was killed by signal %d",

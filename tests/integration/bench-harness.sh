@@ -10,6 +10,18 @@ for x in ptybench minifwd; do
 done
 command -v socat >/dev/null || fail "socat is not installed (apt-get install socat)"
 
+# A forwarder that exits at once is reported, and what it left in its
+# process group does not outlive the probe.
+mark=300.$$
+"$B/tests/bench/ptybench" idle -t 2 -- sh -c "sleep $mark & sleep 0.2" \
+    >/dev/null 2>"$T/early.err" && fail "ptybench did not fail when its forwarder exited"
+grep -q 'the forwarder exited' "$T/early.err" ||
+	fail "ptybench did not say the forwarder exited: $(cat "$T/early.err")"
+pgrep -f "sleep $mark" >/dev/null && {
+	pkill -f "sleep $mark"
+	fail "what the forwarder left behind outlived ptybench"
+}
+
 TMPDIR=$T BENCH_SMOKE=1 sh tests/bench/forwarders.sh "$B" >"$T/bench" 2>"$T/bench.err"
 st=$?
 [ $st -le 1 ] || { cat "$T/bench" "$T/bench.err" >&2; fail "forwarders.sh exited with $st"; }
