@@ -17,7 +17,7 @@ mark=300.$$
     >/dev/null 2>"$T/early.err" && fail "ptybench did not fail when its forwarder exited"
 grep -q 'the forwarder exited' "$T/early.err" ||
 	fail "ptybench did not say the forwarder exited: $(cat "$T/early.err")"
-pgrep -f "sleep $mark" >/dev/null && {
+wait_for "! pgrep -f 'sleep $mark'" 5 || {
 	pkill -f "sleep $mark"
 	fail "what the forwarder left behind outlived ptybench"
 }

@@ -17,15 +17,21 @@ for d in $(pkg-config --variable pc_path pkg-config | tr ':' ' '); do
 done
 rm -f "$PC/cmocka.pc"
 [ -e "$PC/libevent.pc" ] || fail "libevent.pc not found on $(pkg-config --variable pc_path pkg-config)"
+# A copy of the tree the unprivileged user can read wherever the
+# checkout is (under /root, say).
+mkdir -p "$T/src"
+tar -C "$ROOT" --exclude='./build*' --exclude=./.git -cf - . |
+    tar -C "$T/src" -xf - || fail "cannot copy the tree to $T/src"
 chmod -R a+rX "$T"
 
-# Run make in the tree as an unprivileged user when root, or as is.
+# Run make -n in the copy as an unprivileged user when root, or as is.
 make_as_user() {
 	if [ "$(id -u)" = 0 ]; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		    env PKG_CONFIG_LIBDIR="$PC" HOME="$T" make -n "$@"
+		(cd "$T/src" && setpriv --reuid=65534 --regid=65534 \
+		    --clear-groups env PKG_CONFIG_LIBDIR="$PC" HOME="$T" \
+		    make -n "$@")
 	else
-		PKG_CONFIG_LIBDIR="$PC" make -n "$@"
+		(cd "$T/src" && PKG_CONFIG_LIBDIR="$PC" make -n "$@")
 	fi
 }
 
