@@ -39,16 +39,38 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PC_CFLAGS) -MMD -MP
 VERSION = 0.1.0
 
 B = build
-# muxctl is built from muxd/muxctl*.c alone; muxd from the other files.
-MUXCTL_SRCS := $(wildcard muxd/muxctl*.c)
-MUXD_SRCS := $(filter-out $(MUXCTL_SRCS),$(wildcard muxd/*.c))
+
+# The layers, bottom up; each directory is a library or a program, and a
+# directory's objects see the headers of the layers below it alone:
+#   transcripts/  captures and transcripts (libtranscripts.a)
+#   protocol/     the control protocol's tables (libprotocol.a)
+#   contest/      the contest's per-byte machines (libcontest.a)
+#   line/         addresses and ports, every kind of line (libline.a)
+#   conf/         a room's configuration (libconf.a)
+#   muxd/ muxctl/ comprog/ udev/   the programs
+# tests/tools/layers checks it from the compiler's dependency files.
+LIB_DIRS = transcripts protocol contest line conf
+INC_transcripts = -Itranscripts
+INC_protocol = -Iprotocol
+INC_contest = -Icontest
+INC_line = -Iline
+INC_conf = -Iconf -Iline -Icontest -Iprotocol
+INC_muxd = -Imuxd -Iline -Icontest -Iconf -Iprotocol -Itranscripts
+INC_muxctl = -Imuxctl -Iprotocol
+INC_comprog = -Icomprog -Iline -Icontest -Iconf -Iprotocol -Itranscripts
+INC_udev = -Iudev -Iconf -Iline -Iprotocol
+INC_ALL = -Iline -Icontest -Iconf -Iprotocol -Itranscripts
+
+LIB_PROTOCOL := $(B)/protocol/libprotocol.a
+LIB_CONTEST := $(B)/contest/libcontest.a
+LIB_LINE := $(B)/line/libline.a
+LIB_CONF := $(B)/conf/libconf.a
+# What links against conf: the configuration and the layers below it.
+CONF_LIBS := $(LIB_CONF) $(LIB_LINE) $(LIB_CONTEST) $(LIB_PROTOCOL)
+
+MUXD_SRCS := $(wildcard muxd/*.c)
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
-# The pure modules (no event loop) that unit tests link against.
-UNIT_LIB_OBJS := $(B)/muxd/addr.o $(B)/muxd/conf.o $(B)/muxd/conf-include.o \
-	$(B)/muxd/conf-rules.o $(B)/muxd/conf-room.o \
-	$(B)/muxd/conf-schedule.o $(B)/muxd/schedule.o \
-	$(B)/muxd/filter.o $(B)/muxd/assertion.o $(B)/muxd/judgeterm.o \
-	$(B)/muxd/typing.o $(B)/muxd/hold.o
+MUXCTL_SRCS := $(wildcard muxctl/*.c)
 # tests/tools/endpoint.c is linked into every test tool, not a tool itself.
 TOOL_SRCS := $(filter-out tests/tools/endpoint.c,$(wildcard tests/tools/*.c)) \
 	$(wildcard contrib/demo/*.c)
@@ -65,39 +87,45 @@ CLANG := $(shell command -v clang 2>/dev/null)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS := $(if $(CLANG),$(FUZZ_SRCS:%.c=$(B)/%))
 
-PROGS = $(B)/muxd/muxd $(B)/muxd/muxctl
+PROGS = $(B)/muxd/muxd $(B)/muxctl/muxctl
 # udev rules for the adapters, and muxd-udev, which writes a room's
-# stable names from its configuration (the pure conf modules).
+# stable names from its configuration.
 UDEV_PROG := $(B)/udev/muxd-udev
 UDEV_RULES := udev/60-muxd.rules udev/61-muxd-access.rules
 UDEVRULESDIR ?= /etc/udev/rules.d
 PROGS += $(UDEV_PROG)
 PROGS += $(TX_PROG)
-# comprog, the matching communications program: comprog/*.c with muxd's
-# line code (addresses, every port kind), its judge terminal, filter and
-# assertion checker, and the transcripts library; curses draws its screen.
+# comprog, the matching communications program: comprog/*.c with the line
+# library, the contest's byte machines, the configuration's include
+# reader (its profiles) and the transcripts library; curses draws its
+# screen.
 CURSES_PC = ncursesw
 COMPROG_SRCS := $(wildcard comprog/*.c)
-COMPROG_SHARED := $(patsubst %,$(B)/muxd/%.o,port port-serial port-tty \
-	port-pty port-exec port-tcp port-ftdi addr log judgeterm filter assertion \
-	conf-include \
-	typing)
 COMPROG := $(B)/comprog/comprog
 PROGS += $(COMPROG)
 
 all: $(PROGS) $(TOOLS)
 
+# Every object sees its own directory's layer and those below it.
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DMUXD_VERSION='"$(VERSION)"' -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(INC_$(firstword $(subst /, ,$*))) \
+		-DMUXD_VERSION='"$(VERSION)"' -c -o $@ $<
+
+$(foreach d,protocol contest line conf,$(eval \
+$(B)/$(d)/lib$(d).a: $$(patsubst %.c,$(B)/%.o,$$(wildcard $(d)/*.c)) ; \
+	$$(AR) rcs $$@ $$^))
 
 # muxd syncs its recordings in a thread (muxd/record-sync.c).
-$(B)/muxd/muxd: $(MUXD_OBJS) $(TX_LIB)
+$(B)/muxd/muxd: $(MUXD_OBJS) $(CONF_LIBS) $(TX_LIB)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PC_LIBS) -lutil
 
-# muxctl also lists serial ports itself ("ports --local").
-$(B)/muxd/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(B)/muxd/serialscan.o
-	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
+# muxctl speaks the protocol and links nothing of the daemon; "ports
+# --local" runs the installed muxd.
+$(B)/muxctl/muxctl.o: ALL_CFLAGS += -DMUXCTL_MUXD='"$(SBINDIR)/muxd"'
+
+$(B)/muxctl/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(LIB_PROTOCOL)
+	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson)
 
 $(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/tests/tools/endpoint.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
@@ -105,13 +133,12 @@ $(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/tests/tools/endpoint.o
 $(B)/contrib/demo/%: $(B)/contrib/demo/%.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
 
-$(B)/udev/muxd-udev.o: ALL_CFLAGS += -Imuxd
-$(UDEV_PROG): $(B)/udev/muxd-udev.o $(UNIT_LIB_OBJS)
+$(UDEV_PROG): $(B)/udev/muxd-udev.o $(CONF_LIBS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 
-$(COMPROG_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += -Imuxd -Itranscripts \
+$(COMPROG_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += \
 	$(shell $(PKG_CONFIG) --cflags $(CURSES_PC))
-$(COMPROG): $(COMPROG_SRCS:%.c=$(B)/%.o) $(COMPROG_SHARED) $(TX_LIB)
+$(COMPROG): $(COMPROG_SRCS:%.c=$(B)/%.o) $(CONF_LIBS) $(TX_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --libs $(CURSES_PC)) -lutil
 
@@ -122,51 +149,49 @@ $(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 
 # A fuzzer is built from its harness and the library's sources with clang.
+FUZZ_CC = $(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
+	-fsanitize=fuzzer,address,undefined $(INC_ALL) $(PC_CFLAGS)
 $(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) transcripts/transcripts.h
 	@mkdir -p $(dir $@)
-	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
-		-fsanitize=fuzzer,address,undefined -Itranscripts $(PC_CFLAGS) \
-		-o $@ $< $(TX_LIB_SRCS) $(PC_LIBS)
+	$(FUZZ_CC) -o $@ $< $(TX_LIB_SRCS) $(PC_LIBS)
 
 # comprog's harness is built from its byte state machines and judgeterm.
 $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
-    comprog/pane.c muxd/judgeterm.c comprog/comprog.h muxd/muxd.h
+    comprog/pane.c contest/judgeterm.c comprog/comprog.h contest/contest.h
 	@mkdir -p $(dir $@)
-	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
-		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
-		-Icomprog $(PC_CFLAGS) -o $@ $(filter %.c,$^)
+	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^)
 
-# The harnesses of muxd's pure modules are built from the file each
-# tests (addresses, the control filter, the opening assertion).
-MUXD_FUZZERS := $(patsubst %,$(B)/tests/fuzz/fuzz_%,addr filter assertion)
-$(MUXD_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c muxd/%.c \
-    muxd/muxd.h
+# The harnesses of the pure modules are built from the file each tests
+# (addresses, the control filter, the opening assertion).
+$(B)/tests/fuzz/fuzz_addr: tests/fuzz/fuzz_addr.c line/addr.c line/line.h
 	@mkdir -p $(dir $@)
-	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
-		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
-		$(PC_CFLAGS) -o $@ $(filter %.c,$^) $(PC_LIBS)
+	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
+CONTEST_FUZZERS := $(patsubst %,$(B)/tests/fuzz/fuzz_%,filter assertion)
+$(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
+    contest/contest.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 
-# The configuration's harness is built from the pure modules, as the
-# unit tests are.
-$(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c \
-    $(UNIT_LIB_OBJS:$(B)/%.o=%.c) muxd/muxd.h
+# The configuration's harness is built from the configuration and the
+# layers below it, as the unit tests are.
+$(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c $(wildcard conf/*.c) \
+    line/addr.c $(wildcard contest/*.c) protocol/protocol.c \
+    $(wildcard conf/*.h)
 	@mkdir -p $(dir $@)
-	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
-		-fsanitize=fuzzer,address,undefined -Imuxd -Itranscripts \
-		$(PC_CFLAGS) -o $@ $(filter %.c,$^) $(PC_LIBS)
+	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 
 fuzz: $(FUZZERS)
 	@sh tests/fuzz/run $(B) 20 $(FUZZERS)
 
-$(B)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJS) $(TX_LIB)
+$(B)/tests/unit/%: tests/unit/%.c $(CONF_LIBS) $(TX_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Imuxd -Itranscripts -o $@ $(filter %.c %.o,$^) \
+	$(CC) $(ALL_CFLAGS) $(INC_ALL) -o $@ $(filter %.c %.o,$^) \
 		$(filter %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
 # Fixtures shared by unit tests (tests/unit/fixture-*.c), each linked
 # into the tests that use it.
-$(B)/tests/unit/fixture-%.o: ALL_CFLAGS += -Imuxd -Itranscripts \
+$(B)/tests/unit/fixture-%.o: ALL_CFLAGS += $(INC_ALL) \
 	$(shell $(PKG_CONFIG) --cflags $(TEST_PC))
 $(patsubst %,$(B)/tests/unit/test_%,conf conf_schedule conf_rules): \
     $(B)/tests/unit/fixture-conf.o
@@ -176,10 +201,10 @@ $(patsubst %,$(B)/tests/unit/test_%,cap txrender): \
 # comprog's pure modules (pane, echo) have their own unit test.
 COMPROG_UNIT_OBJS := $(patsubst %,$(B)/comprog/%.o,pane echo)
 $(B)/tests/unit/test_comprog: tests/unit/test_comprog.c $(COMPROG_UNIT_OBJS) \
-    $(UNIT_LIB_OBJS) $(TX_LIB)
+    $(CONF_LIBS) $(TX_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Imuxd -Itranscripts -Icomprog -o $@ \
-		$(filter %.c %.o %.a,$^) $(PC_LIBS) \
+	$(CC) $(ALL_CFLAGS) $(INC_ALL) -Icomprog -o $@ \
+		$(filter %.c %.o,$^) $(filter %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
 check: all $(UNITS) $(FUZZERS)
@@ -222,8 +247,8 @@ install: $(PROGS)
 		$(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 755 $(B)/muxd/muxd $(DESTDIR)$(SBINDIR)/muxd
-	install -m 755 $(B)/muxd/muxctl $(DESTDIR)$(BINDIR)/muxctl
-	install -m 644 muxd/muxd.8 muxd/muxctl.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 755 $(B)/muxctl/muxctl $(DESTDIR)$(BINDIR)/muxctl
+	install -m 644 muxd/muxd.8 muxctl/muxctl.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 644 muxd/muxd.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 755 $(TX_PROG) $(DESTDIR)$(BINDIR)/transcripts
 	install -m 644 transcripts/transcripts.1 $(DESTDIR)$(MANDIR)/man1/

@@ -1,7 +1,7 @@
 /*
  * comprog: start-up, options, signals, the keyboard and the log.
  *
- * One libevent loop, as in muxd: the line (line.c over muxd's port code),
+ * One libevent loop, as in muxd: the line (line.c over the line library),
  * the keyboard (standard input, read a byte at a time as typed), the
  * entry's program, and timers.  SIGINT, SIGTERM and SIGHUP end the loop,
  * so that everything is closed and the terminal restored on the normal
@@ -29,8 +29,8 @@
 
 #define COMPROG_NOTICE_SEC	10	/* a warning stays on the status line */
 
-/* The loop and the clock that the shared line code (muxd/port*.c) uses. */
-struct event_base	*muxd_base;
+/* The loop and the clock that the line library (line/) runs on. */
+struct event_base	*comprog_base;
 
 static enum comprog_mode comprog_mode;
 static FILE		*comprog_logf;
@@ -52,10 +52,10 @@ static void	comprog_second_cb(evutil_socket_t, short, void *);
 
 /* Give the time of the current event, or now outside the loop. */
 void
-muxd_time(struct timeval *tv)
+comprog_time(struct timeval *tv)
 {
-	if (muxd_base == NULL ||
-	    event_base_gettimeofday_cached(muxd_base, tv) == -1)
+	if (comprog_base == NULL ||
+	    event_base_gettimeofday_cached(comprog_base, tv) == -1)
 		gettimeofday(tv, NULL);
 }
 
@@ -130,8 +130,8 @@ comprog_log(int pri, const char *msg)
 void
 comprog_status(const char *side, uint64_t refused)
 {
-	char	line[MUXD_ERRLEN + 64], kept[64], ref[64], notice[256];
-	char	why[MUXD_ERRLEN + 32];
+	char	line[LINE_ERRLEN + 64], kept[64], ref[64], notice[256];
+	char	why[LINE_ERRLEN + 32];
 
 	line_describe(line, sizeof(line));
 	kept[0] = ref[0] = notice[0] = why[0] = '\0';
@@ -167,7 +167,7 @@ void
 comprog_quit(int status)
 {
 	comprog_exit = status;
-	event_base_loopbreak(muxd_base);
+	event_base_loopbreak(comprog_base);
 }
 
 /* Handle a signal: stop, resize, or reap children. */
@@ -217,7 +217,7 @@ comprog_key_cb(evutil_socket_t fd, short what, void *arg)
 		comprog_quit(0);
 		return;
 	}
-	muxd_time(&tv);
+	comprog_time(&tv);
 	for (i = 0; i < n; i++) {
 		if (comprog_cmd) {
 			comprog_cmd = 0;
@@ -291,7 +291,7 @@ main(int argc, char *argv[])
 	const char		*logfile = NULL, *name = NULL, *eol = NULL;
 	const char		*typingtext = NULL, *program = NULL;
 	const char		*contestant = NULL, *address;
-	char			 err[MUXD_ERRLEN], **prog = NULL;
+	char			 err[LINE_ERRLEN], **prog = NULL;
 	int			 ch, remote_echo = 0, minutes = 0, echo = 0;
 	long long		 seed = -1;
 	size_t			 i;
@@ -432,11 +432,11 @@ main(int argc, char *argv[])
 	signal(SIGPIPE, SIG_IGN);
 	if ((cfg = event_config_new()) == NULL ||
 	    event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER) == -1 ||
-	    (muxd_base = event_base_new_with_config(cfg)) == NULL)
+	    (comprog_base = event_base_new_with_config(cfg)) == NULL)
 		fatalx("cannot create the event loop");
 	event_config_free(cfg);
 	for (i = 0; i < sizeof(signums) / sizeof(signums[0]); i++) {
-		sigs[i] = evsignal_new(muxd_base, signums[i], comprog_signal,
+		sigs[i] = evsignal_new(comprog_base, signums[i], comprog_signal,
 		    NULL);
 		if (sigs[i] == NULL || evsignal_add(sigs[i], NULL) == -1)
 			fatalx("cannot watch signal %d", signums[i]);
@@ -470,9 +470,9 @@ main(int argc, char *argv[])
 	    err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	if (comprog_mode != COMPROG_ENTRY) {
-		comprog_ev_key = event_new(muxd_base, STDIN_FILENO,
+		comprog_ev_key = event_new(comprog_base, STDIN_FILENO,
 		    EV_READ | EV_PERSIST, comprog_key_cb, NULL);
-		comprog_ev_second = event_new(muxd_base, -1, EV_PERSIST,
+		comprog_ev_second = event_new(comprog_base, -1, EV_PERSIST,
 		    comprog_second_cb, NULL);
 		if (comprog_ev_key == NULL || comprog_ev_second == NULL ||
 		    event_add(comprog_ev_key, NULL) == -1 ||
@@ -483,7 +483,7 @@ main(int argc, char *argv[])
 	    transcript_path() != NULL ? ", recording in " : "",
 	    transcript_path() != NULL ? transcript_path() : "");
 
-	event_base_dispatch(muxd_base);
+	event_base_dispatch(comprog_base);
 
 	switch (comprog_mode) {
 	case COMPROG_JUDGE:
@@ -504,8 +504,8 @@ main(int argc, char *argv[])
 	transcript_close();
 	for (i = 0; i < sizeof(signums) / sizeof(signums[0]); i++)
 		event_free(sigs[i]);
-	event_base_free(muxd_base);
-	muxd_base = NULL;
+	event_base_free(comprog_base);
+	comprog_base = NULL;
 	log_info("stopped");
 	if (comprog_logf != NULL)
 		fclose(comprog_logf);

@@ -9,11 +9,12 @@
  *			number and the mandatory opening assertion
  *	entry		an adapter that puts a console chatbot on the line
  *
- * The line is muxd's own line code (muxd/addr.c, muxd/port*.c: address
- * syntax, serial, pty, TCP, reopening with backoff, bounded queues), run
- * with comprog's hooks (line.c); the judge's terminal is muxd's pure
- * judgeterm.c and the control-sequence filter is muxd's filter.c.  The
- * transcript is written by libtranscripts, in muxd's formats.
+ * The line is the line library muxd runs on (line/: address syntax,
+ * serial, pty, TCP, reopening with backoff, bounded queues), with
+ * comprog's hooks (line.c); the judge's terminal, the control-sequence
+ * filter and the opening assertion are the contest's byte machines
+ * (contest/), as in muxd.  The transcript is written by libtranscripts,
+ * in muxd's formats.
  */
 #ifndef COMPROG_H
 #define COMPROG_H
@@ -22,7 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "muxd.h"
+#include "line.h"
+#include "contest.h"
+#include "conf.h"
 #include "transcripts.h"
 
 #define COMPROG_QUEUE		4096	/* bytes kept for a line that is down */
@@ -201,6 +204,8 @@ void		 entry_stop(void);
 extern const struct line_cb entry_line_cb;
 
 /* comprog.c */
+extern struct event_base *comprog_base;
+void		 comprog_time(struct timeval *);
 void		 comprog_quit(int);
 void		 comprog_status(const char *, uint64_t);
 int64_t		 comprog_usec(const struct timeval *);

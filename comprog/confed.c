@@ -59,7 +59,7 @@ const struct line_cb confed_line_cb = { confed_read, confed_change };
 void
 confed_start(const struct profile *prof, const char *name, int minutes)
 {
-	char	err[MUXD_ERRLEN];
+	char	err[LINE_ERRLEN];
 
 	confed_prof = prof;
 	confed_name = name;

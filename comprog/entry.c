@@ -10,7 +10,7 @@
  * program as one line, the turn's lines joined by a space; an "@@nn"
  * announcement is logged and recorded, not handed.  What the program
  * writes is typed out on the line one key at a time with the typing model
- * (muxd/typing.c), each LF as the profile's line end (CR LF by default), CRs
+ * (contest/typing.c), each LF as the profile's line end (CR LF by default), CRs
  * dropped.  Typing waits while the line is down and resumes when it is
  * back.  With --echo the adapter also prompts and echoes the judge's keys
  * itself, for a plain terminal with no muxd in between.
@@ -101,9 +101,9 @@ entry_start(const struct profile *prof, const struct typing *typing,
 	    (entry_answer = evbuffer_new()) == NULL ||
 	    (entry_turn = evbuffer_new()) == NULL ||
 	    (entry_errline = evbuffer_new()) == NULL ||
-	    (entry_ev_restart = evtimer_new(muxd_base, entry_restart_cb,
+	    (entry_ev_restart = evtimer_new(comprog_base, entry_restart_cb,
 	    NULL)) == NULL ||
-	    (entry_ev_type = evtimer_new(muxd_base, entry_type_cb,
+	    (entry_ev_type = evtimer_new(comprog_base, entry_type_cb,
 	    NULL)) == NULL)
 		fatalx("cannot allocate the entry adapter");
 	entry_spawn();
@@ -166,11 +166,11 @@ entry_spawn(void)
 	fcntl(entry_to, F_SETFL, fcntl(entry_to, F_GETFL) | O_NONBLOCK);
 	fcntl(entry_from, F_SETFL, fcntl(entry_from, F_GETFL) | O_NONBLOCK);
 	fcntl(entry_err, F_SETFL, fcntl(entry_err, F_GETFL) | O_NONBLOCK);
-	entry_ev_to = event_new(muxd_base, entry_to, EV_WRITE | EV_PERSIST,
+	entry_ev_to = event_new(comprog_base, entry_to, EV_WRITE | EV_PERSIST,
 	    entry_to_cb, NULL);
-	entry_ev_from = event_new(muxd_base, entry_from, EV_READ | EV_PERSIST,
+	entry_ev_from = event_new(comprog_base, entry_from, EV_READ | EV_PERSIST,
 	    entry_from_cb, NULL);
-	entry_ev_err = event_new(muxd_base, entry_err, EV_READ | EV_PERSIST,
+	entry_ev_err = event_new(comprog_base, entry_err, EV_READ | EV_PERSIST,
 	    entry_err_cb, NULL);
 	if (entry_ev_to == NULL || entry_ev_from == NULL ||
 	    entry_ev_err == NULL)
@@ -475,7 +475,7 @@ entry_type_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	evbuffer_drain(entry_answer, 1);
-	muxd_time(&tv);
+	comprog_time(&tv);
 	transcript_entity(out, n, &tv);
 	if (entry_echo)
 		judgeterm_screen(&entry_jt, out, n);

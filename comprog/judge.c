@@ -63,7 +63,7 @@ void
 judge_start(const struct profile *prof)
 {
 	struct judgeterm_out	 out;
-	char			 err[MUXD_ERRLEN], *s, *nl;
+	char			 err[LINE_ERRLEN], *s, *nl;
 	char			 banner[PROFILE_BANNERMAX];
 
 	judge_prof = prof;
@@ -83,7 +83,7 @@ judge_start(const struct profile *prof)
 	}
 	if (prof->remote_echo) {
 		echo_init(&judge_echo);
-		if ((judge_tick = evtimer_new(muxd_base, judge_tick_cb,
+		if ((judge_tick = evtimer_new(comprog_base, judge_tick_cb,
 		    NULL)) == NULL)
 			fatalx("cannot allocate a timer");
 	} else {
@@ -257,7 +257,7 @@ judge_tick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	(void)arg;
-	muxd_time(&tv);
+	comprog_time(&tv);
 	echo_expire(&judge_echo, comprog_usec(&tv), judge_sorted, &tv);
 	if (judge_echo.lost > lost)
 		log_warnx("%llu keys were not echoed by the other end (is "

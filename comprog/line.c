@@ -1,5 +1,5 @@
 /*
- * The line: one port of muxd's line code (muxd/port*.c), with comprog's
+ * The line: one port of the line library (line/), with comprog's
  * hooks.  port.c reopens a line that fails with backoff (a pulled cable,
  * a peer gone, a device that vanished), a tcp-listen line waits for its
  * next peer, and what is sent while the line is down waits in the port's
@@ -23,10 +23,12 @@ static int		 line_downs;	/* times it went down */
 
 static void	line_forward(struct port *, const unsigned char *, size_t,
 		    const struct timeval *);
-static void	line_event(const char *, json_t *);
+static void	line_event(struct port *, const struct port_event *);
 
 static const struct port_hooks line_hooks = {
-	line_forward, NULL, line_event, NULL, NULL, NULL
+	.forward = line_forward,
+	.event = line_event,
+	.clock = comprog_time
 };
 
 /* Hand the bytes read from the line to the side. */
@@ -41,33 +43,32 @@ line_forward(struct port *p, const unsigned char *buf, size_t n,
 
 /* Take port.c's events: the line up or down, bytes dropped. */
 static void
-line_event(const char *type, json_t *fields)
+line_event(struct port *p, const struct port_event *ev)
 {
-	const char	*error = NULL;
-	json_int_t	 bytes = 0;
-	char		 msg[MUXD_ERRLEN + 64];
+	const char	*error = ev->error;
+	long long	 bytes = (long long)ev->bytes;
+	char		 msg[LINE_ERRLEN + 64];
 
-	json_unpack(fields, "{s?s s?I}", "error", &error, "bytes", &bytes);
-	if (strcmp(type, "port.up") == 0) {
+	(void)p;
+	if (ev->kind == PORT_EVENT_UP) {
 		if (line_downs > 0)
 			transcript_marker("fault line up");
 		snprintf(msg, sizeof(msg), "up");
 		if (line_cb.change != NULL)
 			line_cb.change(LINE_UP, msg);
-	} else if (strcmp(type, "port.down") == 0) {
+	} else if (ev->kind == PORT_EVENT_DOWN) {
 		line_downs++;
 		transcript_marker("fault line down %s",
 		    error != NULL ? error : "");
 		snprintf(msg, sizeof(msg), "%s", error != NULL ? error : "down");
 		if (line_cb.change != NULL)
 			line_cb.change(LINE_DOWN, msg);
-	} else if (strcmp(type, "drop") == 0) {
-		transcript_marker("drop %lld line", (long long)bytes);
-		snprintf(msg, sizeof(msg), "%lld bytes dropped", (long long)bytes);
+	} else if (ev->kind == PORT_EVENT_DROP) {
+		transcript_marker("drop %lld line", bytes);
+		snprintf(msg, sizeof(msg), "%lld bytes dropped", bytes);
 		if (line_cb.change != NULL)
 			line_cb.change(LINE_DROP, msg);
 	}
-	json_decref(fields);
 }
 
 /*
@@ -79,7 +80,7 @@ line_open(const char *text, const struct line_cb *cb, char *err,
     size_t errlen)
 {
 	struct addr	a;
-	char		msg[MUXD_ERRLEN];
+	char		msg[LINE_ERRLEN];
 
 	if (addr_parse(text, &a, msg, sizeof(msg)) == -1) {
 		snprintf(err, errlen, "bad address '%s': %s", text, msg);
@@ -92,7 +93,7 @@ line_open(const char *text, const struct line_cb *cb, char *err,
 		return (-1);
 	}
 	line_cb = *cb;
-	port_hooks_set(&line_hooks);
+	port_hooks_set(comprog_base, &line_hooks);
 	line_port = port_new("line", &a, COMPROG_QUEUE);
 	if ((line_text = addr_format(&a)) == NULL)
 		line_text = strdup(text);

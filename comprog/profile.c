@@ -127,7 +127,7 @@ profile_fail(const config_setting_t *s, const char *file, const char *what,
 
 /*
  * A profile's text, read whole and its includes checked as muxd checks a
- * configuration's (muxd/conf-include.c: libconfig would end comprog on an
+ * configuration's (conf/conf-include.c: libconfig would end comprog on an
  * include of a directory).  NULL with a message in err.
  */
 static char *

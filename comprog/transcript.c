@@ -47,7 +47,7 @@ transcript_open(const char *dir, const struct transcript_who *who, char *err,
 	char			 soft[64];
 	const char		*line = who->address;
 
-	muxd_time(&tv);
+	comprog_time(&tv);
 	localtime_r(&tv.tv_sec, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	snprintf(path, sizeof(path), "%s/comprog-%s-%s.cast", dir, who->role,
@@ -77,7 +77,7 @@ transcript_open(const char *dir, const struct transcript_who *who, char *err,
 		return (-1);
 	}
 	cap_meta_free(&m);
-	if ((transcript_timer = evtimer_new(muxd_base, transcript_sync_cb,
+	if ((transcript_timer = evtimer_new(comprog_base, transcript_sync_cb,
 	    NULL)) == NULL)
 		fatalx("cannot allocate the transcript's timer");
 	return (0);
@@ -103,7 +103,7 @@ transcript_write(enum cap_kind kind, const void *buf, size_t len,
 	if (transcript_rec == NULL || len == 0)
 		return;
 	if (tv == NULL) {
-		muxd_time(&now);
+		comprog_time(&now);
 		tv = &now;
 	}
 	if (rec_event(transcript_rec, kind, buf, len, tv, &ce) != CAP_OK) {

@@ -45,7 +45,7 @@ static struct cablecheck	*cablecheck_cur;
 static int			 cablecheck_ids;
 
 static void	cablecheck_tap(void *, const struct port *,
-		    const struct link *, enum tap_dir, const unsigned char *,
+		    const struct link *, enum port_dir, const unsigned char *,
 		    size_t, const struct timeval *);
 static void	cablecheck_done(evutil_socket_t, short, void *);
 static void	cablecheck_free(struct cablecheck *);
@@ -70,7 +70,7 @@ cablecheck_probe_of(const struct port *p)
  */
 static void
 cablecheck_tap(void *arg, const struct port *p, const struct link *l,
-    enum tap_dir dir, const unsigned char *buf, size_t len,
+    enum port_dir dir, const unsigned char *buf, size_t len,
     const struct timeval *tv)
 {
 	struct cablecheck_probe	*in, *pr;
@@ -80,7 +80,7 @@ cablecheck_tap(void *arg, const struct port *p, const struct link *l,
 
 	(void)arg;
 	(void)tv;
-	if (cablecheck_cur == NULL || dir != TAP_IN || l != NULL ||
+	if (cablecheck_cur == NULL || dir != PORT_IN || l != NULL ||
 	    (in = cablecheck_probe_of(p)) == NULL)
 		return;
 	if (len >= CABLECHECK_KEEP) {
@@ -112,9 +112,9 @@ cablecheck_tap(void *arg, const struct port *p, const struct link *l,
 static json_t *
 cablecheck_skip(struct port *p)
 {
-	if (p->link != NULL)
+	if (link_of(p) != NULL)
 		return (json_pack("{ss ss ss}", "port", p->name, "skipped",
-		    "in a link: disconnect it first", "link", p->link->name));
+		    "in a link: disconnect it first", "link", link_of(p)->name));
 	if (p->state != PORT_UP)
 		return (json_pack("{ss ss ss ss}", "port", p->name, "skipped",
 		    "not up", "state", port_state_name(p->state), "error",

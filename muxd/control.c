@@ -281,7 +281,7 @@ control_reply(struct control_client *c, json_t *id, json_t *result,
 {
 	json_t	*o;
 
-	o = json_pack("{si}", "v", MUXD_PROTOCOL);
+	o = json_pack("{si}", "v", PROTOCOL_VERSION);
 	if (id != NULL)
 		json_object_set(o, "id", id);
 	if (error == NULL) {
@@ -319,9 +319,9 @@ control_request(struct control_client *c, const char *line, size_t len)
 	if (id != NULL && (json_is_object(id) || json_is_array(id)))
 		id = NULL;
 	v = json_object_get(req, "v");
-	if (!json_is_integer(v) || json_integer_value(v) != MUXD_PROTOCOL) {
+	if (!json_is_integer(v) || json_integer_value(v) != PROTOCOL_VERSION) {
 		snprintf(msg, sizeof(msg), "unsupported protocol version: "
-		    "\"v\" must be %d", MUXD_PROTOCOL);
+		    "\"v\" must be %d", PROTOCOL_VERSION);
 		goto garbage;
 	}
 	cmd = json_object_get(req, "cmd");
@@ -351,11 +351,15 @@ control_status(void)
 {
 	struct port	*p;
 	struct link	*l;
-	json_t		*ps, *ls;
+	json_t		*ps, *ls, *o;
 
 	ps = json_array();
-	TAILQ_FOREACH(p, &ports, entry)
-		json_array_append_new(ps, port_json(p));
+	TAILQ_FOREACH(p, &ports, entry) {
+		o = port_json(p);
+		json_object_set_new(o, "link", link_of(p) != NULL ?
+		    json_string(link_of(p)->name) : json_null());
+		json_array_append_new(ps, o);
+	}
 	ls = json_array();
 	TAILQ_FOREACH(l, &links, entry)
 		json_array_append_new(ls, link_json(l));
@@ -379,7 +383,7 @@ control_target(const char *cmd, json_t *req, char *err, size_t errlen)
 	}
 	if ((l = link_find(target)) == NULL && (p = port_find(target)) !=
 	    NULL)
-		l = p->link;
+		l = link_of(p);
 	if (l == NULL)
 		snprintf(err, errlen, "%s is neither a link nor a linked port",
 		    target);
@@ -504,7 +508,7 @@ control_event(const char *type, json_t *fields)
 		return;
 	}
 	muxd_time(&tv);
-	o = json_pack("{sisssf}", "v", MUXD_PROTOCOL, "event", type, "time",
+	o = json_pack("{sisssf}", "v", PROTOCOL_VERSION, "event", type, "time",
 	    tv.tv_sec + tv.tv_usec / 1e6);
 	if (fields != NULL)
 		json_object_update(o, fields);

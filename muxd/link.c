@@ -27,10 +27,10 @@ link_new(const char *name, struct port *a, struct port *b,
 		    a->name);
 		return (NULL);
 	}
-	if (a->link != NULL || b->link != NULL) {
+	if (link_of(a) != NULL || link_of(b) != NULL) {
 		snprintf(err, errlen, "port %s is already in link %s",
-		    a->link != NULL ? a->name : b->name,
-		    a->link != NULL ? a->link->name : b->link->name);
+		    link_of(a) != NULL ? a->name : b->name,
+		    link_of(a) != NULL ? link_of(a)->name : link_of(b)->name);
 		return (NULL);
 	}
 	if (link_find(name) != NULL) {
@@ -45,7 +45,7 @@ link_new(const char *name, struct port *a, struct port *b,
 	l->origin = origin;
 	l->station = l->side = l->entity = -1;
 	muxd_time(&l->since);
-	a->link = b->link = l;
+	a->owner = b->owner = l;
 	TAILQ_INSERT_TAIL(&links, l, entry);
 	log_info("link %s: %s <-> %s", name, a->name, b->name);
 	control_event("link.up", json_pack("{ssssssss}", "link", name,
@@ -115,9 +115,9 @@ link_discard(struct port *p, const char *link)
 void
 link_free(struct link *l, const char *reason)
 {
-	l->a->link = l->b->link = NULL;
-	port_drain_paused(l->a, l);
-	port_drain_paused(l->b, l);
+	l->a->owner = l->b->owner = NULL;
+	port_drain_paused(l->a, l, l->name);
+	port_drain_paused(l->b, l, l->name);
 	port_pause(l->a, 0);
 	port_pause(l->b, 0);
 	link_discard(l->a, l->name);
@@ -151,18 +151,32 @@ link_peer(const struct link *l, const struct port *p)
 	return (l->a == p ? l->b : l->a);
 }
 
+/* Return the other end of a port's link, the port's owner (a port hook). */
+struct port *
+link_port_peer(void *owner, const struct port *p)
+{
+	return (link_peer(owner, p));
+}
+
+/* End a port's link, the port's owner, as the port goes (a port hook). */
+void
+link_port_unlink(void *owner, const char *reason)
+{
+	link_free(owner, reason);
+}
+
 /* Pass bytes just read from a port to the other end of its link. */
 void
 link_forward(struct port *src, const unsigned char *buf, size_t n,
     const struct timeval *tv)
 {
-	if (src->link == NULL) {
+	if (link_of(src) == NULL) {
 		src->unrouted += n;
 		return;
 	}
-	if (src->link->rules != NULL)
-		rules_forward(src->link, src, buf, n, tv, src->waited);
-	else if (port_send(link_peer(src->link, src), buf, n) == 1)
+	if (link_of(src)->rules != NULL)
+		rules_forward(link_of(src), src, buf, n, tv, src->waited);
+	else if (port_send(link_peer(link_of(src), src), buf, n) == 1)
 		port_pause(src, 1);
 }
 

@@ -22,10 +22,17 @@
 struct event_base	*muxd_base;
 struct conf		*muxd_conf;
 
+static void	muxd_port_event(struct port *, const struct port_event *);
+
 /* What the line code does with what it reads, writes and reports. */
 static const struct port_hooks muxd_port_hooks = {
-	link_forward, tap_bytes, control_event, link_peer, link_free,
-	record_port_close
+	.forward = link_forward,
+	.tap = tap_bytes,
+	.event = muxd_port_event,
+	.peer = link_port_peer,
+	.unlink = link_port_unlink,
+	.closed = record_port_close,
+	.clock = muxd_time
 };
 
 static void	muxd_usage(void) __attribute__((noreturn));
@@ -37,9 +44,56 @@ static void	muxd_quick(char **, int);
 static void	muxd_shutdown(void);
 static void	muxd_drop(const char *, const char *);
 static void	muxd_port_start(struct port *);
+static int	muxd_list_ports(void);
 
 /* With -u, exec: ports wait for the drop: their programs run as the user. */
 static int	muxd_exec_later;
+
+/* Tell the watchers and the recordings what happened to a line. */
+static void
+muxd_port_event(struct port *p, const struct port_event *ev)
+{
+	switch (ev->kind) {
+	case PORT_EVENT_UP:
+		control_event("port.up", json_pack("{ss}", "port", p->name));
+		break;
+	case PORT_EVENT_DOWN:
+		control_event("port.down", json_pack("{ssss}", "port",
+		    p->name, "error", ev->error));
+		break;
+	case PORT_EVENT_DROP:
+		control_event("drop", json_pack("{sssIsIsbss*}", "port",
+		    p->name, "bytes", (json_int_t)ev->bytes, "total",
+		    (json_int_t)ev->total, "end", ev->end, "reason",
+		    ev->error));
+		break;
+	}
+}
+
+/*
+ * Print the serial ports of this host, as JSON on one line, with the
+ * holders found from their locks ("muxctl ports --local" shows them).
+ */
+static int
+muxd_list_ports(void)
+{
+	json_t	*list;
+	char	 msg[MUXD_ERRLEN], *s;
+
+	if ((list = serialscan_list(msg, sizeof(msg))) == NULL) {
+		fprintf(stderr, "muxd: %s\n", msg);
+		return (1);
+	}
+	s = json_dumps(list, JSON_COMPACT);
+	json_decref(list);
+	if (s == NULL) {
+		fprintf(stderr, "muxd: out of memory\n");
+		return (1);
+	}
+	printf("%s\n", s);
+	free(s);
+	return (fflush(stdout) == EOF ? 1 : 0);
+}
 
 /* Print the usage and exit. */
 static void
@@ -48,7 +102,8 @@ muxd_usage(void)
 	fprintf(stderr,
 	    "usage: muxd [-dnVv] [-f file] [-s socket] [-u user]\n"
 	    "       muxd [-v] [-s socket] [-u user] --link address address "
-	    "[--link address address ...]\n");
+	    "[--link address address ...]\n"
+	    "       muxd --ports\n");
 	exit(2);
 }
 
@@ -237,7 +292,7 @@ muxd_quick(char **pairs, int npairs)
 				fatalx("--link %d: %s", i + 1, err);
 			snprintf(name, sizeof(name), "link%d-%c", i + 1,
 			    'a' + j);
-			p[j] = port_new(name, &a, MUXD_QUEUE_LIMIT);
+			p[j] = port_new(name, &a, PORT_QUEUE_LIMIT);
 			addr_free(&a);
 		}
 		snprintf(name, sizeof(name), "link%d", i + 1);
@@ -316,6 +371,7 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "link", required_argument, NULL, 'L' },
+		{ "ports", no_argument, NULL, 'P' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -354,6 +410,8 @@ main(int argc, char *argv[])
 		case 'V':
 			printf("muxd %s\n", MUXD_VERSION);
 			return (0);
+		case 'P':
+			return (muxd_list_ports());
 		case 'L':
 			if (optind >= argc || argv[optind][0] == '-')
 				muxd_usage();
@@ -387,10 +445,10 @@ main(int argc, char *argv[])
 	if (daemonize && daemon(0, 0) == -1)
 		fatal("daemon");
 	signal(SIGPIPE, SIG_IGN);
-	port_hooks_set(&muxd_port_hooks);
 	/* Byte times come from muxd_time(), not from the loop's clock. */
 	if ((muxd_base = event_base_new()) == NULL)
 		fatalx("cannot create the event loop");
+	port_hooks_set(muxd_base, &muxd_port_hooks);
 	for (i = 0; signums[i] != 0; i++) {
 		sigs[i] = evsignal_new(muxd_base, signums[i], muxd_signal,
 		    NULL);

@@ -37,7 +37,7 @@ static struct deadline	*record_timer;
 static int		 record_on;
 
 static void	record_tap(void *, const struct port *, const struct link *,
-		    enum tap_dir, const unsigned char *, size_t,
+		    enum port_dir, const unsigned char *, size_t,
 		    const struct timeval *);
 static void	record_timer_cb(void *);
 static void	record_arm(void);
@@ -91,8 +91,8 @@ record_shutdown(void)
 void
 record_port_close(struct port *p)
 {
-	record_free(p->record);
-	p->record = NULL;
+	record_free(p->data);
+	p->data = NULL;
 }
 
 /*
@@ -258,8 +258,8 @@ record_port(struct port *p)
 	struct record		*r;
 	char			 path[1024], soft[64], *addr;
 
-	if (p->record != NULL)
-		return (p->record);
+	if (p->data != NULL)
+		return (p->data);
 	cap_meta_init(&m);
 	m.timestamp = p->since.tv_sec;
 	snprintf(path, sizeof(path), "%s/unrouted-%s.cast",
@@ -281,7 +281,7 @@ record_port(struct port *p)
 		return (NULL);
 	}
 	cap_meta_free(&m);
-	p->record = r;
+	p->data = r;
 	return (r);
 }
 
@@ -393,14 +393,14 @@ record_marker(struct record *r, const char *fmt, ...)
 /* The tap observer: bytes read from a port go to its recording. */
 static void
 record_tap(void *arg, const struct port *cp, const struct link *cl,
-    enum tap_dir dir, const unsigned char *buf, size_t len,
+    enum port_dir dir, const unsigned char *buf, size_t len,
     const struct timeval *tv)
 {
 	struct port	*p = (struct port *)cp;
 	struct record	*r;
 
 	(void)arg;
-	if (dir != TAP_IN)
+	if (dir != PORT_IN)
 		return;
 	if (cl != NULL) {
 		if (cl->deferred && cl->b == cp)
@@ -431,7 +431,7 @@ record_event(const char *type, json_t *fields)
 	    json_unpack(fields, "{ss}", "port", &name) == -1 ||
 	    (p = port_find(name)) == NULL)
 		return;
-	r = p->link != NULL ? p->link->record : p->record;
+	r = link_of(p) != NULL ? link_of(p)->record : p->data;
 	if (r == NULL)
 		return;
 	json_unpack(fields, "{s?s s?s s?I}", "error", &error, "reason",
@@ -460,11 +460,11 @@ record_timer_cb(void *arg)
 
 	(void)arg;
 	TAILQ_FOREACH(p, &ports, entry) {
-		if (p->record != NULL)
-			record_sync(p->record);
-		if (p->link != NULL && p->link->a == p &&
-		    p->link->record != NULL)
-			record_sync(p->link->record);
+		if (p->data != NULL)
+			record_sync(p->data);
+		if (link_of(p) != NULL && link_of(p)->a == p &&
+		    link_of(p)->record != NULL)
+			record_sync(link_of(p)->record);
 	}
 	record_sync_flush();
 }

@@ -136,10 +136,10 @@ round_start(int number, char *err, size_t errlen)
 
 		for (side = 0; side < 4; side++) {
 			a = port_find(muxd_conf->ports[idx[side]].name);
-			if (a != NULL && a->link != NULL) {
+			if (a != NULL && link_of(a) != NULL) {
 				snprintf(err, errlen, "port %s is in link %s; "
 				    "disconnect it first", a->name,
-				    a->link->name);
+				    link_of(a)->name);
 				return (-1);
 			}
 		}

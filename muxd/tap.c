@@ -1,6 +1,6 @@
 /*
- * The one place every byte passes: read from a port (TAP_IN) and written
- * to a port (TAP_OUT), with its time, port, direction and link.  Bytes read
+ * The one place every byte passes: read from a port (PORT_IN) and written
+ * to a port (PORT_OUT), with its time, port, direction and link.  Bytes read
  * from an unrouted port pass here with a NULL link.  Observers (the capture,
  * the contest rules) register a function; it is called synchronously on the
  * forwarding path and must not block.
@@ -19,9 +19,12 @@ struct tap_observer {
 static struct tap_observer	tap_observers[TAP_MAX];
 static size_t			tap_count;
 
-/* Hand a chunk of bytes to every observer. */
+/*
+ * Hand a chunk of bytes to every observer, with the link it passed in
+ * (the port's owner then), or NULL.
+ */
 void
-tap_bytes(struct port *p, struct link *l, enum tap_dir dir,
+tap_bytes(struct port *p, void *l, enum port_dir dir,
     const unsigned char *buf, size_t len, const struct timeval *tv)
 {
 	size_t	i;

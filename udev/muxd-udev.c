@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "muxd.h"
+#include "conf.h"
 
 #define MUXD_UDEV_CONF	"/etc/muxd.conf"
 
@@ -98,7 +98,7 @@ main(int argc, char *argv[])
 {
 	struct conf	*cf;
 	const char	*file = MUXD_UDEV_CONF, *output = NULL;
-	char		 msg[MUXD_ERRLEN], tmp[4096];
+	char		 msg[LINE_ERRLEN], tmp[4096];
 	FILE		*out = stdout;
 	size_t		 i;
 	int		 ch, failed = 0;

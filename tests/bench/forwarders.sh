@@ -44,7 +44,7 @@ else
 fi
 GAPS=20,300
 
-for x in "$PB" "$B/tests/bench/minifwd" "$B/muxd/muxd" "$B/muxd/muxctl"; do
+for x in "$PB" "$B/tests/bench/minifwd" "$B/muxd/muxd" "$B/muxctl/muxctl"; do
 	[ -x "$x" ] || { echo "forwarders: $x not built"; exit 1; }
 done
 command -v socat >/dev/null || { echo "forwarders: socat not installed"; exit 1; }

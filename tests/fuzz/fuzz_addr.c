@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for endpoint addresses (muxd/addr.c), the one syntax
+ * libFuzzer harness for endpoint addresses (line/addr.c), the one syntax
  * of the configuration, the command line and comprog.  Any text is either
  * refused with a message, or parsed into an address whose written form
  * (addr_format, what muxctl shows and the state file keeps) parses back
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "line.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

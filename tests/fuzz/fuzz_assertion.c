@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the opening assertion checker (muxd/assertion.c),
+ * libFuzzer harness for the opening assertion checker (contest/assertion.c),
  * which decides 2004 rule 3 live, by pcre2 partial matching.
  *
  * The first byte picks the approved name (or none); the rest is what the
@@ -20,7 +20,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static struct assertion *fuzz_assertion_check(struct assertion_pattern *,

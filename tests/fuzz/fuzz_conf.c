@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "conf.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 const char	*__lsan_default_suppressions(void);

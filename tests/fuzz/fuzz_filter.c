@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the control-sequence filter (muxd/filter.c), the
+ * libFuzzer harness for the control-sequence filter (contest/filter.c), the
  * guard between an entity and a judge's screen.
  *
  * The first byte sets the longest sequence (16 to 271 bytes, so that cuts
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 #define FUZZ_SPANS	4096	/* reported runs kept for comparison */
 

@@ -10,7 +10,7 @@ PIDS=
 MUXD_PID=
 TOOLS=$ROOT/$B/tests/tools
 MUXD=$ROOT/$B/muxd/muxd
-MUXCTL=$ROOT/$B/muxd/muxctl
+MUXCTL=$ROOT/$B/muxctl/muxctl
 SOCK=$T/ctl.sock
 
 # Stop every background process and remove the scenario's directory.

@@ -81,7 +81,7 @@ ftdi_spec() {
 overlay() {
 	_r=$T/overlay
 	mkdir -p "$_r/lab/bin" "$_r/etc/udev/rules.d" "$_r/lab/conf"
-	for _b in muxd/muxd muxd/muxctl tests/tools/ttyio tests/tools/typer \
+	for _b in muxd/muxd muxctl/muxctl tests/tools/ttyio tests/tools/typer \
 	    tests/tools/xfer; do
 		[ -x "$ROOT/$B/$_b" ] && cp "$ROOT/$B/$_b" "$_r/lab/bin/"
 	done

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "conf.h"
 #include "fixture-conf.h"
 
 /* Append text to a room, counting its lines. */
@@ -86,7 +86,7 @@ void
 fixture_conf_error(const char *text, const char *want)
 {
 	struct conf	*conf;
-	char		 err[MUXD_ERRLEN];
+	char		 err[LINE_ERRLEN];
 
 	memset(err, 0, sizeof(err));
 	conf = conf_load_string("bad.conf", text, err, sizeof(err));
@@ -104,7 +104,7 @@ struct conf *
 fixture_conf_load(const char *name, const char *text)
 {
 	struct conf	*conf;
-	char		 err[MUXD_ERRLEN];
+	char		 err[LINE_ERRLEN];
 
 	memset(err, 0, sizeof(err));
 	if ((conf = conf_load_string(name, text, err, sizeof(err))) == NULL)

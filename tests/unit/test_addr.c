@@ -1,5 +1,5 @@
 /*
- * Unit tests for endpoint addresses (muxd/addr.c): every form, every
+ * Unit tests for endpoint addresses (line/addr.c): every form, every
  * option, the defaults, the canonical form, and the messages for bad ones;
  * ftdi:SERIAL and serial= for USB adapters included.
  */
@@ -13,13 +13,13 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "line.h"
 
 /* Parse an address that must be good, failing with the message if not. */
 static void
 parse_ok(const char *text, struct addr *a)
 {
-	char	err[MUXD_ERRLEN];
+	char	err[LINE_ERRLEN];
 
 	if (addr_parse(text, a, err, sizeof(err)) == -1)
 		fail_msg("'%s' rejected: %s", text, err);
@@ -30,7 +30,7 @@ static void
 parse_bad(const char *text, const char *phrase)
 {
 	struct addr	a;
-	char		err[MUXD_ERRLEN];
+	char		err[LINE_ERRLEN];
 
 	err[0] = '\0';
 	if (addr_parse(text, &a, err, sizeof(err)) == 0) {

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the opening-assertion checker (muxd/assertion.c), 2004
+ * Unit tests for the opening-assertion checker (contest/assertion.c), 2004
  * rule 3: "Hello, my name is X and I am the human".
  *
  * Each scenario feeds an entity's output and checks the verdict, whether
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 #define ASSERTED	"Hello, my name is Alice and I am the human"
 #define MAXCHANGES	32

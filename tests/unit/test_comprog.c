@@ -2,7 +2,7 @@
  * Unit tests for comprog's pure modules: the text of a screen pane
  * (comprog/pane.c), the sorting of muxd's echo from the entity's text
  * (comprog/echo.c) and the entry adapter's typing model
- * (muxd/typing.c).
+ * (contest/typing.c).
  *
  * The echo tests play muxd with its own judgeterm.c: keys go to "muxd",
  * whose echo and the entity's output make one stream, cut into reads as

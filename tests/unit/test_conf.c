@@ -1,5 +1,5 @@
 /*
- * Unit tests for the room configuration parser (muxd/conf.c,
+ * Unit tests for the room configuration parser (conf/conf.c,
  * conf-room.c): good configurations must come out as the expected
  * structures; each kind of bad one in the ports, stations and entities
  * must be refused with exactly one message of the form "FILE:LINE: what
@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "conf.h"
 #include "fixture-conf.h"
 
 #define NAME_RULE	"(1 to 32 characters of A-Z a-z 0-9 _ . -)"
@@ -36,13 +36,13 @@ test_minimal_config_gets_defaults(void **state)
 	conf = fixture_conf_load("min.conf",
 	    "ports = ( { name = \"p\"; address = \"/dev/ttyS0\"; } );\n");
 	assert_string_equal(conf->file, "min.conf");
-	assert_string_equal(conf->control, MUXD_CONTROL_PATH);
-	assert_string_equal(conf->state_dir, MUXD_STATE_DIR);
-	assert_string_equal(conf->capture_dir, MUXD_STATE_DIR "/captures");
+	assert_string_equal(conf->control, PROTOCOL_CONTROL_PATH);
+	assert_string_equal(conf->state_dir, CONF_STATE_DIR);
+	assert_string_equal(conf->capture_dir, CONF_STATE_DIR "/captures");
 	assert_string_equal(conf->transcript_dir,
-	    MUXD_STATE_DIR "/transcripts");
-	assert_int_equal(conf->queue_limit, MUXD_QUEUE_LIMIT);
-	assert_int_equal(conf->sync_sec, MUXD_SYNC_SEC);
+	    CONF_STATE_DIR "/transcripts");
+	assert_int_equal(conf->queue_limit, PORT_QUEUE_LIMIT);
+	assert_int_equal(conf->sync_sec, CONF_SYNC_SEC);
 	assert_int_equal(conf->nports, 1);
 	assert_int_equal(conf->nstations, 0);
 	assert_int_equal(conf->nentities, 0);
@@ -220,7 +220,7 @@ test_relative_paths_are_taken_from_the_config_dir(void **state)
 	conf = fixture_conf_load("muxd.conf", PORTS "captures = \"caps\";\n");
 	assert_string_equal(conf->capture_dir, "caps");
 	assert_string_equal(conf->transcript_dir,
-	    MUXD_STATE_DIR "/transcripts");
+	    CONF_STATE_DIR "/transcripts");
 	conf_free(conf);
 }
 
@@ -233,10 +233,10 @@ test_top_level_bounds_are_inclusive(void **state)
 		size_t		 queue_limit;
 		int		 sync_sec;
 	} cases[] = {
-		{ PORTS "queue_limit = 256;\n", 256, MUXD_SYNC_SEC },
-		{ PORTS "queue_limit = 16777216;\n", 16777216, MUXD_SYNC_SEC },
-		{ PORTS "sync = 1;\n", MUXD_QUEUE_LIMIT, 1 },
-		{ PORTS "sync = 60;\n", MUXD_QUEUE_LIMIT, 60 },
+		{ PORTS "queue_limit = 256;\n", 256, CONF_SYNC_SEC },
+		{ PORTS "queue_limit = 16777216;\n", 16777216, CONF_SYNC_SEC },
+		{ PORTS "sync = 1;\n", PORT_QUEUE_LIMIT, 1 },
+		{ PORTS "sync = 60;\n", PORT_QUEUE_LIMIT, 60 },
 	};
 	struct conf	*conf;
 	size_t		 i;
@@ -284,7 +284,7 @@ static void
 test_example_room2004_parses(void **state)
 {
 	struct conf	*conf;
-	char		 err[MUXD_ERRLEN];
+	char		 err[LINE_ERRLEN];
 	size_t		 i, ne = 0, nc = 0;
 
 	(void)state;
@@ -322,7 +322,7 @@ test_example_small_parses(void **state)
 {
 	struct conf	*conf;
 	const char	*slash;
-	char		 err[MUXD_ERRLEN];
+	char		 err[LINE_ERRLEN];
 
 	(void)state;
 	conf = conf_load("contrib/examples/small.conf", err, sizeof(err));
@@ -363,7 +363,7 @@ static void
 test_error_unknown_address_scheme(void **state)
 {
 	struct addr	 a;
-	char		 aerr[MUXD_ERRLEN], want[MUXD_ERRLEN + 64];
+	char		 aerr[LINE_ERRLEN], want[LINE_ERRLEN + 64];
 
 	(void)state;
 	/* The address message itself is addr.c's; conf.c must frame it. */
@@ -381,7 +381,7 @@ static void
 test_error_bad_serial_option(void **state)
 {
 	struct addr	 a;
-	char		 aerr[MUXD_ERRLEN], want[MUXD_ERRLEN + 64];
+	char		 aerr[LINE_ERRLEN], want[LINE_ERRLEN + 64];
 
 	(void)state;
 	assert_int_equal(addr_parse("/dev/a,baud=12345", &a, aerr,

@@ -1,5 +1,5 @@
 /*
- * Unit tests for reading a configuration from files (muxd/conf.c,
+ * Unit tests for reading a configuration from files (conf/conf.c,
  * conf-include.c): a missing file is named, every error names the file
  * and line it is in, included files too, and an @include must name a
  * regular file, as a reload of a running muxd relies on.
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "conf.h"
 
 static void	put(const char *, const char *);
 
@@ -37,7 +37,7 @@ put(const char *path, const char *text)
 static void
 test_load_missing_file_names_it(void **state)
 {
-	char	err[MUXD_ERRLEN];
+	char	err[LINE_ERRLEN];
 
 	(void)state;
 	assert_null(conf_load("/nonexistent/muxd.conf", err, sizeof(err)));
@@ -52,7 +52,7 @@ test_load_file_errors_name_file_and_line(void **state)
 	struct conf	*conf;
 	char		 dir[] = "/tmp/test_conf_load.XXXXXX", path[PATH_MAX];
 	char		 inc[PATH_MAX], want[PATH_MAX + 128];
-	char		 err[MUXD_ERRLEN];
+	char		 err[LINE_ERRLEN];
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -110,7 +110,7 @@ test_load_include_must_name_a_file(void **state)
 	char		 dir[] = "/tmp/test_conf_load.XXXXXX", path[PATH_MAX];
 	char		 inc[PATH_MAX], fifo[PATH_MAX], want[PATH_MAX + 128];
 	char		 abs[PATH_MAX], cinc[PATH_MAX];
-	char		 err[MUXD_ERRLEN];
+	char		 err[LINE_ERRLEN];
 	static const struct {
 		const char	*text;
 		int		 line;

@@ -1,6 +1,6 @@
 /*
  * Unit tests for the contest-rule settings of the room configuration
- * (muxd/conf-rules.c): the room's rules group, a station's localecho and
+ * (conf/conf-rules.c): the room's rules group, a station's localecho and
  * an entity's eol and announce; their defaults, every value, and each
  * kind of bad one refused with exactly one message of the form
  * "FILE:LINE: what is wrong" (the table rules_errors, a cmocka test a
@@ -16,7 +16,8 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "conf.h"
+#include "contest.h"
 #include "fixture-conf.h"
 
 /* Lines 7-9: one station with its own echo. */

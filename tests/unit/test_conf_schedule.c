@@ -1,6 +1,6 @@
 /*
  * Unit tests for the schedule of the room configuration
- * (muxd/conf-schedule.c): rounds written out, the loebner2004 preset
+ * (conf/conf-schedule.c): rounds written out, the loebner2004 preset
  * mapped onto the room's stations, entries and confederates, the seed and
  * the duration; each kind of bad schedule refused with exactly one
  * message of the form "FILE:LINE: what is wrong" (the table
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "conf.h"
 #include "fixture-conf.h"
 
 #define PAIR_FORM \

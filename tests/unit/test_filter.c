@@ -1,5 +1,5 @@
 /*
- * Unit tests for the control-sequence filter (muxd/filter.c).
+ * Unit tests for the control-sequence filter (contest/filter.c).
  *
  * Each scenario feeds real escape sequences, the kind an entity could use
  * to take over a judge's screen, and checks three things: the bytes that
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 #define MAXSPANS	64
 #define MAXOUT		16384

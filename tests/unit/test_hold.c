@@ -1,6 +1,6 @@
 /*
  * Unit tests for the delay line that holds an entity's output back from
- * the judge (muxd/hold.c): nothing goes out while holding; on release
+ * the judge (contest/hold.c): nothing goes out while holding; on release
  * every chunk goes out with its own timing, one constant delay late;
  * output during the release joins its end; the limit drops and counts.
  */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 #define MS	1000
 

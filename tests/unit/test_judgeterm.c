@@ -1,6 +1,6 @@
 /*
  * Unit tests for the judge's side of the 1996 terminal convention
- * (muxd/judgeterm.c).
+ * (contest/judgeterm.c).
  *
  * A scenario types keystrokes, with the entity's output to the judge's
  * screen in between where it matters, and compares three things byte for
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 #define BUFLEN	4096
 

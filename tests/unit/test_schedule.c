@@ -1,5 +1,5 @@
 /*
- * Unit tests for the built-in schedules (muxd/schedule.c).
+ * Unit tests for the built-in schedules (conf/schedule.c).
  *
  * The loebner2004 preset is checked twice: against the table and matrix
  * as printed in the 2004 rules, and against the properties the rules say
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "muxd.h"
+#include "conf.h"
 
 #define N	4	/* judges, entries and confederates in 2004 */
 

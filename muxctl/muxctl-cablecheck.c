@@ -22,7 +22,7 @@
 
 #include <jansson.h>
 
-#include "muxd.h"
+#include "muxctl.h"
 
 #define MUXCTL_CC_LINE	65536
 #define MUXCTL_CC_SLACK	10000	/* ms beyond muxd's window */
@@ -58,7 +58,7 @@ muxctl_cc_send(struct muxctl_cc *c, json_t *req)
 	ssize_t	 w;
 
 	if (req == NULL || (s = json_dumps(req, JSON_COMPACT)) == NULL)
-		errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
+		errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 	json_decref(req);
 	n = strlen(s);
 	s[n++] = '\n';		/* json_dumps's NUL is not sent */
@@ -66,7 +66,7 @@ muxctl_cc_send(struct muxctl_cc *c, json_t *req)
 		if ((w = send(c->fd, s + off, n - off, MSG_NOSIGNAL)) == -1) {
 			if (errno == EINTR)
 				continue;
-			err(MUXCTL_EXIT_PROTOCOL, "%s", c->path);
+			err(PROTOCOL_EXIT_PROTOCOL, "%s", c->path);
 		}
 		off += (size_t)w;
 	}
@@ -100,26 +100,26 @@ muxctl_cc_next(struct muxctl_cc *c, long long deadline, char **text)
 				continue;
 			if ((o = json_loads(line, 0, &jerr)) == NULL ||
 			    !json_is_object(o))
-				errx(MUXCTL_EXIT_PROTOCOL, "%s: malformed line "
+				errx(PROTOCOL_EXIT_PROTOCOL, "%s: malformed line "
 				    "from muxd", c->path);
 			*text = line;
 			return (o);
 		}
 		if (c->len == MUXCTL_CC_LINE)
-			errx(MUXCTL_EXIT_PROTOCOL, "%s: line longer than %d "
+			errx(PROTOCOL_EXIT_PROTOCOL, "%s: line longer than %d "
 			    "bytes", c->path, MUXCTL_CC_LINE);
 		if ((left = deadline - muxctl_cc_now()) <= 0)
-			errx(MUXCTL_EXIT_UNREACHABLE, "%s: no outcome from "
+			errx(PROTOCOL_EXIT_UNREACHABLE, "%s: no outcome from "
 			    "muxd in time", c->path);
 		pfd.fd = c->fd;
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, (int)left) == -1 && errno != EINTR)
-			err(MUXCTL_EXIT_PROTOCOL, "poll");
+			err(PROTOCOL_EXIT_PROTOCOL, "poll");
 		n = read(c->fd, c->buf + c->len, MUXCTL_CC_LINE - c->len);
 		if (n == -1 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
-			errx(MUXCTL_EXIT_PROTOCOL, "%s: connection closed "
+			errx(PROTOCOL_EXIT_PROTOCOL, "%s: connection closed "
 			    "before the outcome", c->path);
 		c->len += (size_t)n;
 	}
@@ -181,18 +181,18 @@ muxctl_cablecheck(const char *path, int json, int argc, char **argv)
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
 	if (strlen(path) >= sizeof(sun.sun_path))
-		errx(MUXCTL_EXIT_USAGE, "%s: socket path too long", path);
+		errx(PROTOCOL_EXIT_USAGE, "%s: socket path too long", path);
 	memcpy(sun.sun_path, path, strlen(path) + 1);
 	if ((c.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1 ||
 	    connect(c.fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
-		errx(MUXCTL_EXIT_UNREACHABLE, "%s: %s (is muxd running?)",
+		errx(PROTOCOL_EXIT_UNREACHABLE, "%s: %s (is muxd running?)",
 		    path, strerror(errno));
 	names = json_array();
 	for (i = 0; i < argc; i++)
 		json_array_append_new(names, json_string(argv[i]));
-	muxctl_cc_send(&c, json_pack("{si ss ss}", "v", MUXD_PROTOCOL, "id",
+	muxctl_cc_send(&c, json_pack("{si ss ss}", "v", PROTOCOL_VERSION, "id",
 	    "cc-watch", "cmd", "watch"));
-	muxctl_cc_send(&c, json_pack("{si ss ss so}", "v", MUXD_PROTOCOL,
+	muxctl_cc_send(&c, json_pack("{si ss ss so}", "v", PROTOCOL_VERSION,
 	    "id", "cc-check", "cmd", "cablecheck", "ports", names));
 	deadline = muxctl_cc_now() + 30000;
 	for (;;) {
@@ -205,7 +205,7 @@ muxctl_cablecheck(const char *path, int json, int argc, char **argv)
 			json_decref(o);
 			json_decref(started);
 			close(c.fd);
-			return (MUXCTL_EXIT_FAILED);
+			return (PROTOCOL_EXIT_FAILED);
 		}
 		if (json_is_string(id) &&
 		    strcmp(json_string_value(id), "cc-check") == 0) {
@@ -232,6 +232,6 @@ muxctl_cablecheck(const char *path, int json, int argc, char **argv)
 	json_decref(started);
 	close(c.fd);
 	if (fflush(stdout) == EOF)
-		err(MUXCTL_EXIT_FAILED, "stdout");
-	return (MUXCTL_EXIT_OK);
+		err(PROTOCOL_EXIT_FAILED, "stdout");
+	return (PROTOCOL_EXIT_OK);
 }

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "muxd.h"
+#include "line.h"
 
 static int	port_pty_open(struct port *, char *, size_t);
 static void	port_pty_close(struct port *);
@@ -33,7 +33,7 @@ int
 port_pty_create(const struct addr *a, char *name, size_t namelen, int *slave,
     char *err, size_t errlen)
 {
-	char	msg[MUXD_ERRLEN];
+	char	msg[LINE_ERRLEN];
 	int	master;
 
 	if ((master = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1) {

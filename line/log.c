@@ -9,7 +9,7 @@
 #include <syslog.h>
 #include <time.h>
 
-#include "muxd.h"
+#include "line.h"
 
 static int	log_to_stderr = 1;
 static int	log_level = 0;	/* 0 info, 1 debug */

@@ -22,7 +22,7 @@
 
 #include <libserialport.h>
 
-#include "muxd.h"
+#include "line.h"
 
 #define SERIALSCAN_USB	"/sys/bus/usb/devices"
 

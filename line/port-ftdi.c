@@ -39,7 +39,7 @@
 #include <ftdi.h>
 #include <libusb.h>
 
-#include "muxd.h"
+#include "line.h"
 
 #define PORT_FTDI_IN_SIZE	4096	/* asked of an IN transfer */
 #define PORT_FTDI_OUT_SIZE	4096	/* most in an OUT transfer */
@@ -72,7 +72,7 @@ struct port_ftdi {
 	size_t		 npend;
 	size_t		 pendoff;
 	unsigned char	 latency;	/* as read back */
-	char		 why[MUXD_ERRLEN];
+	char		 why[LINE_ERRLEN];
 };
 
 static int	port_ftdi_open(struct port *, char *, size_t);
@@ -276,9 +276,9 @@ port_ftdi_bridge(struct port_ftdi *st, char *err, size_t errlen)
 	}
 	p->fd = sv[0];
 	st->bridge = sv[1];
-	st->ev_bridge_in = event_new(muxd_base, st->bridge,
+	st->ev_bridge_in = event_new(port_base(), st->bridge,
 	    EV_READ | EV_PERSIST, port_ftdi_bridge_in_cb, st);
-	st->ev_bridge_out = event_new(muxd_base, st->bridge, EV_WRITE,
+	st->ev_bridge_out = event_new(port_base(), st->bridge, EV_WRITE,
 	    port_ftdi_bridge_out_cb, st);
 	if (st->ev_bridge_in == NULL || st->ev_bridge_out == NULL)
 		fatalx("port %s: cannot allocate events", p->name);
@@ -342,7 +342,7 @@ port_ftdi_usb_sync(struct port_ftdi *st)
 			what |= EV_READ;
 		if (fds[i]->events & POLLOUT)
 			what |= EV_WRITE;
-		st->ev_usb[i] = event_new(muxd_base, fds[i]->fd, what,
+		st->ev_usb[i] = event_new(port_base(), fds[i]->fd, what,
 		    port_ftdi_usb_cb, st);
 		if (st->ev_usb[i] == NULL)
 			fatalx("port %s: cannot allocate events",
@@ -547,7 +547,7 @@ port_ftdi_open(struct port *p, char *err, size_t errlen)
 			fatal("calloc");
 		st->port = p;
 		st->bridge = -1;
-		st->ev_fail = evtimer_new(muxd_base, port_ftdi_fail_cb, st);
+		st->ev_fail = evtimer_new(port_base(), port_ftdi_fail_cb, st);
 		if (st->ev_fail == NULL)
 			fatalx("port %s: cannot allocate", p->name);
 		p->ftdi = st;

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "muxd.h"
+#include "line.h"
 
 static int	port_tcp_open(struct port *, char *, size_t);
 static void	port_tcp_close(struct port *);
@@ -109,7 +109,7 @@ static void
 port_tcp_watch(struct port *p, int s, short events, event_callback_fn cb)
 {
 	p->aux_fd = s;
-	p->ev_aux = event_new(muxd_base, s, events, cb, p);
+	p->ev_aux = event_new(port_base(), s, events, cb, p);
 	if (p->ev_aux == NULL)
 		fatalx("port %s: cannot allocate event", p->name);
 	event_add(p->ev_aux, NULL);
@@ -152,11 +152,11 @@ port_tcp_dns(void)
 {
 	if (port_tcp_dnsbase != NULL)
 		return (port_tcp_dnsbase);
-	port_tcp_dnsbase = evdns_base_new(muxd_base,
+	port_tcp_dnsbase = evdns_base_new(port_base(),
 	    EVDNS_BASE_INITIALIZE_NAMESERVERS |
 	    EVDNS_BASE_DISABLE_WHEN_INACTIVE);
 	if (port_tcp_dnsbase == NULL &&
-	    (port_tcp_dnsbase = evdns_base_new(muxd_base,
+	    (port_tcp_dnsbase = evdns_base_new(port_base(),
 	    EVDNS_BASE_DISABLE_WHEN_INACTIVE)) != NULL)
 		evdns_base_load_hosts(port_tcp_dnsbase, NULL);
 	if (port_tcp_dnsbase == NULL)
@@ -202,7 +202,7 @@ port_tcp_resolved(int result, struct evutil_addrinfo *res, void *arg)
 {
 	struct port	*p = arg;
 	struct port_tcp	*t;
-	char		 err[MUXD_ERRLEN];
+	char		 err[LINE_ERRLEN];
 
 	if (result == EVUTIL_EAI_CANCEL)
 		return;		/* the port closed meanwhile */
@@ -270,7 +270,7 @@ port_tcp_connected(evutil_socket_t s, short what, void *arg)
 	struct port	*p = arg;
 	struct port_tcp	*t = p->tcp;
 	socklen_t	 len = sizeof(int);
-	char		 err[MUXD_ERRLEN];
+	char		 err[LINE_ERRLEN];
 	int		 error = 0;
 
 	(void)what;

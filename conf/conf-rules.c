@@ -17,7 +17,7 @@
 
 #include <libconfig.h>
 
-#include "muxd.h"
+#include "conf-parse.h"
 
 #define CONF_RULES_BURST_MIN	2
 #define CONF_RULES_BURST_MAX	4096
@@ -57,7 +57,7 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 	const config_setting_t		*g, *s = NULL;
 	struct assertion_pattern	*ap;
 	const char			*v;
-	char				 msg[MUXD_ERRLEN / 2];
+	char				 msg[LINE_ERRLEN / 2];
 	struct typing			 t;
 	long long			 n;
 	int				 r;

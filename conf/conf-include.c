@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "conf.h"
 
 #define CONF_INCLUDE_DEPTH	10	/* libconfig's own limit */
 #define CONF_INCLUDE_MAXTEXT	(16 * 1024 * 1024)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 #define TYPING_MAX	10000	/* ms, for BASE and JITTER */
 

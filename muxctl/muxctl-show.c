@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "muxd.h"
+#include "muxctl.h"
 
 /* A table printed with aligned columns; cells are owned copies. */
 struct muxctl_table {
@@ -218,10 +218,10 @@ muxctl_show_clean(const char *s)
 	size_t	 n;
 
 	if ((fp = open_memstream(&out, &n)) == NULL)
-		err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+		err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");
 	muxctl_show_put_str(fp, s, 0);
 	if (fclose(fp) != 0)
-		err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+		err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");
 	return out;
 }
 
@@ -259,7 +259,7 @@ muxctl_show_table_add(struct muxctl_table *t, const char **row,
 		    sizeof(*t->cells));
 		t->notes = reallocarray(t->notes, t->cap, sizeof(*t->notes));
 		if (t->cells == NULL || t->notes == NULL)
-			err(MUXCTL_EXIT_PROTOCOL, "reallocarray");
+			err(PROTOCOL_EXIT_PROTOCOL, "reallocarray");
 	}
 	for (i = 0; i < t->ncols; i++)
 		t->cells[t->nrows * t->ncols + i] =
@@ -276,7 +276,7 @@ muxctl_show_table_print(struct muxctl_table *t)
 	char	*cell;
 
 	if ((w = calloc(t->ncols, sizeof(*w))) == NULL)
-		err(MUXCTL_EXIT_PROTOCOL, "calloc");
+		err(PROTOCOL_EXIT_PROTOCOL, "calloc");
 	for (r = 0; r < t->nrows; r++)
 		for (i = 0; i < t->ncols; i++) {
 			cw = muxctl_show_width(t->cells[r * t->ncols + i]);
@@ -423,7 +423,7 @@ muxctl_show_ports(const json_t *list)
 		if (error != NULL && *error != '\0' &&
 		    (state == NULL || strcmp(state, "up") != 0) &&
 		    asprintf(&note, "error: %s", error) == -1)
-			err(MUXCTL_EXIT_PROTOCOL, "asprintf");
+			err(PROTOCOL_EXIT_PROTOCOL, "asprintf");
 		muxctl_show_table_add(&t, row, note);
 		free(note);
 	}
@@ -513,11 +513,11 @@ muxctl_show_schedule(const json_t *sch)
 		return;
 	}
 	if ((parts = calloc(n, sizeof(*parts))) == NULL)
-		err(MUXCTL_EXIT_PROTOCOL, "calloc");
+		err(PROTOCOL_EXIT_PROTOCOL, "calloc");
 	w = nw = 0;
 	json_array_foreach(rounds, i, r) {
 		if ((fp = open_memstream(&parts[i], &j)) == NULL)
-			err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+			err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");
 		json_array_foreach(json_object_get(r, "pairs"), j, pair) {
 			station = muxctl_get_str(pair, "station");
 			entry = muxctl_get_str(pair, "entry");
@@ -533,7 +533,7 @@ muxctl_show_schedule(const json_t *sch)
 			    conf != NULL ? conf : "?");
 		}
 		if (fclose(fp) != 0)
-			err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+			err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");
 		if (muxctl_show_width(parts[i]) > w)
 			w = muxctl_show_width(parts[i]);
 		if (strlen(muxctl_show_fmt_int(r, "round", num,
@@ -546,7 +546,7 @@ muxctl_show_schedule(const json_t *sch)
 		if (*parts[i] == '\0') {
 			free(parts[i]);
 			if ((parts[i] = strdup("-")) == NULL)
-				err(MUXCTL_EXIT_PROTOCOL, "strdup");
+				err(PROTOCOL_EXIT_PROTOCOL, "strdup");
 		}
 		muxctl_show_put_str(stdout, parts[i], 0);
 		excused = muxctl_get_str(r, "excused");
@@ -602,7 +602,7 @@ muxctl_show_value(const json_t *v)
 	default:
 		text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 		if (text == NULL)
-			errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
+			errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 		muxctl_show_put_str(stdout, text, 0);
 		free(text);
 		break;
@@ -752,7 +752,7 @@ muxctl_show_serial(const json_t *list)
 		row[4] = holder;
 		note = NULL;
 		if ((fp = open_memstream(&note, &len)) == NULL)
-			err(MUXCTL_EXIT_PROTOCOL, "open_memstream");
+			err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");
 		if ((s = muxctl_get_str(o, "by_id")) != NULL)
 			fprintf(fp, " %s", s);
 		json_array_foreach(json_object_get(o, "links"), j, l)

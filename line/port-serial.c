@@ -13,7 +13,7 @@
 
 #include <libserialport.h>
 
-#include "muxd.h"
+#include "line.h"
 
 static int	port_serial_open(struct port *, char *, size_t);
 static void	port_serial_close(struct port *);

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "conf.h"
 
 #define SCHEDULE_MAXN	4
 

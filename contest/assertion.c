@@ -65,7 +65,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 #define ASSERTION_BS	0x08
 #define ASSERTION_TAB	0x09

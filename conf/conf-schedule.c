@@ -10,7 +10,7 @@
 
 #include <libconfig.h>
 
-#include "muxd.h"
+#include "conf-parse.h"
 
 #define CONF_DURATION_MAX	86400
 

@@ -22,7 +22,7 @@
 
 #include <libconfig.h>
 
-#include "muxd.h"
+#include "conf-parse.h"
 
 #define CONF_QUEUE_MIN		256
 #define CONF_QUEUE_MAX		16777216
@@ -52,7 +52,7 @@ conf_error(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
     ...)
 {
 	const char	*file = NULL;
-	char		 msg[MUXD_ERRLEN], where[PATH_MAX];
+	char		 msg[LINE_ERRLEN], where[PATH_MAX];
 	unsigned int	 line = 0;
 	va_list		 ap;
 
@@ -213,10 +213,10 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 			return (conf_nomem(ctx, s));
 	}
 	if (conf->control == NULL &&
-	    (conf->control = strdup(MUXD_CONTROL_PATH)) == NULL)
+	    (conf->control = strdup(PROTOCOL_CONTROL_PATH)) == NULL)
 		return (conf_nomem(ctx, root));
 	if (conf->state_dir == NULL &&
-	    (conf->state_dir = strdup(MUXD_STATE_DIR)) == NULL)
+	    (conf->state_dir = strdup(CONF_STATE_DIR)) == NULL)
 		return (conf_nomem(ctx, root));
 	if (conf->capture_dir == NULL && asprintf(&conf->capture_dir,
 	    "%s/captures", conf->state_dir) == -1) {
@@ -238,12 +238,12 @@ conf_limits(struct conf_ctx *ctx, const config_setting_t *root)
 	struct conf	*conf = ctx->conf;
 	long long	 n;
 
-	n = MUXD_QUEUE_LIMIT;
+	n = PORT_QUEUE_LIMIT;
 	if (conf_bounded(ctx, root, "queue_limit", CONF_QUEUE_MIN,
 	    CONF_QUEUE_MAX, "bytes", &n) == -1)
 		return (-1);
 	conf->queue_limit = (size_t)n;
-	n = MUXD_SYNC_SEC;
+	n = CONF_SYNC_SEC;
 	if (conf_bounded(ctx, root, "sync", 1, CONF_SYNC_MAX, "seconds",
 	    &n) == -1)
 		return (-1);

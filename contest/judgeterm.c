@@ -48,7 +48,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 #define JUDGETERM_BS	0x08
 #define JUDGETERM_TAB	0x09

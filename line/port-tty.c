@@ -15,7 +15,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "muxd.h"
+#include "line.h"
 
 /* Tell whether a path names a pseudo-terminal slave device. */
 int
@@ -138,7 +138,7 @@ int
 port_tty_open(struct port *p, const char *path, const char *shown, char *err,
     size_t errlen)
 {
-	char	msg[MUXD_ERRLEN];
+	char	msg[LINE_ERRLEN];
 	int	fd;
 
 	if ((fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1) {

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "line.h"
 
 static const int addr_bauds[] = {
 	50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600,

@@ -35,7 +35,7 @@
 
 #include <jansson.h>
 
-#include "muxd.h"
+#include "muxctl.h"
 
 #define MUXCTL_REFEREE_LINEMAX	1024	/* characters in one printed line */
 #define MUXCTL_REFEREE_QUIET_MS	1000	/* show an open line after this */
@@ -245,7 +245,7 @@ muxctl_referee_stream(const char *link, enum muxctl_referee_who who)
 	    sizeof(*v));
 	if (v == NULL || (s = calloc(1, sizeof(*s))) == NULL ||
 	    (s->link = strdup(link)) == NULL)
-		err(MUXCTL_EXIT_PROTOCOL, "out of memory");
+		err(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 	muxctl_referee_streams = v;
 	s->who = who;
 	s->judge = -1;
@@ -385,7 +385,7 @@ muxctl_referee_text(const json_t *ev)
 	    strcmp(entity, s->entity) != 0)) {
 		free(s->entity);
 		if ((s->entity = strdup(entity)) == NULL)
-			err(MUXCTL_EXIT_PROTOCOL, "out of memory");
+			err(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 	}
 	judge = json_object_get(ev, "judge");	/* until one types "@@nn" */
 	if (s->judge < 0 && json_is_integer(judge) &&

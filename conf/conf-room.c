@@ -12,7 +12,7 @@
 
 #include <libconfig.h>
 
-#include "muxd.h"
+#include "conf-parse.h"
 
 #define CONF_NAME_MAX		32
 #define CONF_JUDGE_MAX		99
@@ -196,7 +196,7 @@ conf_room_port(struct conf_ctx *ctx, const config_setting_t *g,
 	const config_setting_t	*sn = NULL, *sa = NULL;
 	const struct addr	*o;
 	const char		*name = NULL, *address = NULL;
-	char			 what[CONF_NAME_MAX + 16], aerr[MUXD_ERRLEN];
+	char			 what[CONF_NAME_MAX + 16], aerr[LINE_ERRLEN];
 	size_t			 i;
 	int			 k;
 

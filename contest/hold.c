@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 struct hold_chunk {
 	int64_t		 usec;		/* when it was read */

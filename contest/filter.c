@@ -36,7 +36,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "muxd.h"
+#include "contest.h"
 
 #define FILTER_MINLIMIT	16
 

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 
 #include <err.h>
 #include <errno.h>
@@ -30,10 +31,13 @@
 
 #include <jansson.h>
 
-#include "muxd.h"
+#include "muxctl.h"
 
 #define MUXCTL_LINE_MAX		65536	/* longest line either way, bytes */
 #define MUXCTL_TIMEOUT		30	/* seconds to wait for a reply */
+#ifndef MUXCTL_MUXD
+#define MUXCTL_MUXD		"/usr/local/sbin/muxd"	/* muxd, installed */
+#endif
 
 enum muxctl_rd {
 	MUXCTL_RD_LINE,
@@ -83,6 +87,7 @@ static void	 muxctl_interrupted(int);
 static int	 muxctl_watch(struct muxctl_conn *, int, int);
 static int	 muxctl_send(struct muxctl_conn *, const char *);
 static void	 muxctl_flush(void);
+static json_t	*muxctl_ports_run(void);
 static int	 muxctl_ports_local(int);
 
 /* Print the usage text and exit with the usage status. */
@@ -103,7 +108,7 @@ muxctl_usage(void)
 	    "       muxctl [-j] [-s socket] cablecheck [PORT ...]\n"
 	    "       muxctl [-s socket] watch --text\n"
 	    "       muxctl [-s socket] send JSON\n");
-	exit(MUXCTL_EXIT_USAGE);
+	exit(PROTOCOL_EXIT_USAGE);
 }
 
 /* Connect to the control socket at path; return -1 with errno if not. */
@@ -151,7 +156,7 @@ muxctl_write(struct muxctl_conn *c, const char *p, size_t n)
 				continue;
 			if (errno == EPIPE || errno == ECONNRESET)
 				return;
-			err(MUXCTL_EXIT_PROTOCOL, "%s", c->path);
+			err(PROTOCOL_EXIT_PROTOCOL, "%s", c->path);
 		}
 		p += w;
 		n -= (size_t)w;
@@ -227,7 +232,7 @@ muxctl_read_line(struct muxctl_conn *c, char **line, size_t *linelen,
 		if (r == -1) {
 			if (errno == EINTR)
 				continue;
-			err(MUXCTL_EXIT_PROTOCOL, "poll");
+			err(PROTOCOL_EXIT_PROTOCOL, "poll");
 		}
 		if (r == 0)
 			continue;	/* the deadline is checked above */
@@ -237,7 +242,7 @@ muxctl_read_line(struct muxctl_conn *c, char **line, size_t *linelen,
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			if (errno != ECONNRESET)
-				err(MUXCTL_EXIT_PROTOCOL, "%s", c->path);
+				err(PROTOCOL_EXIT_PROTOCOL, "%s", c->path);
 			n = 0;
 		}
 		if (n == 0)
@@ -270,14 +275,14 @@ muxctl_reply(struct muxctl_conn *c, const json_t *id, int rawmode,
 	for (;;) {
 		switch (muxctl_read_line(c, &line, &len, &deadline)) {
 		case MUXCTL_RD_EOF:
-			errx(MUXCTL_EXIT_PROTOCOL,
+			errx(PROTOCOL_EXIT_PROTOCOL,
 			    "%s: connection closed before a reply", c->path);
 		case MUXCTL_RD_LONG:
-			errx(MUXCTL_EXIT_PROTOCOL,
+			errx(PROTOCOL_EXIT_PROTOCOL,
 			    "%s: reply line longer than %d bytes", c->path,
 			    MUXCTL_LINE_MAX);
 		case MUXCTL_RD_TIMEOUT:
-			errx(MUXCTL_EXIT_UNREACHABLE,
+			errx(PROTOCOL_EXIT_UNREACHABLE,
 			    "%s: no reply within %d seconds", c->path,
 			    MUXCTL_TIMEOUT);
 		case MUXCTL_RD_LINE:
@@ -313,11 +318,11 @@ muxctl_reply(struct muxctl_conn *c, const json_t *id, int rawmode,
 			if (v == NULL)
 				why = "no protocol version";
 			else if (!json_is_integer(v) ||
-			    json_integer_value(v) != MUXD_PROTOCOL) {
+			    json_integer_value(v) != PROTOCOL_VERSION) {
 				json_decref(o);
-				errx(MUXCTL_EXIT_PROTOCOL, "%s: reply in "
+				errx(PROTOCOL_EXIT_PROTOCOL, "%s: reply in "
 				    "another protocol version (muxctl "
-				    "speaks %d)", c->path, MUXD_PROTOCOL);
+				    "speaks %d)", c->path, PROTOCOL_VERSION);
 			}
 		}
 		if (why != NULL) {
@@ -326,7 +331,7 @@ muxctl_reply(struct muxctl_conn *c, const json_t *id, int rawmode,
 				printf("%s\n", line);
 				muxctl_flush();
 			}
-			errx(MUXCTL_EXIT_PROTOCOL, "%s: malformed reply: %s",
+			errx(PROTOCOL_EXIT_PROTOCOL, "%s: malformed reply: %s",
 			    c->path, why);
 		}
 		*raw = line;
@@ -351,22 +356,22 @@ muxctl_call(struct muxctl_conn *c, const char *cmd, json_t *args,
 
 	snprintf(idbuf, sizeof(idbuf), "muxctl-%ld", (long)getpid());
 	if ((muxctl_id = json_string(idbuf)) == NULL)
-		errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
-	req = json_pack("{s:i,s:O,s:s}", "v", MUXD_PROTOCOL, "id",
+		errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
+	req = json_pack("{s:i,s:O,s:s}", "v", PROTOCOL_VERSION, "id",
 	    muxctl_id, "cmd", cmd);
 	if (req == NULL)
-		errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
+		errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 	if (args != NULL) {
 		json_object_update(req, args);
 		json_decref(args);
 	}
 	if ((text = json_dumps(req, JSON_COMPACT)) == NULL)
-		errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
+		errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 	json_decref(req);
 	n = strlen(text);
 	if (n + 1 > MUXCTL_LINE_MAX) {
 		free(text);
-		errx(MUXCTL_EXIT_USAGE, "request longer than %d bytes",
+		errx(PROTOCOL_EXIT_USAGE, "request longer than %d bytes",
 		    MUXCTL_LINE_MAX);
 	}
 	text[n] = '\n';		/* json_dumps's NUL is not sent */
@@ -379,11 +384,11 @@ muxctl_call(struct muxctl_conn *c, const char *cmd, json_t *args,
 		warnx("%s", msg != NULL && *msg != '\0' ? msg :
 		    "request failed (no error message)");
 		json_decref(o);
-		exit(MUXCTL_EXIT_FAILED);
+		exit(PROTOCOL_EXIT_FAILED);
 	}
 	if ((result = json_object_get(o, "result")) == NULL) {
 		json_decref(o);
-		errx(MUXCTL_EXIT_PROTOCOL, "%s: malformed reply: no result",
+		errx(PROTOCOL_EXIT_PROTOCOL, "%s: malformed reply: no result",
 		    c->path);
 	}
 	*reply = o;
@@ -486,7 +491,7 @@ muxctl_print_result(const json_t *result, const char *raw, size_t rawlen)
 	}
 	if ((text = json_dumps(result, JSON_COMPACT | JSON_ENCODE_ANY)) ==
 	    NULL)
-		errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
+		errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 	printf("%s\n", text);
 	free(text);
 }
@@ -538,7 +543,7 @@ static void
 muxctl_interrupted(int sig)
 {
 	(void)sig;
-	_exit(MUXCTL_EXIT_OK);
+	_exit(PROTOCOL_EXIT_OK);
 }
 
 /*
@@ -564,7 +569,7 @@ muxctl_watch(struct muxctl_conn *c, int json, int text)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGINT, &sa, NULL) == -1 ||
 	    sigaction(SIGTERM, &sa, NULL) == -1)
-		err(MUXCTL_EXIT_PROTOCOL, "sigaction");
+		err(PROTOCOL_EXIT_PROTOCOL, "sigaction");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	muxctl_call(c, "watch", NULL, &reply, &line, &len);
@@ -577,7 +582,7 @@ muxctl_watch(struct muxctl_conn *c, int json, int text)
 		case MUXCTL_RD_EOF:
 			if (text)
 				muxctl_referee_end();
-			return MUXCTL_EXIT_OK;
+			return PROTOCOL_EXIT_OK;
 		case MUXCTL_RD_LONG:
 			warnx("%s: event line longer than %d bytes skipped",
 			    c->path, MUXCTL_LINE_MAX);
@@ -612,7 +617,7 @@ muxctl_watch(struct muxctl_conn *c, int json, int text)
 			warnx("%s", msg != NULL ? msg :
 			    "watch ended with an error");
 			json_decref(o);
-			exit(MUXCTL_EXIT_FAILED);
+			exit(PROTOCOL_EXIT_FAILED);
 		} else if (!json_is_true(json_object_get(o, "ok")))
 			warnx("%s: malformed event line skipped: no event",
 			    c->path);
@@ -641,7 +646,7 @@ muxctl_send(struct muxctl_conn *c, const char *text)
 	json_decref(req);
 
 	if ((buf = malloc(n + 1)) == NULL)
-		err(MUXCTL_EXIT_PROTOCOL, "malloc");
+		err(PROTOCOL_EXIT_PROTOCOL, "malloc");
 	memcpy(buf, text, n);
 	buf[n] = '\n';
 	muxctl_write(c, buf, n + 1);
@@ -650,12 +655,12 @@ muxctl_send(struct muxctl_conn *c, const char *text)
 	o = muxctl_reply(c, muxctl_id, 1, &line, &len);
 	fwrite(line, 1, len, stdout);
 	putchar('\n');
-	rc = MUXCTL_EXIT_OK;
+	rc = PROTOCOL_EXIT_OK;
 	if (!json_is_true(json_object_get(o, "ok"))) {
 		muxctl_flush();
 		msg = muxctl_get_str(o, "error");
 		warnx("%s", msg != NULL ? msg : "request failed");
-		rc = MUXCTL_EXIT_FAILED;
+		rc = PROTOCOL_EXIT_FAILED;
 	}
 	json_decref(o);
 	return rc;
@@ -666,32 +671,83 @@ static void
 muxctl_flush(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))
-		err(MUXCTL_EXIT_FAILED, "stdout");
+		err(PROTOCOL_EXIT_FAILED, "stdout");
 }
 
 /*
- * List the serial ports without muxd ("ports --local"), as muxd would
- * list them, but with the holders found from their locks.
+ * Run "muxd --ports" and return what it printed, parsed: the serial ports
+ * of this host.  muxd is $MUXD, else the installed one, else the first on
+ * the PATH.
+ */
+static json_t *
+muxctl_ports_run(void)
+{
+	const char	*muxd = getenv("MUXD");
+	char		 buf[PROTOCOL_LINE_MAX * 4];
+	json_t		*list;
+	json_error_t	 jerr;
+	size_t		 len = 0;
+	ssize_t		 n;
+	pid_t		 pid;
+	int		 fds[2], status;
+
+	if (pipe(fds) == -1)
+		err(PROTOCOL_EXIT_FAILED, "pipe");
+	if ((pid = fork()) == -1)
+		err(PROTOCOL_EXIT_FAILED, "fork");
+	if (pid == 0) {
+		close(fds[0]);
+		if (dup2(fds[1], STDOUT_FILENO) == -1)
+			_exit(127);
+		if (muxd != NULL && muxd[0] != '\0')
+			execl(muxd, "muxd", "--ports", (char *)NULL);
+		else {
+			execl(MUXCTL_MUXD, "muxd", "--ports", (char *)NULL);
+			execlp("muxd", "muxd", "--ports", (char *)NULL);
+		}
+		warn("cannot run %s --ports (set MUXD to muxd's path)",
+		    muxd != NULL && muxd[0] != '\0' ? muxd : "muxd");
+		_exit(127);
+	}
+	close(fds[1]);
+	while (len < sizeof(buf) && ((n = read(fds[0], buf + len,
+	    sizeof(buf) - len)) > 0 || (n == -1 && errno == EINTR)))
+		if (n > 0)
+			len += n;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			err(PROTOCOL_EXIT_FAILED, "waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		exit(PROTOCOL_EXIT_FAILED);
+	if ((list = json_loadb(buf, len, 0, &jerr)) == NULL ||
+	    !json_is_array(list))
+		errx(PROTOCOL_EXIT_PROTOCOL, "muxd --ports printed no list of "
+		    "ports: %s", list == NULL ? jerr.text : "not an array");
+	return (list);
+}
+
+/*
+ * List the serial ports without a running muxd ("ports --local"), as muxd
+ * would list them, but with the holders found from their locks.
  */
 static int
 muxctl_ports_local(int json)
 {
-	json_t	*list, *o;
-	char	 msg[MUXD_ERRLEN], *s;
+	json_t	*o;
+	char	*s;
 
-	if ((list = serialscan_list(msg, sizeof(msg))) == NULL)
-		errx(MUXCTL_EXIT_FAILED, "%s", msg);
-	o = json_pack("{so}", "ports", list);
+	o = json_pack("{so}", "ports", muxctl_ports_run());
 	if (json) {
 		if ((s = json_dumps(o, JSON_COMPACT)) == NULL)
-			errx(MUXCTL_EXIT_PROTOCOL, "out of memory");
+			errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 		printf("%s\n", s);
 		free(s);
 	} else
 		muxctl_show("ports", o);
 	json_decref(o);
 	muxctl_flush();
-	return MUXCTL_EXIT_OK;
+	return PROTOCOL_EXIT_OK;
 }
 
 /* Parse the command line, send the request and print the reply. */
@@ -707,7 +763,7 @@ main(int argc, char *argv[])
 
 	path = getenv("MUXD_SOCKET");
 	if (path == NULL || *path == '\0')
-		path = MUXD_CONTROL_PATH;
+		path = PROTOCOL_CONTROL_PATH;
 	opterr = 0;
 	while ((ch = getopt(argc, argv, "+js:")) != -1) {
 		switch (ch) {
@@ -805,7 +861,7 @@ main(int argc, char *argv[])
 	if (muxctl_open(c, path) == -1) {
 		saved = errno;
 		json_decref(args);
-		errx(MUXCTL_EXIT_UNREACHABLE, "%s: %s%s", path,
+		errx(PROTOCOL_EXIT_UNREACHABLE, "%s: %s%s", path,
 		    strerror(saved), saved == ENOENT || saved == ECONNREFUSED ?
 		    " (is muxd running?)" : "");
 	}
@@ -820,7 +876,7 @@ main(int argc, char *argv[])
 		else
 			muxctl_show(cmd, result);
 		json_decref(reply);
-		rc = MUXCTL_EXIT_OK;
+		rc = PROTOCOL_EXIT_OK;
 	}
 	close(c->fd);
 	json_decref(muxctl_id);

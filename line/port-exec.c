@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "muxd.h"
+#include "line.h"
 
 static int	port_exec_open(struct port *, char *, size_t);
 static void	port_exec_close(struct port *);

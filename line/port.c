@@ -3,7 +3,9 @@
  *
  * A port reads whenever its line is readable and hands each chunk, as soon
  * as it is read, to the program's forward hook (muxd: link_forward(); see
- * struct port_hooks, which lets comprog run the same line code).  Writing
+ * struct port_hooks, which lets comprog run the same line code).  The
+ * port's owner (muxd: its link) is the program's; the line code only
+ * hands it back through the hooks.  Writing
  * to a port first tries the line
  * directly; what the line does not take waits in outq, and only then is the
  * port watched for writability.  outq is bounded by limit, with a policy
@@ -36,7 +38,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "muxd.h"
+#include "line.h"
 
 #define PORT_BACKOFF_MIN	250	/* ms */
 #define PORT_BACKOFF_MAX	8000
@@ -53,34 +55,61 @@ static void	port_retry_cb(evutil_socket_t, short, void *);
 static void	port_drop(struct port *, size_t, size_t);
 static void	port_wrote(struct port *, const unsigned char *, size_t);
 static void	port_events_free(struct port *);
-static void	port_event(const char *, json_t *);
+static void	port_event(struct port *, enum port_event_kind, const char *,
+		    uint64_t, uint64_t, int);
 static void	port_resume_peer(struct port *);
 
-static struct port_hooks	port_hooks;
+static struct port_hooks	 port_hooks;
+static struct event_base	*port_evbase;
 
-/* Set what the line code calls back; once, before the first port_new(). */
+/*
+ * Set the program's event loop and what the line code calls back; once,
+ * before the first port_new().
+ */
 void
-port_hooks_set(const struct port_hooks *hooks)
+port_hooks_set(struct event_base *base, const struct port_hooks *hooks)
 {
+	port_evbase = base;
 	port_hooks = *hooks;
 }
 
-/* Hand an event (port.up, port.down, drop) to the program, if it wants it. */
-static void
-port_event(const char *type, json_t *fields)
+/* Give the event loop the program runs the lines on. */
+struct event_base *
+port_base(void)
 {
-	if (port_hooks.event != NULL)
-		port_hooks.event(type, fields);
-	else
-		json_decref(fields);
+	return (port_evbase);
 }
 
-/* Read again the link peer that was held back for this port's queue. */
+/* Read the program's clock. */
+void
+port_time(struct timeval *tv)
+{
+	port_hooks.clock(tv);
+}
+
+/* Tell the program what happened to a line, if it wants to know. */
+static void
+port_event(struct port *p, enum port_event_kind kind, const char *error,
+    uint64_t bytes, uint64_t total, int end)
+{
+	struct port_event	ev;
+
+	if (port_hooks.event == NULL)
+		return;
+	ev.kind = kind;
+	ev.error = error;
+	ev.bytes = bytes;
+	ev.total = total;
+	ev.end = end;
+	port_hooks.event(p, &ev);
+}
+
+/* Read again the peer that was held back for this port's queue. */
 static void
 port_resume_peer(struct port *p)
 {
-	if (p->link != NULL && port_hooks.peer != NULL)
-		port_pause(port_hooks.peer(p->link, p), 0);
+	if (p->owner != NULL && port_hooks.peer != NULL)
+		port_pause(port_hooks.peer(p->owner, p), 0);
 }
 
 /* Name a port state as the control protocol shows it. */
@@ -134,9 +163,9 @@ port_new(const char *name, const struct addr *addr, size_t limit)
 	p->state = PORT_DOWN;
 	p->backoff_ms = PORT_BACKOFF_MIN;
 	if ((p->outq = evbuffer_new()) == NULL ||
-	    (p->ev_retry = evtimer_new(muxd_base, port_retry_cb, p)) == NULL)
+	    (p->ev_retry = evtimer_new(port_base(), port_retry_cb, p)) == NULL)
 		fatalx("port %s: cannot allocate events", name);
-	muxd_time(&p->since);
+	port_time(&p->since);
 	TAILQ_INSERT_TAIL(&ports, p, entry);
 	return (p);
 }
@@ -145,8 +174,8 @@ port_new(const char *name, const struct addr *addr, size_t limit)
 void
 port_free(struct port *p)
 {
-	if (p->link != NULL && port_hooks.unlink != NULL)
-		port_hooks.unlink(p->link, "port removed");
+	if (p->owner != NULL && port_hooks.unlink != NULL)
+		port_hooks.unlink(p->owner, "port removed");
 	port_events_free(p);
 	if (p->state != PORT_DOWN)
 		p->ops->close(p);
@@ -184,7 +213,7 @@ port_start(struct port *p)
 static void
 port_open(struct port *p)
 {
-	char	err[MUXD_ERRLEN];
+	char	err[LINE_ERRLEN];
 	int	r;
 
 	err[0] = '\0';
@@ -193,7 +222,7 @@ port_open(struct port *p)
 		port_up(p);
 	else if (r == 1) {
 		p->state = PORT_WAITING;
-		muxd_time(&p->since);
+		port_time(&p->since);
 	} else
 		port_down(p, "%s", err);
 }
@@ -227,9 +256,9 @@ port_up(struct port *p)
 	if ((flags = fcntl(p->fd, F_GETFL)) != -1)
 		fcntl(p->fd, F_SETFL, flags | O_NONBLOCK);
 	port_events_free(p);
-	p->ev_read = event_new(muxd_base, p->fd, EV_READ | EV_PERSIST,
+	p->ev_read = event_new(port_base(), p->fd, EV_READ | EV_PERSIST,
 	    port_read_cb, p);
-	p->ev_write = event_new(muxd_base, p->fd, EV_WRITE | EV_PERSIST,
+	p->ev_write = event_new(port_base(), p->fd, EV_WRITE | EV_PERSIST,
 	    port_write_cb, p);
 	if (p->ev_read == NULL || p->ev_write == NULL)
 		fatalx("port %s: cannot allocate events", p->name);
@@ -239,9 +268,9 @@ port_up(struct port *p)
 	/* What a line kept while it was down comes at once. */
 	p->waited = p->downs > 0;
 	p->error[0] = '\0';
-	muxd_time(&p->since);
+	port_time(&p->since);
 	log_info("port %s: up", p->name);
-	port_event("port.up", json_pack("{ss}", "port", p->name));
+	port_event(p, PORT_EVENT_UP, NULL, 0, 0, 0);
 	if (evbuffer_get_length(p->outq) > 0) {
 		log_info("port %s: delivering %zu queued bytes", p->name,
 		    evbuffer_get_length(p->outq));
@@ -257,7 +286,7 @@ port_up(struct port *p)
 void
 port_down(struct port *p, const char *fmt, ...)
 {
-	char		 why[MUXD_ERRLEN];
+	char		 why[LINE_ERRLEN];
 	struct timeval	 tv;
 	time_t		 up_for;
 	va_list		 ap;
@@ -267,7 +296,7 @@ port_down(struct port *p, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 
-	muxd_time(&tv);
+	port_time(&tv);
 	up_for = tv.tv_sec - p->since.tv_sec;
 	port_events_free(p);
 	if (was != PORT_DOWN)
@@ -277,12 +306,11 @@ port_down(struct port *p, const char *fmt, ...)
 	if (was == PORT_UP) {
 		p->downs++;
 		log_warnx("port %s: down: %s", p->name, why);
-		port_event("port.down", json_pack("{ssss}", "port", p->name,
-		    "error", why));
+		port_event(p, PORT_EVENT_DOWN, why, 0, 0, 0);
 	} else if (strcmp(why, p->error) != 0)
 		log_warnx("port %s: %s; retrying", p->name, why);
 	snprintf(p->error, sizeof(p->error), "%s", why);
-	muxd_time(&p->since);
+	port_time(&p->since);
 
 	if (p->addr.kind == ADDR_TCP_LISTEN && p->aux_fd != -1) {
 		p->state = PORT_WAITING;
@@ -312,11 +340,11 @@ port_read_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	n = read(fd, buf, sizeof(buf));
 	if (n > 0) {
-		muxd_time(&tv);
+		port_time(&tv);
 		p->bytes_in += n;
 		p->last_in = tv;
 		if (port_hooks.tap != NULL)
-			port_hooks.tap(p, p->link, TAP_IN, buf, n, &tv);
+			port_hooks.tap(p, p->owner, PORT_IN, buf, n, &tv);
 		if (port_hooks.forward != NULL)
 			port_hooks.forward(p, buf, n, &tv);
 		/* A short read has emptied what waited in the line. */
@@ -342,11 +370,11 @@ port_wrote(struct port *p, const unsigned char *buf, size_t n)
 {
 	struct timeval	tv;
 
-	muxd_time(&tv);
+	port_time(&tv);
 	p->bytes_out += n;
 	p->last_out = tv;
 	if (port_hooks.tap != NULL)
-		port_hooks.tap(p, p->link, TAP_OUT, buf, n, &tv);
+		port_hooks.tap(p, p->owner, PORT_OUT, buf, n, &tv);
 }
 
 /* Write queued bytes when the line can take them. */
@@ -379,9 +407,8 @@ port_write_cb(evutil_socket_t fd, short what, void *arg)
 		log_warnx("port %s: queue drained; %llu bytes were dropped "
 		    "while it was full", p->name,
 		    (unsigned long long)p->dropping);
-		port_event("drop", json_pack("{sssIsIsb}", "port", p->name,
-		    "bytes", (json_int_t)p->dropping, "total",
-		    (json_int_t)p->dropped, "end", 1));
+		port_event(p, PORT_EVENT_DROP, NULL, p->dropping, p->dropped,
+		    1);
 		p->dropping = 0;
 	}
 }
@@ -396,9 +423,7 @@ port_drop(struct port *p, size_t n, size_t size)
 	if (p->dropping == 0) {
 		log_warnx("port %s: queue full (%zu bytes), dropping bytes "
 		    "for it", p->name, size);
-		port_event("drop", json_pack("{sssIsIsb}", "port", p->name,
-		    "bytes", (json_int_t)n, "total",
-		    (json_int_t)(p->dropped + n), "end", 0));
+		port_event(p, PORT_EVENT_DROP, NULL, n, p->dropped + n, 0);
 	}
 	p->dropped += n;
 	p->dropping += n;
@@ -458,11 +483,12 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
 
 /*
  * Read and discard what waits in the line of a port that was paused, when
- * its link ends: those bytes belong to the conversation that ended, so they
- * pass the tap with that link and go nowhere else.
+ * its owner (named name) lets it go: those bytes belong to the
+ * conversation that ended, so they pass the tap with that owner and go
+ * nowhere else.
  */
 void
-port_drain_paused(struct port *p, struct link *l)
+port_drain_paused(struct port *p, void *owner, const char *name)
 {
 	unsigned char	buf[PORT_READ_SIZE];
 	struct timeval	tv;
@@ -471,22 +497,21 @@ port_drain_paused(struct port *p, struct link *l)
 
 	if (!p->paused || p->state != PORT_UP)
 		return;
-	muxd_time(&tv);
+	port_time(&tv);
 	while (total < 16 * 1024 * 1024 &&
 	    (n = read(p->fd, buf, sizeof(buf))) > 0) {
 		p->bytes_in += n;
 		if (port_hooks.tap != NULL)
-			port_hooks.tap(p, l, TAP_IN, buf, n, &tv);
+			port_hooks.tap(p, owner, PORT_IN, buf, n, &tv);
 		total += n;
 	}
 	if (total == 0)
 		return;
 	p->dropped += total;
 	log_warnx("port %s: %zu bytes it sent while link %s was held up "
-	    "were discarded as the link ended", p->name, total, l->name);
-	port_event("drop", json_pack("{sssIsIsbss}", "port", p->name,
-	    "bytes", (json_int_t)total, "total", (json_int_t)p->dropped,
-	    "end", 1, "reason", "link ended while held up"));
+	    "were discarded as the link ended", p->name, total, name);
+	port_event(p, PORT_EVENT_DROP, "link ended while held up", total,
+	    p->dropped, 1);
 }
 
 /*
@@ -502,8 +527,8 @@ port_pause(struct port *p, int on)
 
 	if (p->paused == on)
 		return;
-	if (on && p->link != NULL && port_hooks.peer != NULL &&
-	    (peer = port_hooks.peer(p->link, p)) != NULL && peer->paused)
+	if (on && p->owner != NULL && port_hooks.peer != NULL &&
+	    (peer = port_hooks.peer(p->owner, p)) != NULL && peer->paused)
 		return;
 	p->paused = on;
 	if (!on)
@@ -537,7 +562,7 @@ port_child_exited(pid_t pid, int status)
 	}
 }
 
-/* Describe a port for the control protocol. */
+/* Describe a port for the control protocol (its owner is the program's). */
 json_t *
 port_json(const struct port *p)
 {
@@ -545,7 +570,7 @@ port_json(const struct port *p)
 	json_t	*o;
 
 	addr = addr_format(&p->addr);
-	o = json_pack("{ss ss? ss ss ss? sI sI sI sI sI sb sI so so sf so}",
+	o = json_pack("{ss ss? ss ss ss? sI sI sI sI sI sb sI so so sf}",
 	    "name", p->name,
 	    "address", addr,
 	    "kind", addr_kind_name(p->addr.kind),
@@ -562,8 +587,7 @@ port_json(const struct port *p)
 	    json_real(p->last_in.tv_sec + p->last_in.tv_usec / 1e6),
 	    "last_out", p->last_out.tv_sec == 0 ? json_null() :
 	    json_real(p->last_out.tv_sec + p->last_out.tv_usec / 1e6),
-	    "since", p->since.tv_sec + p->since.tv_usec / 1e6,
-	    "link", p->link != NULL ? json_string(p->link->name) : json_null());
+	    "since", p->since.tv_sec + p->since.tv_usec / 1e6);
 	free(addr);
 	return (o);
 }

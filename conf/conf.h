@@ -1,0 +1,122 @@
+/*
+ * conf: a room's configuration (muxd.conf(5)), read with libconfig and
+ * checked whole: the ports and their addresses, the judges' stations, the
+ * entities, the contest rules and the schedule of rounds (or a preset of
+ * the rule texts).  Every error names its file and line.  muxd runs the
+ * room from it, muxd-udev names the room's adapters from it, and comprog
+ * reads its profiles with the same include reader.
+ */
+#ifndef CONF_H
+#define CONF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "line.h"
+#include "protocol.h"
+
+/* conf.c */
+#define CONF_SYNC_SEC		1	/* default: recordings synced after, s */
+#define CONF_STATE_DIR		"/var/lib/muxd"
+enum conf_kind { CONF_ENTRY, CONF_CONFEDERATE };
+enum conf_assert {		/* the opening assertion, per room */
+	CONF_ASSERT_OFF,	/* not checked */
+	CONF_ASSERT_CHECK,	/* checked and reported */
+	CONF_ASSERT_INJECT,	/* typed by muxd for the entity, reported */
+	CONF_ASSERT_HOLD	/* output held from the judge until it passes */
+};
+struct conf_port {
+	char		*name;
+	char		*address;	/* as written */
+	struct addr	 addr;
+	int		 line;
+};
+struct conf_station {
+	char		*name;
+	int		 judge;		/* judge number, 1..99 */
+	int		 left;		/* index into ports */
+	int		 right;
+	int		 localecho;	/* the terminal echoes by itself */
+	int		 line;
+};
+struct conf_entity {
+	char		*name;
+	enum conf_kind	 kind;
+	int		 port;		/* index into ports */
+	char		*approved;	/* approved human name for rule 3 */
+	char		*program;	/* transcript header */
+	char		*contestant;
+	int		 eol;		/* enum judgeterm_eol towards it */
+	int		 announce;	/* send "@@nn" CR CR at link start */
+	int		 line;
+};
+struct conf_part {			/* one judge comparing a pair */
+	int		 station;	/* index into stations */
+	int		 entry;		/* index into entities */
+	int		 confederate;	/* index into entities */
+};
+struct conf_round {
+	int		 number;
+	struct conf_part *parts;
+	size_t		 nparts;
+	char		*excused;	/* as printed, or NULL */
+};
+struct conf {
+	char		*file;
+	char		*control;	/* control socket path */
+	char		*state_dir;
+	char		*capture_dir;
+	char		*transcript_dir;
+	size_t		 queue_limit;
+	int		 sync_sec;	/* recordings synced after a write */
+	struct conf_port *ports;
+	size_t		 nports;
+	struct conf_station *stations;
+	size_t		 nstations;
+	struct conf_entity *entities;
+	size_t		 nentities;
+	struct conf_round *rounds;
+	size_t		 nrounds;
+	char		*preset;	/* schedule preset name, or NULL */
+	int		 duration;	/* round duration, seconds; 0: none */
+	uint64_t	 seed;
+	int		 seed_set;
+	int		 convention;	/* 1996 prompt and echo for judges */
+	int		 filter;	/* remove control sequences, else pass */
+	enum conf_assert assertion;	/* the opening assertion policy */
+	char		*typing;	/* inject: the typing model */
+	char		*pattern;	/* its pcre2 pattern, NULL: default */
+	int		 burst;		/* characters in 1 ms that are a burst */
+};
+struct conf	*conf_load(const char *, char *, size_t);
+struct conf	*conf_load_string(const char *, const char *, char *, size_t);
+void		 conf_free(struct conf *);
+int		 conf_port_find(const struct conf *, const char *);
+int		 conf_station_find(const struct conf *, const char *);
+int		 conf_entity_find(const struct conf *, const char *);
+const struct conf_round *conf_round_find(const struct conf *, int);
+
+/* conf-include.c */
+char		*conf_include_text(FILE *, const char *, char *, size_t);
+int		 conf_include_check(const char *, const char *, const char *,
+		    char *, size_t);
+const char	*conf_include_where(const char *, const char *, char *, size_t);
+
+/* schedule.c */
+struct schedule_triple {		/* 1-based labels: Jn En Cn */
+	int		 judge;
+	int		 entry;
+	int		 confederate;
+};
+struct schedule_round {
+	int		 number;
+	struct schedule_triple parts[4];
+	size_t		 nparts;
+	const char	*excused;	/* as printed in the rules */
+};
+const struct schedule_round *schedule_preset(const char *, size_t *);
+int		 schedule_matrix(const char *, int, int);
+const char	*schedule_preset_names(void);
+
+#endif /* CONF_H */

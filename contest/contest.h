@@ -1,0 +1,202 @@
+/*
+ * contest: the per-byte machines of the contest rules, pure functions
+ * over bytes with no I/O, shared by muxd (live, on every judge's link)
+ * and comprog (the judge's and the confederate's screens).
+ *
+ *	judgeterm	the judge's terminal of the 1996 convention: ">"
+ *			prompt, echo, line editing, line ends towards the
+ *			entity, two line ends end a turn, "@@nn" lines
+ *	filter		control sequences removed before a judge's screen
+ *	assertion	the opening assertion "Hello, my name is X and I am
+ *			the human" (2004 rule 3), checked with pcre2
+ *	typing		a typing model: key delays like a person's
+ *	hold		an entity's output held back until released, then
+ *			given out with its own timing
+ *
+ * Each is fed a byte (or a chunk, decided byte by byte) and says what
+ * follows; none keeps a clock of its own (times are passed in).
+ */
+#ifndef CONTEST_H
+#define CONTEST_H
+
+#include <sys/types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* filter.c */
+#define FILTER_LIMIT		4096	/* default longest sequence, bytes */
+#define FILTER_TEXTMAX		4096	/* removed bytes kept for a report */
+enum filter_kind {
+	FILTER_CONTROL,		/* a run of lone C0 or C1 controls */
+	FILTER_ESC,		/* ESC x, or ESC, intermediates, final */
+	FILTER_CSI,		/* ESC [ or 0x9b ... final byte */
+	FILTER_OSC,		/* ESC ] or 0x9d ... BEL or ST */
+	FILTER_DCS,		/* ESC P or 0x90 ... ST */
+	FILTER_SOS,		/* ESC X or 0x98 ... ST */
+	FILTER_PM,		/* ESC ^ or 0x9e ... ST */
+	FILTER_APC		/* ESC _ or 0x9f ... ST */
+};
+enum filter_end {
+	FILTER_END_DONE,	/* ended as a terminal would end it */
+	FILTER_END_ABORT,	/* CAN, SUB, or a new ESC or C1 sequence */
+	FILTER_END_CUT		/* reached the limit: cut off, state reset */
+};
+struct filter_span {			/* one removed run, for a marker */
+	enum filter_kind kind;
+	enum filter_end	 end;
+	const unsigned char *text;	/* its first ntext bytes */
+	size_t		 ntext;
+	size_t		 len;		/* bytes removed in all */
+	uint64_t	 in;		/* input offset of its first byte */
+	uint64_t	 out;		/* output offset where it was removed */
+	int		 passed;	/* pass-through: forwarded after all */
+};
+struct filter {
+	int		 passthrough;	/* recognise and report, remove nothing */
+	size_t		 limit;
+	void		(*cb)(void *, const struct filter_span *);
+	void		*arg;
+	uint64_t	 seqs;		/* escape sequences and strings removed */
+	uint64_t	 controls;	/* lone control bytes removed */
+	uint64_t	 bytes;		/* bytes removed in all */
+	uint64_t	 cuts;		/* sequences cut off at the limit */
+	uint64_t	 in;		/* bytes fed */
+	uint64_t	 out;		/* bytes forwarded */
+	/* private to filter.c */
+	int		 state;
+	enum filter_kind kind;
+	size_t		 len;
+	uint64_t	 span_in;
+	uint64_t	 span_out;
+	unsigned char	 text[FILTER_TEXTMAX];
+};
+void		 filter_init(struct filter *, int, size_t,
+		    void (*)(void *, const struct filter_span *), void *);
+int		 filter_byte(struct filter *, unsigned char);
+void		 filter_flush(struct filter *);
+size_t		 filter_feed(struct filter *, const unsigned char *, size_t,
+		    unsigned char *);
+int		 filter_pending(const struct filter *);
+const char	*filter_kind_name(enum filter_kind);
+const char	*filter_end_name(enum filter_end);
+
+/* assertion.c */
+#define ASSERTION_TEXTMAX	512	/* longest utterance checked, bytes */
+#define ASSERTION_NAMEMAX	128
+#define ASSERTION_NOJIT		0x1	/* assertion_pattern_new: interpreter */
+enum assertion_verdict {
+	ASSERTION_PENDING,	/* the text may still become the assertion */
+	ASSERTION_PASS,		/* asserted with the approved name */
+	ASSERTION_NAME,		/* asserted with another name */
+	ASSERTION_FAIL		/* the text departs from the assertion */
+};
+struct assertion_result {
+	enum assertion_verdict verdict;
+	int		 final;		/* no later byte can change it */
+	uint64_t	 offset;	/* the byte that decided it */
+	char		 text[ASSERTION_TEXTMAX + 1];	/* utterance, edited */
+	char		 name[ASSERTION_NAMEMAX + 1];	/* PASS, NAME */
+	char		 reason[160];	/* FAIL, NAME: why, in words */
+};
+struct assertion_pattern;
+struct assertion;
+const char	*assertion_default_pattern(void);
+struct assertion_pattern *assertion_pattern_new(const char *, int, char *,
+		    size_t);
+void		 assertion_pattern_free(struct assertion_pattern *);
+int		 assertion_pattern_jit(const struct assertion_pattern *);
+struct assertion *assertion_new(struct assertion_pattern *, const char *);
+void		 assertion_free(struct assertion *);
+int		 assertion_byte(struct assertion *, unsigned char);
+enum assertion_verdict assertion_feed(struct assertion *, const void *,
+		    size_t);
+int		 assertion_finish(struct assertion *);
+const struct assertion_result *assertion_result(const struct assertion *);
+const char	*assertion_verdict_name(enum assertion_verdict);
+int		 assertion_name_equal(const char *, const char *);
+
+/* typing.c: a typing model, key delays like a person's (pure) */
+struct typing {
+	int		 base;		/* ms per key */
+	int		 jitter;	/* +- ms, uniform */
+	uint64_t	 state;		/* random generator */
+};
+int		 typing_parse(const char *, struct typing *, char *, size_t);
+void		 typing_seed(struct typing *, uint64_t);
+int		 typing_delay(struct typing *, unsigned char, unsigned char);
+
+/* hold.c: an entity's output held back, released with its timing (pure) */
+enum hold_state { HOLD_HOLDING, HOLD_RELEASING, HOLD_OPEN };
+struct hold_chunk;
+struct hold {
+	enum hold_state	 state;
+	size_t		 limit;		/* most bytes held */
+	uint64_t	 held;		/* bytes ever held */
+	uint64_t	 dropped;	/* bytes past the limit */
+	int64_t		 delay;		/* releasing: usec each chunk is late */
+	/* private to hold.c */
+	unsigned char	*buf;
+	size_t		 len;
+	struct hold_chunk *chunks;
+	size_t		 nchunks;
+	size_t		 capchunks;
+};
+void		 hold_init(struct hold *, size_t);
+void		 hold_clear(struct hold *);
+size_t		 hold_push(struct hold *, const unsigned char *, size_t,
+		    int64_t);
+void		 hold_release(struct hold *, int64_t);
+size_t		 hold_take(struct hold *, int64_t, unsigned char *, size_t,
+		    int64_t *);
+size_t		 hold_discard(struct hold *);
+int		 hold_open(const struct hold *);
+
+/* judgeterm.c */
+#define JUDGETERM_LINEMAX	1024	/* judge line bytes kept for events */
+#define JUDGETERM_ANNOUNCEMAX	8	/* "@@nn" and two CRLFs */
+enum judgeterm_eol {		/* line ends sent to the entity */
+	JUDGETERM_EOL_CR,
+	JUDGETERM_EOL_LF,
+	JUDGETERM_EOL_CRLF,
+	JUDGETERM_EOL_ASIS	/* the judge's own bytes */
+};
+enum judgeterm_event {
+	JUDGETERM_NONE,
+	JUDGETERM_LINE,		/* a judge line ended */
+	JUDGETERM_TURN,		/* two consecutive line ends: turn over */
+	JUDGETERM_JUDGE		/* "@@nn" line: judge nn announced */
+};
+struct judgeterm_out {			/* what one keystroke gives */
+	unsigned char	 echo[8];	/* for the judge's screen */
+	size_t		 necho;
+	unsigned char	 entity[2];	/* for the entity */
+	size_t		 nentity;
+	enum judgeterm_event event;
+	int		 judge;		/* JUDGETERM_JUDGE: nn */
+	const char	*line;		/* LINE, JUDGE: the line, edited */
+	size_t		 linelen;	/* its length (LINEMAX bytes kept) */
+};
+struct judgeterm {
+	int		 localecho;	/* the terminal echoes by itself */
+	enum judgeterm_eol eol;
+	/* private to judgeterm.c */
+	int		 prompted;	/* the current line has its prompt */
+	int		 col0;		/* the judge's cursor is at column 0 */
+	int		 eols;		/* consecutive line ends */
+	unsigned char	 eolfirst;	/* CR or LF that just ended a line */
+	int		 key;		/* inside a key's escape sequence */
+	size_t		 len;		/* current line length, edited */
+	char		 line[JUDGETERM_LINEMAX + 1];
+};
+void		 judgeterm_init(struct judgeterm *, int, enum judgeterm_eol);
+void		 judgeterm_byte(struct judgeterm *, unsigned char,
+		    struct judgeterm_out *);
+void		 judgeterm_prompt(struct judgeterm *, struct judgeterm_out *);
+void		 judgeterm_screen(struct judgeterm *, const unsigned char *,
+		    size_t);
+size_t		 judgeterm_announce(int, enum judgeterm_eol, unsigned char *,
+		    size_t);
+int		 judgeterm_eol_parse(const char *, enum judgeterm_eol *);
+const char	*judgeterm_eol_name(enum judgeterm_eol);
+
+#endif /* CONTEST_H */

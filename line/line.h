@@ -1,0 +1,249 @@
+/*
+ * line: the line library of muxd and comprog.  A line is one cabled
+ * terminal, entry or confederate, reached at an address; a port is a line
+ * kept open by the program that runs it.
+ *
+ * Interface summary:
+ *
+ *	addr_parse()		an address, as written everywhere:
+ *				/dev/ttyUSB0,9600,8N1  pty:PATH  exec:COMMAND
+ *				tcp:HOST:PORT  tcp-listen:[HOST:]PORT  ftdi:SERIAL
+ *	addr_format()		the same address written back
+ *	port_hooks_set()	the program's event loop, clock and callbacks
+ *	port_new(), port_start(), port_free()
+ *				a port for an address: opened, reopened with
+ *				backoff when it fails, closed
+ *	port_send()		bytes out, at once or through a bounded queue
+ *	port_pause()		stop or resume reading a line
+ *	port_json()		a port's state, counters and error
+ *	serialscan_list()	the serial ports of this host
+ *	log_*(), fatal()	the two error tiers, to stderr or syslog
+ *
+ * A port reads whenever its line is readable and hands each chunk to the
+ * program's forward hook; it knows nothing of links, rounds or rules: its
+ * owner is an opaque pointer the program sets and reads back (muxd keeps
+ * its link there).  The library uses the event base and the clock given
+ * to port_hooks_set(), and no global of the program.
+ */
+#ifndef LINE_H
+#define LINE_H
+
+#include <sys/types.h>
+#include <sys/time.h>
+#include <sys/queue.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#include <event2/event.h>
+#include <event2/buffer.h>
+#include <jansson.h>
+
+#define LINE_ERRLEN		512	/* longest error message of a line */
+#define PORT_CHUNK		4096	/* most bytes read from a line at once */
+#define PORT_QUEUE_LIMIT	65536	/* default per-direction queue, bytes */
+
+/* addr.c */
+enum addr_kind {
+	ADDR_DEVICE,		/* a serial device path, or a pty slave path */
+	ADDR_PTY,		/* pty:PATH, a pty muxd creates, linked at PATH */
+	ADDR_EXEC,		/* exec:COMMAND, a program run on a pty */
+	ADDR_TCP,		/* tcp:HOST:PORT */
+	ADDR_TCP_LISTEN,	/* tcp-listen:[HOST:]PORT */
+	ADDR_FTDI		/* ftdi:SERIAL, an FTDI adapter via libftdi */
+};
+enum addr_parity {
+	ADDR_PARITY_NONE, ADDR_PARITY_ODD, ADDR_PARITY_EVEN,
+	ADDR_PARITY_MARK, ADDR_PARITY_SPACE
+};
+enum addr_flow {
+	ADDR_FLOW_NONE, ADDR_FLOW_RTSCTS, ADDR_FLOW_XONXOFF, ADDR_FLOW_DTRDSR
+};
+struct addr {
+	enum addr_kind	 kind;
+	char		*path;		/* device, link path or command */
+	char		*host;		/* tcp: NULL means any (listen) */
+	char		*service;	/* tcp port */
+	int		 baud;
+	int		 databits;
+	int		 stopbits;
+	enum addr_parity parity;
+	enum addr_flow	 flow;
+	/* USB adapters: ftdi:SERIAL, or serial=SERIAL on a device path */
+	char		*serial;	/* USB serial number, or NULL */
+	int		 usb_vendor;	/* ftdi: 0x0403 unless usb=VID:PID */
+	int		 usb_product;	/* ftdi: 0x6001 unless usb=VID:PID */
+	int		 latency;	/* ftdi: latency timer, ms (1) */
+	int		 interface;	/* ftdi: 0 any (A), 1..4 A..D */
+};
+int		 addr_parse(const char *, struct addr *, char *, size_t);
+void		 addr_free(struct addr *);
+int		 addr_copy(struct addr *, const struct addr *);
+char		*addr_format(const struct addr *);
+int		 addr_equal(const struct addr *, const struct addr *);
+int		 addr_same_line(const struct addr *, const struct addr *);
+int		 addr_baud_valid(int);
+const char	*addr_kind_name(enum addr_kind);
+
+/* log.c */
+void		 log_init(int, int);
+void		 log_verbose(int);
+void		 log_redirect(void (*)(int, const char *));
+void		 log_warn(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 log_warnx(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 log_info(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 log_debug(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 fatal(const char *, ...)
+		    __attribute__((format(printf, 1, 2), noreturn));
+void		 fatalx(const char *, ...)
+		    __attribute__((format(printf, 1, 2), noreturn));
+
+/* port.c */
+enum port_state { PORT_DOWN, PORT_UP, PORT_WAITING };
+struct port;
+/*
+ * open() returns 0 with the line open in fd (the port is up), 1 when the
+ * port waits for a peer (a listener, a connect in progress) or -1 with a
+ * message.  close() closes the line; release() frees what outlives a line
+ * (a listener, a held pty slave, a child).
+ */
+struct port_ops {
+	const char	*name;
+	int		 (*open)(struct port *, char *, size_t);
+	void		 (*close)(struct port *);
+	void		 (*release)(struct port *);
+};
+struct port {
+	TAILQ_ENTRY(port) entry;
+	char		*name;
+	struct addr	 addr;
+	const struct port_ops *ops;
+	enum port_state	 state;
+	int		 fd;		/* the line, -1 when down */
+	struct event	*ev_read;
+	struct event	*ev_write;
+	struct event	*ev_retry;
+	struct evbuffer	*outq;		/* bytes waiting to go out on this port */
+	size_t		 limit;		/* outq limit */
+	void		*owner;		/* the program's: muxd's link, or NULL */
+	int		 backoff_ms;
+	char		 error[LINE_ERRLEN];	/* why it is down */
+	uint64_t	 bytes_in;
+	uint64_t	 bytes_out;
+	uint64_t	 dropped;	/* bytes dropped on a full outq */
+	uint64_t	 dropping;	/* dropped in the current episode */
+	uint64_t	 unrouted;	/* bytes read with no link */
+	uint64_t	 downs;
+	struct timeval	 last_in;
+	struct timeval	 last_out;
+	struct timeval	 since;		/* state change */
+	int		 paused;	/* not read: its peer's outq is full */
+	int		 waited;	/* what is read next waited in the line:
+					   it was paused, or has just come up */
+	/* kind-specific */
+	int		 aux_fd;	/* pty: held slave; tcp-listen: listener */
+	struct event	*ev_aux;
+	pid_t		 pid;		/* exec: child */
+	void		*sp;		/* libserialport handle */
+	void		*data;		/* the program's own (muxd: the capture
+					   of unrouted traffic) */
+	int		 locked;	/* TIOCEXCL set */
+	void		*ftdi;		/* ftdi: state, port-ftdi.c */
+	void		*tcp;		/* tcp: lookup, port-tcp.c */
+};
+TAILQ_HEAD(port_list, port);
+extern struct port_list ports;
+
+/* What a port tells its program, typed (port_hooks.event). */
+enum port_event_kind {
+	PORT_EVENT_UP,		/* the line came up */
+	PORT_EVENT_DOWN,	/* the line went down: error says why */
+	PORT_EVENT_DROP		/* bytes for the port were dropped */
+};
+struct port_event {
+	enum port_event_kind kind;
+	const char	*error;		/* DOWN: why; DROP: reason, or NULL */
+	uint64_t	 bytes;		/* DROP: bytes in this report */
+	uint64_t	 total;		/* DROP: bytes dropped in all */
+	int		 end;		/* DROP: the episode has ended */
+};
+enum port_dir { PORT_IN, PORT_OUT };	/* read from / written to a port */
+
+/*
+ * What the line code calls back into the program that runs it, muxd or
+ * comprog, set once with port_hooks_set() before the first port_new(),
+ * with the program's event loop.  forward gets each chunk read, as soon
+ * as it is read; tap sees every chunk read and written, with the port's
+ * owner then; event gets what happens to a line; peer and unlink concern
+ * the owner of a port (muxd: the link's other port, and link_free());
+ * closed is called as a port is freed; clock gives the program's time
+ * (the loop's cached time) and must be set.  Any other may be NULL.
+ */
+struct port_hooks {
+	void		 (*forward)(struct port *, const unsigned char *,
+			    size_t, const struct timeval *);
+	void		 (*tap)(struct port *, void *, enum port_dir,
+			    const unsigned char *, size_t,
+			    const struct timeval *);
+	void		 (*event)(struct port *, const struct port_event *);
+	struct port	*(*peer)(void *, const struct port *);
+	void		 (*unlink)(void *, const char *);
+	void		 (*closed)(struct port *);
+	void		 (*clock)(struct timeval *);
+};
+void		 port_hooks_set(struct event_base *, const struct port_hooks *);
+struct event_base *port_base(void);
+void		 port_time(struct timeval *);
+struct port	*port_new(const char *, const struct addr *, size_t);
+void		 port_free(struct port *);
+void		 port_start(struct port *);
+void		 port_down(struct port *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+void		 port_up(struct port *);
+int		 port_send(struct port *, const unsigned char *, size_t);
+void		 port_pause(struct port *, int);
+void		 port_drain_paused(struct port *, void *, const char *);
+struct port	*port_find(const char *);
+const char	*port_state_name(enum port_state);
+json_t		*port_json(const struct port *);
+void		 port_child_exited(pid_t, int);
+
+/* port-tty.c */
+extern const struct port_ops port_tty_ops;
+int		 port_tty_is_pty(const char *);
+int		 port_tty_lock(int, const char *, char *, size_t);
+void		 port_tty_unlock(int);
+int		 port_tty_apply(int, const struct addr *, char *, size_t);
+int		 port_tty_open(struct port *, const char *, const char *,
+		    char *, size_t);
+void		 port_tty_close(struct port *);
+
+/* port-serial.c */
+extern const struct port_ops port_serial_ops;
+int		 port_serial_resolve(const char *, char *, char *, size_t,
+		    char *, size_t);
+
+/* port-ftdi.c */
+extern const struct port_ops port_ftdi_ops;
+int		 port_ftdi_probe(const struct addr *, char *, size_t);
+
+/* port-pty.c */
+extern const struct port_ops port_pty_ops;
+int		 port_pty_create(const struct addr *, char *, size_t, int *,
+		    char *, size_t);
+
+/* port-exec.c */
+extern const struct port_ops port_exec_ops;
+
+/* port-tcp.c */
+extern const struct port_ops port_tcp_ops;
+extern const struct port_ops port_tcp_listen_ops;
+
+/* serialscan.c */
+json_t		*serialscan_list(char *, size_t);
+
+#endif /* LINE_H */

@@ -1,0 +1,96 @@
+/*
+ * The names of the control protocol's commands and events, the one table
+ * muxd dispatches on and muxctl sends and reads with.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "protocol.h"
+
+static const char *protocol_cmds[PROTOCOL_CMD_COUNT] = {
+	[PROTOCOL_CMD_STATUS] = "status",
+	[PROTOCOL_CMD_SCHEDULE] = "schedule",
+	[PROTOCOL_CMD_ROUND_START] = "round.start",
+	[PROTOCOL_CMD_ROUND_STOP] = "round.stop",
+	[PROTOCOL_CMD_CONNECT] = "connect",
+	[PROTOCOL_CMD_DISCONNECT] = "disconnect",
+	[PROTOCOL_CMD_RELEASE] = "release",
+	[PROTOCOL_CMD_RELOAD] = "reload",
+	[PROTOCOL_CMD_WATCH] = "watch",
+	[PROTOCOL_CMD_PORTS] = "ports",
+	[PROTOCOL_CMD_CABLECHECK] = "cablecheck"
+};
+
+static const char *protocol_events[PROTOCOL_EV_COUNT] = {
+	[PROTOCOL_EV_PORT_UP] = "port.up",
+	[PROTOCOL_EV_PORT_DOWN] = "port.down",
+	[PROTOCOL_EV_DROP] = "drop",
+	[PROTOCOL_EV_LINK_UP] = "link.up",
+	[PROTOCOL_EV_LINK_DOWN] = "link.down",
+	[PROTOCOL_EV_ROUND_START] = "round.start",
+	[PROTOCOL_EV_ROUND_STOP] = "round.stop",
+	[PROTOCOL_EV_ROUND_RESUME] = "round.resume",
+	[PROTOCOL_EV_VERDICT] = "verdict",
+	[PROTOCOL_EV_TEXT] = "text",
+	[PROTOCOL_EV_FILTER] = "filter",
+	[PROTOCOL_EV_HOLD] = "hold",
+	[PROTOCOL_EV_INJECT] = "inject",
+	[PROTOCOL_EV_JUDGE_MISMATCH] = "judge.mismatch",
+	[PROTOCOL_EV_CABLECHECK] = "cablecheck",
+	[PROTOCOL_EV_CONFIG_RELOAD] = "config.reload",
+	[PROTOCOL_EV_MUXD_STOP] = "muxd.stop"
+};
+
+/* Name a command as it goes on the wire. */
+const char *
+protocol_cmd_name(enum protocol_cmd cmd)
+{
+	return (protocol_cmds[cmd]);
+}
+
+/* Find a command by its wire name; -1 if there is none. */
+int
+protocol_cmd_find(const char *name)
+{
+	int	i;
+
+	for (i = 0; i < PROTOCOL_CMD_COUNT; i++)
+		if (strcmp(protocol_cmds[i], name) == 0)
+			return (i);
+	return (-1);
+}
+
+/* List every command's wire name, comma-separated, for a message. */
+const char *
+protocol_cmd_list(void)
+{
+	static char	 list[256];
+	size_t		 off = 0;
+	int		 i;
+
+	if (list[0] != '\0')
+		return (list);
+	for (i = 0; i < PROTOCOL_CMD_COUNT; i++)
+		off += snprintf(list + off, sizeof(list) - off, "%s%s",
+		    i > 0 ? ", " : "", protocol_cmds[i]);
+	return (list);
+}
+
+/* Name an event as it goes on the wire. */
+const char *
+protocol_event_name(enum protocol_event ev)
+{
+	return (protocol_events[ev]);
+}
+
+/* Find an event by its wire name; -1 if there is none. */
+int
+protocol_event_find(const char *name)
+{
+	int	i;
+
+	for (i = 0; i < PROTOCOL_EV_COUNT; i++)
+		if (strcmp(protocol_events[i], name) == 0)
+			return (i);
+	return (-1);
+}
