@@ -263,7 +263,7 @@ cablecheck_done(evutil_socket_t fd, short what, void *arg)
 		json_array_append_new(results, json_pack("{ss ss sO}", "port",
 		    pr->name, "result", verdict, "heard_on", pr->heard));
 	}
-	control_event("cablecheck", json_pack("{si so}", "check", cc->id,
+	events_post(PROTOCOL_EV_CABLECHECK, json_pack("{si so}", "check", cc->id,
 	    "results", results));
 	cablecheck_free(cc);
 }

@@ -53,6 +53,8 @@ static json_t	*control_status(void);
 static struct link *control_target(const char *, json_t *, char *, size_t);
 static json_t	*control_dispatch(struct control_client *, const char *,
 		    json_t *, char *, size_t);
+static int	 control_wants(void *, enum protocol_event);
+static void	 control_events(void *, const struct events_ev *);
 
 /*
  * Open the control socket at a path, replacing a stale one.  It is bound
@@ -122,6 +124,7 @@ control_listen(const char *path, char *err, size_t errlen)
 	if (control_listener == NULL)
 		fatalx("control socket: cannot allocate listener");
 	control_path = strdup(path);
+	events_subscribe(control_events, control_wants, NULL);
 	log_info("control socket %s", path);
 	return (0);
 }
@@ -140,6 +143,7 @@ control_close(void)
 	 * The bufferevent owns the draining of its output, so what is
 	 * pending is written directly, as far as the socket takes it now.
 	 */
+	events_unsubscribe(control_events, NULL);
 	while ((c = TAILQ_FIRST(&control_clients)) != NULL) {
 		out = bufferevent_get_output(c->bev);
 		len = evbuffer_get_length(out);
@@ -482,37 +486,35 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 	return (NULL);
 }
 
-/* Tell whether any client watches events, before building a costly one. */
-int
-control_watching(void)
+/* Tell whether any client watches events now (an events observer). */
+static int
+control_wants(void *arg, enum protocol_event type)
 {
 	struct control_client	*c;
 
+	(void)arg;
+	(void)type;
 	TAILQ_FOREACH(c, &control_clients, entry)
 		if (c->watching && !c->closing)
 			return (1);
 	return (0);
 }
 
-/* Send an event to every watcher, taking the fields object (or NULL). */
-void
-control_event(const char *type, json_t *fields)
+/* Send an event to every watcher (an events observer). */
+static void
+control_events(void *arg, const struct events_ev *ev)
 {
 	struct control_client	*c, *next;
 	struct timeval		 tv;
 	json_t			*o;
 
-	record_event(type, fields);
-	if (TAILQ_EMPTY(&control_clients)) {
-		json_decref(fields);
-		return;
-	}
+	(void)arg;
 	muxd_time(&tv);
-	o = json_pack("{sisssf}", "v", PROTOCOL_VERSION, "event", type, "time",
+	o = json_pack("{sisssf}", "v", PROTOCOL_VERSION, "event",
+	    protocol_event_name(ev->type), "time",
 	    tv.tv_sec + tv.tv_usec / 1e6);
-	if (fields != NULL)
-		json_object_update(o, fields);
-	json_decref(fields);
+	if (ev->fields != NULL)
+		json_object_update(o, ev->fields);
 	for (c = TAILQ_FIRST(&control_clients); c != NULL; c = next) {
 		next = TAILQ_NEXT(c, entry);
 		if (!c->watching || c->closing)

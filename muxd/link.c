@@ -48,7 +48,7 @@ link_new(const char *name, struct port *a, struct port *b,
 	a->owner = b->owner = l;
 	TAILQ_INSERT_TAIL(&links, l, entry);
 	log_info("link %s: %s <-> %s", name, a->name, b->name);
-	control_event("link.up", json_pack("{ssssssss}", "link", name,
+	events_post(PROTOCOL_EV_LINK_UP, json_pack("{ssssssss}", "link", name,
 	    "a", a->name, "b", b->name, "origin",
 	    origin == LINK_ROUND ? "round" : "manual"));
 	return (l);
@@ -106,9 +106,7 @@ link_discard(struct port *p, const char *link)
 	p->dropping = 0;
 	log_warnx("port %s: %zu bytes queued from link %s discarded as the "
 	    "link ended", p->name, n, link);
-	control_event("drop", json_pack("{sssIsIsbss}", "port", p->name,
-	    "bytes", (json_int_t)n, "total", (json_int_t)p->dropped,
-	    "end", 1, "reason", "link ended"));
+	events_port(PROTOCOL_EV_DROP, p, "link ended", n, p->dropped, 1);
 }
 
 /* End a link, giving a reason for the log and the watchers. */
@@ -126,7 +124,7 @@ link_free(struct link *l, const char *reason)
 	record_link_close(l, reason);
 	TAILQ_REMOVE(&links, l, entry);
 	log_info("link %s: ended (%s)", l->name, reason);
-	control_event("link.down", json_pack("{ssss}", "link", l->name,
+	events_post(PROTOCOL_EV_LINK_DOWN, json_pack("{ssss}", "link", l->name,
 	    "reason", reason));
 	free(l->name);
 	free(l);

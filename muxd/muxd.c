@@ -49,23 +49,20 @@ static int	muxd_list_ports(void);
 /* With -u, exec: ports wait for the drop: their programs run as the user. */
 static int	muxd_exec_later;
 
-/* Tell the watchers and the recordings what happened to a line. */
+/* Post what happened to a line on the event bus. */
 static void
 muxd_port_event(struct port *p, const struct port_event *ev)
 {
 	switch (ev->kind) {
 	case PORT_EVENT_UP:
-		control_event("port.up", json_pack("{ss}", "port", p->name));
+		events_port(PROTOCOL_EV_PORT_UP, p, NULL, 0, 0, 0);
 		break;
 	case PORT_EVENT_DOWN:
-		control_event("port.down", json_pack("{ssss}", "port",
-		    p->name, "error", ev->error));
+		events_port(PROTOCOL_EV_PORT_DOWN, p, ev->error, 0, 0, 0);
 		break;
 	case PORT_EVENT_DROP:
-		control_event("drop", json_pack("{sssIsIsbss*}", "port",
-		    p->name, "bytes", (json_int_t)ev->bytes, "total",
-		    (json_int_t)ev->total, "end", ev->end, "reason",
-		    ev->error));
+		events_port(PROTOCOL_EV_DROP, p, ev->error, ev->bytes,
+		    ev->total, ev->end);
 		break;
 	}
 }
@@ -272,7 +269,7 @@ muxd_reload(char *err, size_t errlen)
 	round_reload();
 	state_save();
 	log_info("configuration %s reloaded", cf->file);
-	control_event("config.reload", json_pack("{ss}", "file", cf->file));
+	events_post(PROTOCOL_EV_CONFIG_RELOAD, json_pack("{ss}", "file", cf->file));
 	return (0);
 }
 
@@ -352,7 +349,7 @@ muxd_shutdown(void)
 	struct link	*l;
 	struct port	*p;
 
-	control_event("muxd.stop", NULL);
+	events_post(PROTOCOL_EV_MUXD_STOP, NULL);
 	state_keep_links();
 	while ((l = TAILQ_FIRST(&links)) != NULL)
 		link_free(l, "muxd stopping");

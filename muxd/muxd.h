@@ -43,6 +43,24 @@ void		 tap_bytes(struct port *, void *, enum port_dir,
 int		 tap_register(tap_fn, void *);
 void		 tap_unregister(tap_fn, void *);
 
+/* events.c */
+struct events_ev {
+	enum protocol_event type;
+	struct port	*port;		/* a line's event: the port, or NULL */
+	const char	*error;		/* port.down: why; drop: reason, NULL */
+	uint64_t	 bytes;		/* drop: bytes in this report */
+	json_t		*fields;	/* the wire fields, or NULL */
+};
+typedef void (*events_fn)(void *, const struct events_ev *);
+void		 events_subscribe(events_fn,
+		    int (*)(void *, enum protocol_event), void *);
+void		 events_unsubscribe(events_fn, void *);
+int		 events_wanted(enum protocol_event);
+void		 events_emit(struct events_ev *);
+void		 events_post(enum protocol_event, json_t *);
+void		 events_port(enum protocol_event, struct port *, const char *,
+		    uint64_t, uint64_t, int);
+
 /* deadline.c */
 struct deadline;
 struct deadline	*deadline_new(const char *, void (*)(void *), void *);
@@ -59,7 +77,6 @@ void		 record_shutdown(void);
 void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);
 void		 record_port_close(struct port *);
-void		 record_event(const char *, json_t *);
 void		 record_link_output(struct link *, const unsigned char *,
 		    size_t, const struct timeval *);
 void		 record_link_note(struct link *, const char *, ...)
@@ -162,8 +179,6 @@ int		 priv_drop(const char *, const char **, char *, size_t);
 /* control.c */
 int		 control_listen(const char *, char *, size_t);
 void		 control_close(void);
-void		 control_event(const char *, json_t *);
-int		 control_watching(void);
 
 /* muxd.c */
 extern struct event_base *muxd_base;

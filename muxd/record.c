@@ -50,6 +50,8 @@ static void	record_free(struct record *);
 static struct record *record_port(struct port *);
 static void	record_meta(const struct link *, struct cap_meta *);
 static char	*record_word(const char *);
+static int	 record_wants(void *, enum protocol_event);
+static void	 record_events(void *, const struct events_ev *);
 
 /* Start recording if the configuration names a captures directory. */
 void
@@ -64,6 +66,7 @@ record_init(void)
 		log_warn("transcripts directory %s", muxd_conf->transcript_dir);
 	if (tap_register(record_tap, NULL) == -1)
 		fatalx("record: no room for the tap observer");
+	events_subscribe(record_events, record_wants, NULL);
 	record_timer = deadline_new("record: the sync timer", record_timer_cb,
 	    NULL);
 	record_sync_init();
@@ -81,6 +84,7 @@ record_shutdown(void)
 	TAILQ_FOREACH(p, &ports, entry)
 		record_port_close(p);
 	tap_unregister(record_tap, NULL);
+	events_unsubscribe(record_events, NULL);
 	deadline_free(record_timer);
 	record_timer = NULL;
 	record_sync_stop();
@@ -414,38 +418,50 @@ record_tap(void *arg, const struct port *cp, const struct link *cl,
 		record_write(r, CAP_INPUT, buf, len, tv);
 }
 
-/*
- * Turn an event into markers in the recordings it concerns: a port's
- * link, or its unrouted capture when one is open.
- */
-void
-record_event(const char *type, json_t *fields)
+/* Tell whether the recordings take an event now: a line's events. */
+static int
+record_wants(void *arg, enum protocol_event type)
 {
-	struct port	*p;
-	const char	*name, *error = NULL, *reason = NULL;
-	json_int_t	 bytes = 0;
+	(void)arg;
+	return (record_on && (type == PROTOCOL_EV_PORT_UP ||
+	    type == PROTOCOL_EV_PORT_DOWN || type == PROTOCOL_EV_DROP));
+}
+
+/*
+ * Turn a line's event into a marker in the recording it concerns: the
+ * port's link's, or its unrouted capture when one is open (an events
+ * observer).
+ */
+static void
+record_events(void *arg, const struct events_ev *ev)
+{
+	struct port	*p = ev->port;
 	struct record	*r;
 	char		*w;
 
-	if (!record_on || fields == NULL ||
-	    json_unpack(fields, "{ss}", "port", &name) == -1 ||
-	    (p = port_find(name)) == NULL)
+	(void)arg;
+	if (p == NULL)
 		return;
 	r = link_of(p) != NULL ? link_of(p)->record : p->data;
 	if (r == NULL)
 		return;
-	json_unpack(fields, "{s?s s?s s?I}", "error", &error, "reason",
-	    &reason, "bytes", &bytes);
-	if (strcmp(type, "port.down") == 0) {
-		w = record_word(error != NULL ? error : "");
-		record_marker(r, "fault %s down %s", name, w);
+	switch (ev->type) {
+	case PROTOCOL_EV_PORT_DOWN:
+		w = record_word(ev->error != NULL ? ev->error : "");
+		record_marker(r, "fault %s down %s", p->name, w);
 		free(w);
-	} else if (strcmp(type, "port.up") == 0)
-		record_marker(r, "fault %s up", name);
-	else if (strcmp(type, "drop") == 0) {
-		w = record_word(reason != NULL ? reason : "queue full");
-		record_marker(r, "drop %s %lld %s", name, (long long)bytes, w);
+		break;
+	case PROTOCOL_EV_PORT_UP:
+		record_marker(r, "fault %s up", p->name);
+		break;
+	case PROTOCOL_EV_DROP:
+		w = record_word(ev->error != NULL ? ev->error : "queue full");
+		record_marker(r, "drop %s %llu %s", p->name,
+		    (unsigned long long)ev->bytes, w);
 		free(w);
+		break;
+	default:
+		break;
 	}
 }
 

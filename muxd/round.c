@@ -175,7 +175,7 @@ round_start(int number, char *err, size_t errlen)
 		    muxd_conf->entities[left].name,
 		    muxd_conf->entities[right].name);
 	}
-	control_event("round.start", round_json());
+	events_post(PROTOCOL_EV_ROUND_START, round_json());
 	return (0);
 }
 
@@ -199,7 +199,7 @@ round_stop(const char *reason)
 		deadline_clear(round_timer);
 	state_save();
 	log_info("round %d stopped (%s)", number, reason);
-	control_event("round.stop", json_pack("{siss}", "number", number,
+	events_post(PROTOCOL_EV_ROUND_STOP, json_pack("{siss}", "number", number,
 	    "reason", reason));
 	return (0);
 }
@@ -244,7 +244,7 @@ round_resume(void)
 		return;
 	}
 	round_reload();
-	control_event("round.resume", round_json());
+	events_post(PROTOCOL_EV_ROUND_RESUME, round_json());
 }
 
 /* Tell whether a link name is one the round makes. */

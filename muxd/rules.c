@@ -335,7 +335,7 @@ rules_report(struct rules *r, int final, const char *kind,
 	verdict = up;
 	log_info("verdict %s judge %02d link %s: %s", verdict, r->judge,
 	    l->name, text);
-	control_event("verdict", json_pack("{sssssiss si sb ss ss}", "verdict",
+	events_post(PROTOCOL_EV_VERDICT, json_pack("{sssssiss si sb ss ss}", "verdict",
 	    verdict, "link", l->name, "judge", r->judge, "what", text,
 	    "round", l->round, "final", final, "kind", kind, "entity",
 	    r->entity));
@@ -394,7 +394,7 @@ rules_assertion(struct rules *r)
 			log_warnx("link %s: %s's output stays held from judge "
 			    "%02d: assertion %s", r->link->name, r->entity,
 			    r->judge, assertion_verdict_name(res->verdict));
-			control_event("hold", json_pack("{ss ss si ss sI}",
+			events_post(PROTOCOL_EV_HOLD, json_pack("{ss ss si ss sI}",
 			    "link", r->link->name, "entity", r->entity,
 			    "judge", r->judge, "state", "kept", "bytes",
 			    (json_int_t)r->hold.held));
@@ -424,7 +424,7 @@ rules_filtered(void *arg, const struct filter_span *sp)
 	record_link_note(r->link, "filter %s %s %zu bytes%s",
 	    filter_kind_name(sp->kind), filter_end_name(sp->end), sp->len,
 	    sp->passed ? " passed" : "");
-	control_event("filter", json_pack("{sssssIsb}", "link", r->link->name,
+	events_post(PROTOCOL_EV_FILTER, json_pack("{sssssIsb}", "link", r->link->name,
 	    "kind", filter_kind_name(sp->kind), "bytes", (json_int_t)sp->len,
 	    "passed", sp->passed));
 }
@@ -441,7 +441,7 @@ rules_text(struct rules *r, const char *who, const unsigned char *buf,
 	char	u[PORT_CHUNK * 2];
 	size_t	i, k = 0;
 
-	if (n == 0 || !control_watching())
+	if (n == 0 || !events_wanted(PROTOCOL_EV_TEXT))
 		return;
 	for (i = 0; i < n; i++) {
 		if (buf[i] < 0x80)
@@ -451,7 +451,7 @@ rules_text(struct rules *r, const char *who, const unsigned char *buf,
 			u[k++] = 0x80 | (buf[i] & 0x3f);
 		}
 	}
-	control_event("text", json_pack("{ss ss si ss ss#}", "link", r->link->name,
+	events_post(PROTOCOL_EV_TEXT, json_pack("{ss ss si ss ss#}", "link", r->link->name,
 	    "entity", r->entity, "judge", r->judge, "who", who, "text", u,
 	    (int)k));
 }
@@ -515,7 +515,7 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 		if (out.judge != r->judge) {
 			log_warnx("link %s: judge %02d typed at the station "
 			    "of judge %02d", l->name, out.judge, r->judge);
-			control_event("judge.mismatch", json_pack(
+			events_post(PROTOCOL_EV_JUDGE_MISMATCH, json_pack(
 			    "{sssisi}", "link", l->name, "typed", out.judge,
 			    "schedule", r->judge));
 		}
@@ -685,7 +685,7 @@ rules_inject_key(struct rules *r)
 
 	if (r->injected == 1) {
 		record_link_note(l, "inject start %s", r->entity);
-		control_event("inject", json_pack("{ss ss si ss}", "link",
+		events_post(PROTOCOL_EV_INJECT, json_pack("{ss ss si ss}", "link",
 		    l->name, "entity", r->entity, "judge", r->judge, "state",
 		    "start"));
 	}
@@ -702,7 +702,7 @@ rules_inject_key(struct rules *r)
 		return;
 	}
 	record_link_note(l, "inject done %zu keys", r->ninject);
-	control_event("inject", json_pack("{ss ss si ss}", "link", l->name,
+	events_post(PROTOCOL_EV_INJECT, json_pack("{ss ss si ss}", "link", l->name,
 	    "entity", r->entity, "judge", r->judge, "state", "done"));
 	rules_release_now(r, "assertion injected");
 }
@@ -724,7 +724,7 @@ rules_release_now(struct rules *r, const char *why)
 	record_link_note(r->link, "hold released %llu bytes %lld ms late",
 	    (unsigned long long)r->hold.held,
 	    (long long)(r->hold.delay / 1000));
-	control_event("hold", json_pack("{ss ss si ss sI sI ss}", "link",
+	events_post(PROTOCOL_EV_HOLD, json_pack("{ss ss si ss sI sI ss}", "link",
 	    r->link->name, "entity", r->entity, "judge", r->judge, "state",
 	    "released", "bytes", (json_int_t)r->hold.held, "delay_ms",
 	    (json_int_t)(r->hold.delay / 1000), "why", why));
