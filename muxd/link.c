@@ -12,6 +12,7 @@
 #include "muxd.h"
 
 struct link_list links = TAILQ_HEAD_INITIALIZER(links);
+static const struct conf	*link_conf;
 
 static void	link_discard(struct port *, const char *);
 
@@ -43,7 +44,7 @@ link_new(const char *name, struct port *a, struct port *b,
 	l->a = a;
 	l->b = b;
 	l->origin = origin;
-	l->station = l->side = l->entity = -1;
+	l->side = -1;
 	muxd_time(&l->since);
 	a->owner = b->owner = l;
 	TAILQ_INSERT_TAIL(&links, l, entry);
@@ -52,6 +53,60 @@ link_new(const char *name, struct port *a, struct port *b,
 	    "a", a->name, "b", b->name, "origin",
 	    origin == LINK_ROUND ? "round" : "manual"));
 	return (l);
+}
+
+/* Take the configuration in force (NULL in quick mode). */
+void
+link_configure(const struct conf *cf)
+{
+	link_conf = cf;
+}
+
+/*
+ * Set a link's station, side and entity, by name: names outlive a reload,
+ * whatever order the new configuration lists things in.
+ */
+void
+link_place(struct link *l, const char *station, int side, const char *entity)
+{
+	if (station != NULL && (l->station == NULL ||
+	    strcmp(l->station, station) != 0)) {
+		free(l->station);
+		if ((l->station = strdup(station)) == NULL)
+			fatal("strdup");
+	}
+	if (entity != NULL && (l->entity == NULL ||
+	    strcmp(l->entity, entity) != 0)) {
+		free(l->entity);
+		if ((l->entity = strdup(entity)) == NULL)
+			fatal("strdup");
+	}
+	if (side != -1)
+		l->side = side;
+}
+
+/* Find a link's station in a configuration, or NULL. */
+const struct conf_station *
+link_station(const struct link *l, const struct conf *cf)
+{
+	int	i;
+
+	if (cf == NULL || l->station == NULL ||
+	    (i = conf_station_find(cf, l->station)) == -1)
+		return (NULL);
+	return (&cf->stations[i]);
+}
+
+/* Find a link's entity in a configuration, or NULL. */
+const struct conf_entity *
+link_entity(const struct link *l, const struct conf *cf)
+{
+	int	i;
+
+	if (cf == NULL || l->entity == NULL ||
+	    (i = conf_entity_find(cf, l->entity)) == -1)
+		return (NULL);
+	return (&cf->entities[i]);
 }
 
 /*
@@ -64,21 +119,22 @@ link_identify(struct link *l)
 	size_t	s;
 	int	i;
 
-	if (muxd_conf == NULL)
+	if (link_conf == NULL)
 		return;
-	if (l->entity < 0 && (i = conf_port_find(muxd_conf, l->b->name)) != -1)
-		for (s = 0; s < muxd_conf->nentities; s++)
-			if (muxd_conf->entities[s].port == i)
-				l->entity = (int)s;
-	if (l->station < 0 && (i = conf_port_find(muxd_conf, l->a->name)) !=
-	    -1)
-		for (s = 0; s < muxd_conf->nstations; s++)
-			if (muxd_conf->stations[s].left == i ||
-			    muxd_conf->stations[s].right == i) {
-				l->station = (int)s;
-				l->side = muxd_conf->stations[s].left == i ?
-				    0 : 1;
-			}
+	if (l->entity == NULL &&
+	    (i = conf_port_find(link_conf, l->b->name)) != -1)
+		for (s = 0; s < link_conf->nentities; s++)
+			if (link_conf->entities[s].port == i)
+				link_place(l, NULL, -1,
+				    link_conf->entities[s].name);
+	if (l->station == NULL &&
+	    (i = conf_port_find(link_conf, l->a->name)) != -1)
+		for (s = 0; s < link_conf->nstations; s++)
+			if (link_conf->stations[s].left == i ||
+			    link_conf->stations[s].right == i)
+				link_place(l, link_conf->stations[s].name,
+				    link_conf->stations[s].left == i ? 0 : 1,
+				    NULL);
 }
 
 /*
@@ -127,6 +183,8 @@ link_free(struct link *l, const char *reason)
 	events_post(PROTOCOL_EV_LINK_DOWN, json_pack("{ssss}", "link", l->name,
 	    "reason", reason));
 	free(l->name);
+	free(l->station);
+	free(l->entity);
 	free(l);
 }
 
@@ -182,22 +240,15 @@ link_forward(struct port *src, const unsigned char *buf, size_t n,
 json_t *
 link_json(const struct link *l)
 {
-	const struct conf_station	*st = NULL;
-	const struct conf_entity	*en = NULL;
+	const struct conf_entity	*en = link_entity(l, link_conf);
 
-	if (muxd_conf != NULL && l->station >= 0 &&
-	    (size_t)l->station < muxd_conf->nstations)
-		st = &muxd_conf->stations[l->station];
-	if (muxd_conf != NULL && l->entity >= 0 &&
-	    (size_t)l->entity < muxd_conf->nentities)
-		en = &muxd_conf->entities[l->entity];
 	return (json_pack("{ss ss ss ss si ss? ss? ss? ss? sf}",
 	    "name", l->name, "a", l->a->name, "b", l->b->name,
 	    "origin", l->origin == LINK_ROUND ? "round" : "manual",
 	    "round", l->round,
-	    "station", st != NULL ? st->name : NULL,
+	    "station", l->station,
 	    "side", l->side == 0 ? "left" : l->side == 1 ? "right" : NULL,
-	    "entity", en != NULL ? en->name : NULL,
+	    "entity", l->entity,
 	    "kind", en == NULL ? NULL : en->kind == CONF_ENTRY ? "entry" :
 	    "confederate",
 	    "since", l->since.tv_sec + l->since.tv_usec / 1e6));

@@ -45,6 +45,7 @@ static void	muxd_shutdown(void);
 static void	muxd_drop(const char *, const char *);
 static void	muxd_port_start(struct port *);
 static int	muxd_list_ports(void);
+static int	muxd_configure(const struct conf *, char *, size_t);
 
 /* With -u, exec: ports wait for the drop: their programs run as the user. */
 static int	muxd_exec_later;
@@ -231,6 +232,20 @@ muxd_ports(const struct conf *cf)
 }
 
 /*
+ * Give the modules the configuration in force: links, rounds, recordings
+ * and rules each keep the one they are given, read nothing of muxd's.
+ * -1 with a reason when the rules cannot take it (a bad pattern).
+ */
+static int
+muxd_configure(const struct conf *cf, char *err, size_t errlen)
+{
+	link_configure(cf);
+	round_configure(cf);
+	record_configure(cf);
+	return (rules_configure(cf, err, errlen));
+}
+
+/*
  * Read the configuration again.  Ports whose address is unchanged stay
  * open with their links and queues; the others are closed or opened; the
  * running round is brought in line with the new schedule.
@@ -261,10 +276,10 @@ muxd_reload(char *err, size_t errlen)
 		} else
 			p->limit = cf->queue_limit;
 	}
+	if (muxd_configure(cf, err, errlen) == -1)
+		log_warnx("reload: %s; keeping the previous pattern", err);
 	conf_free(muxd_conf);
 	muxd_conf = cf;
-	if (rules_configure(err, errlen) == -1)
-		log_warnx("reload: %s; keeping the previous pattern", err);
 	muxd_ports(cf);
 	round_reload();
 	state_save();
@@ -359,6 +374,7 @@ muxd_shutdown(void)
 	while ((p = TAILQ_FIRST(&ports)) != NULL)
 		port_free(p);
 	control_close();
+	muxd_configure(NULL, NULL, 0);
 	conf_free(muxd_conf);
 	muxd_conf = NULL;
 }
@@ -461,7 +477,7 @@ main(int argc, char *argv[])
 		if (user != NULL)
 			muxd_drop(user, sockpath);
 	} else {
-		if (rules_configure(err, sizeof(err)) == -1)
+		if (muxd_configure(muxd_conf, err, sizeof(err)) == -1)
 			fatalx("%s: %s", muxd_conf->file, err);
 		record_init();
 		muxd_ports(muxd_conf);

@@ -72,6 +72,7 @@ int		 deadline_pending(const struct deadline *);
 /* record.c */
 struct record;
 struct link;
+void		 record_configure(const struct conf *);
 void		 record_init(void);
 void		 record_shutdown(void);
 void		 record_link_open(struct link *);
@@ -103,9 +104,9 @@ struct link {
 	struct port	*b;		/* entity side */
 	enum link_origin origin;
 	int		 round;		/* round number, 0 for manual */
-	int		 station;	/* index into conf stations, -1 */
+	char		*station;	/* the station's name, or NULL */
 	int		 side;		/* 0 left, 1 right, -1 none */
-	int		 entity;	/* index into conf entities, -1 */
+	char		*entity;	/* the entity's name, or NULL */
 	struct timeval	 since;
 	struct record	*record;	/* capture and transcript */
 	struct rules	*rules;		/* contest rules, when a judge's */
@@ -129,6 +130,12 @@ struct link	*link_find(const char *);
 struct port	*link_peer(const struct link *, const struct port *);
 struct port	*link_port_peer(void *, const struct port *);
 void		 link_port_unlink(void *, const char *);
+void		 link_configure(const struct conf *);
+void		 link_place(struct link *, const char *, int, const char *);
+const struct conf_station *link_station(const struct link *,
+		    const struct conf *);
+const struct conf_entity *link_entity(const struct link *,
+		    const struct conf *);
 void		 link_started(struct link *);
 json_t		*link_json(const struct link *);
 void		 link_forward(struct port *, const unsigned char *, size_t,
@@ -136,7 +143,7 @@ void		 link_forward(struct port *, const unsigned char *, size_t,
 
 /* rules.c */
 struct rules;
-int		 rules_configure(char *, size_t);
+int		 rules_configure(const struct conf *, char *, size_t);
 void		 rules_shutdown(void);
 void		 rules_link_open(struct link *);
 void		 rules_link_close(struct link *);
@@ -156,6 +163,7 @@ struct round_state {
 	time_t		 ends;		/* 0: no duration */
 };
 extern struct round_state round_cur;
+void		 round_configure(const struct conf *);
 int		 round_start(int, char *, size_t);
 int		 round_stop(const char *);
 void		 round_resume(void);

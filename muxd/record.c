@@ -35,6 +35,7 @@ struct record {
 
 static struct deadline	*record_timer;
 static int		 record_on;
+static const struct conf *record_conf;
 
 static void	record_tap(void *, const struct port *, const struct link *,
 		    enum port_dir, const unsigned char *, size_t,
@@ -53,17 +54,24 @@ static char	*record_word(const char *);
 static int	 record_wants(void *, enum protocol_event);
 static void	 record_events(void *, const struct events_ev *);
 
+/* Take the configuration in force (NULL in quick mode). */
+void
+record_configure(const struct conf *cf)
+{
+	record_conf = cf;
+}
+
 /* Start recording if the configuration names a captures directory. */
 void
 record_init(void)
 {
-	if (muxd_conf == NULL || muxd_conf->capture_dir == NULL)
+	if (record_conf == NULL || record_conf->capture_dir == NULL)
 		return;
-	if (state_mkdirs(muxd_conf->capture_dir) == -1)
-		log_warn("captures directory %s", muxd_conf->capture_dir);
-	if (muxd_conf->transcript_dir != NULL &&
-	    state_mkdirs(muxd_conf->transcript_dir) == -1)
-		log_warn("transcripts directory %s", muxd_conf->transcript_dir);
+	if (state_mkdirs(record_conf->capture_dir) == -1)
+		log_warn("captures directory %s", record_conf->capture_dir);
+	if (record_conf->transcript_dir != NULL &&
+	    state_mkdirs(record_conf->transcript_dir) == -1)
+		log_warn("transcripts directory %s", record_conf->transcript_dir);
 	if (tap_register(record_tap, NULL) == -1)
 		fatalx("record: no room for the tap observer");
 	events_subscribe(record_events, record_wants, NULL);
@@ -147,8 +155,8 @@ record_word(const char *s)
 static void
 record_meta(const struct link *l, struct cap_meta *m)
 {
-	const struct conf_station	*st = NULL;
-	const struct conf_entity	*en = NULL;
+	const struct conf_station	*st = link_station(l, record_conf);
+	const struct conf_entity	*en = link_entity(l, record_conf);
 	char				*addr;
 	struct timeval			 tv;
 	char				 soft[64];
@@ -156,17 +164,13 @@ record_meta(const struct link *l, struct cap_meta *m)
 	cap_meta_init(m);
 	muxd_time(&tv);
 	m->timestamp = l->since.tv_sec;
-	if (l->station >= 0)
-		st = &muxd_conf->stations[l->station];
-	if (l->entity >= 0)
-		en = &muxd_conf->entities[l->entity];
 	m->round = l->round;
 	m->judge = st != NULL ? st->judge : TX_JUDGE_NONE;
 	cap_meta_set(&m->title, l->name);
-	cap_meta_set(&m->station, st != NULL ? st->name : NULL);
+	cap_meta_set(&m->station, l->station);
 	cap_meta_set(&m->side, l->side == 0 ? "left" : l->side == 1 ? "right" :
 	    NULL);
-	cap_meta_set(&m->entity, en != NULL ? en->name : NULL);
+	cap_meta_set(&m->entity, l->entity);
 	cap_meta_set(&m->kind, en == NULL ? NULL : en->kind == CONF_ENTRY ?
 	    "entry" : "confederate");
 	cap_meta_set(&m->program, en != NULL ? en->program : NULL);
@@ -199,15 +203,14 @@ record_link_open(struct link *l)
 		return;
 	if (l->round > 0)
 		snprintf(path, sizeof(path), "%s/round%02d-%s.cast",
-		    muxd_conf->capture_dir, l->round, l->name);
+		    record_conf->capture_dir, l->round, l->name);
 	else
 		snprintf(path, sizeof(path), "%s/manual-%s.cast",
-		    muxd_conf->capture_dir, l->name);
+		    record_conf->capture_dir, l->name);
 	txdir[0] = '\0';
-	if (l->entity >= 0 && muxd_conf->transcript_dir != NULL) {
+	if (l->entity != NULL && record_conf->transcript_dir != NULL) {
 		snprintf(txdir, sizeof(txdir), "%s/%s",
-		    muxd_conf->transcript_dir,
-		    muxd_conf->entities[l->entity].name);
+		    record_conf->transcript_dir, l->entity);
 		if (state_mkdirs(txdir) == -1) {
 			log_warn("record: transcripts directory %s", txdir);
 			txdir[0] = '\0';
@@ -267,7 +270,7 @@ record_port(struct port *p)
 	cap_meta_init(&m);
 	m.timestamp = p->since.tv_sec;
 	snprintf(path, sizeof(path), "%s/unrouted-%s.cast",
-	    muxd_conf->capture_dir, p->name);
+	    record_conf->capture_dir, p->name);
 	cap_meta_set(&m.title, p->name);
 	cap_meta_set(&m.judge_port, p->name);
 	addr = addr_format(&p->addr);
@@ -293,7 +296,7 @@ record_port(struct port *p)
 static void
 record_arm(void)
 {
-	struct timeval	tv = { muxd_conf->sync_sec, 0 };
+	struct timeval	tv = { record_conf->sync_sec, 0 };
 
 	if (record_timer != NULL && !deadline_pending(record_timer))
 		deadline_set(record_timer, &tv);

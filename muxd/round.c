@@ -18,6 +18,7 @@
 
 struct round_state	 round_cur;
 static struct deadline	*round_timer;
+static const struct conf *round_conf;
 
 static void	round_timer_cb(void *);
 static void	round_arm(void);
@@ -59,7 +60,7 @@ round_link(const struct conf_round *r, size_t i, int side, char *err,
     size_t errlen)
 {
 	const struct conf_part		*pt = &r->parts[i];
-	const struct conf_station	*st = &muxd_conf->stations[pt->station];
+	const struct conf_station	*st = &round_conf->stations[pt->station];
 	const struct conf_entity	*en;
 	struct port			*a, *b;
 	struct link			*l;
@@ -69,12 +70,12 @@ round_link(const struct conf_round *r, size_t i, int side, char *err,
 	round_names(pt, round_right_is_entry(round_cur.seed, r->number, i),
 	    &left, &right);
 	entity = side == 0 ? left : right;
-	en = &muxd_conf->entities[entity];
+	en = &round_conf->entities[entity];
 	snprintf(name, sizeof(name), "%s-%s", st->name,
 	    side == 0 ? "left" : "right");
-	a = port_find(muxd_conf->ports[side == 0 ? st->left :
+	a = port_find(round_conf->ports[side == 0 ? st->left :
 	    st->right].name);
-	b = port_find(muxd_conf->ports[en->port].name);
+	b = port_find(round_conf->ports[en->port].name);
 	if (a == NULL || b == NULL) {
 		snprintf(err, errlen, "round %d: port for %s missing",
 		    r->number, a == NULL ? name : en->name);
@@ -89,17 +90,19 @@ round_link(const struct conf_round *r, size_t i, int side, char *err,
 		    NULL)
 			return (-1);
 	}
+	link_place(l, st->name, side, en->name);
 	if (l->round == 0) {
 		l->round = r->number;
-		l->station = pt->station;
-		l->side = side;
-		l->entity = entity;
 		link_started(l);
-	} else {
-		l->station = pt->station;
-		l->entity = entity;
 	}
 	return (0);
+}
+
+/* Take the configuration in force (NULL in quick mode). */
+void
+round_configure(const struct conf *cf)
+{
+	round_conf = cf;
 }
 
 /* Start a round of the schedule. */
@@ -112,7 +115,7 @@ round_start(int number, char *err, size_t errlen)
 	int			 side;
 	uint32_t		 rnd;
 
-	if (muxd_conf == NULL || muxd_conf->nrounds == 0) {
+	if (round_conf == NULL || round_conf->nrounds == 0) {
 		snprintf(err, errlen, "there is no schedule");
 		return (-1);
 	}
@@ -121,7 +124,7 @@ round_start(int number, char *err, size_t errlen)
 		    round_cur.number);
 		return (-1);
 	}
-	if ((r = conf_round_find(muxd_conf, number)) == NULL) {
+	if ((r = conf_round_find(round_conf, number)) == NULL) {
 		snprintf(err, errlen, "there is no round %d in the schedule",
 		    number);
 		return (-1);
@@ -129,13 +132,13 @@ round_start(int number, char *err, size_t errlen)
 	/* Check every port first, so that a round starts whole or not. */
 	for (i = 0; i < r->nparts; i++) {
 		const struct conf_part *pt = &r->parts[i];
-		const struct conf_station *st = &muxd_conf->stations[pt->station];
+		const struct conf_station *st = &round_conf->stations[pt->station];
 		int idx[4] = { st->left, st->right,
-		    muxd_conf->entities[pt->entry].port,
-		    muxd_conf->entities[pt->confederate].port };
+		    round_conf->entities[pt->entry].port,
+		    round_conf->entities[pt->confederate].port };
 
 		for (side = 0; side < 4; side++) {
-			a = port_find(muxd_conf->ports[idx[side]].name);
+			a = port_find(round_conf->ports[idx[side]].name);
 			if (a != NULL && link_of(a) != NULL) {
 				snprintf(err, errlen, "port %s is in link %s; "
 				    "disconnect it first", a->name,
@@ -144,8 +147,8 @@ round_start(int number, char *err, size_t errlen)
 			}
 		}
 	}
-	if (muxd_conf->seed_set)
-		round_cur.seed = muxd_conf->seed;
+	if (round_conf->seed_set)
+		round_cur.seed = round_conf->seed;
 	else {
 		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 			rnd = (uint32_t)time(NULL) ^ (uint32_t)getpid();
@@ -154,8 +157,8 @@ round_start(int number, char *err, size_t errlen)
 	round_cur.active = 1;
 	round_cur.number = number;
 	round_cur.started = time(NULL);
-	round_cur.ends = muxd_conf->duration > 0 ?
-	    round_cur.started + muxd_conf->duration : 0;
+	round_cur.ends = round_conf->duration > 0 ?
+	    round_cur.started + round_conf->duration : 0;
 	for (i = 0; i < r->nparts; i++)
 		for (side = 0; side < 2; side++)
 			if (round_link(r, i, side, err, errlen) == -1)
@@ -170,10 +173,10 @@ round_start(int number, char *err, size_t errlen)
 		round_names(&r->parts[i], round_right_is_entry(round_cur.seed,
 		    number, i), &left, &right);
 		log_info("round %d: %s (judge %d): left %s, right %s", number,
-		    muxd_conf->stations[r->parts[i].station].name,
-		    muxd_conf->stations[r->parts[i].station].judge,
-		    muxd_conf->entities[left].name,
-		    muxd_conf->entities[right].name);
+		    round_conf->stations[r->parts[i].station].name,
+		    round_conf->stations[r->parts[i].station].judge,
+		    round_conf->entities[left].name,
+		    round_conf->entities[right].name);
 	}
 	events_post(PROTOCOL_EV_ROUND_START, round_json());
 	return (0);
@@ -255,7 +258,7 @@ round_wanted(const struct conf_round *r, const char *name)
 	size_t		 i, n;
 
 	for (i = 0; i < r->nparts; i++) {
-		st = muxd_conf->stations[r->parts[i].station].name;
+		st = round_conf->stations[r->parts[i].station].name;
 		n = strlen(st);
 		if (strncmp(name, st, n) == 0 && (strcmp(name + n, "-left") ==
 		    0 || strcmp(name + n, "-right") == 0))
@@ -280,7 +283,7 @@ round_reload(void)
 	round_arm();
 	if (!round_cur.active)
 		return;
-	if ((r = conf_round_find(muxd_conf, round_cur.number)) == NULL) {
+	if ((r = conf_round_find(round_conf, round_cur.number)) == NULL) {
 		round_stop("round no longer in the schedule");
 		return;
 	}
@@ -310,16 +313,16 @@ round_json(void)
 		    round_cur.last > 0 ? json_integer(round_cur.last) :
 		    json_null()));
 	pl = json_array();
-	r = muxd_conf != NULL ? conf_round_find(muxd_conf, round_cur.number) :
+	r = round_conf != NULL ? conf_round_find(round_conf, round_cur.number) :
 	    NULL;
 	for (i = 0; r != NULL && i < r->nparts; i++) {
-		st = &muxd_conf->stations[r->parts[i].station];
+		st = &round_conf->stations[r->parts[i].station];
 		round_names(&r->parts[i], round_right_is_entry(round_cur.seed,
 		    r->number, i), &left, &right);
 		json_array_append_new(pl, json_pack("{sssissss}",
 		    "station", st->name, "judge", st->judge,
-		    "left", muxd_conf->entities[left].name,
-		    "right", muxd_conf->entities[right].name));
+		    "left", round_conf->entities[left].name,
+		    "right", round_conf->entities[right].name));
 	}
 	return (json_pack("{sbsisIsIsoso}", "active", 1,
 	    "number", round_cur.number, "seed", (json_int_t)round_cur.seed,
@@ -338,22 +341,22 @@ round_schedule_json(void)
 	size_t			 i, j;
 
 	rounds = json_array();
-	for (i = 0; muxd_conf != NULL && i < muxd_conf->nrounds; i++) {
-		r = &muxd_conf->rounds[i];
+	for (i = 0; round_conf != NULL && i < round_conf->nrounds; i++) {
+		r = &round_conf->rounds[i];
 		pairs = json_array();
 		for (j = 0; j < r->nparts; j++) {
 			pt = &r->parts[j];
 			json_array_append_new(pairs, json_pack("{sssissss}",
-			    "station", muxd_conf->stations[pt->station].name,
-			    "judge", muxd_conf->stations[pt->station].judge,
-			    "entry", muxd_conf->entities[pt->entry].name,
+			    "station", round_conf->stations[pt->station].name,
+			    "judge", round_conf->stations[pt->station].judge,
+			    "entry", round_conf->entities[pt->entry].name,
 			    "confederate",
-			    muxd_conf->entities[pt->confederate].name));
+			    round_conf->entities[pt->confederate].name));
 		}
 		json_array_append_new(rounds, json_pack("{siso ss?}", "round",
 		    r->number, "pairs", pairs, "excused", r->excused));
 	}
-	return (json_pack("{ss? si so}", "preset", muxd_conf != NULL ?
-	    muxd_conf->preset : NULL, "duration", muxd_conf != NULL ?
-	    muxd_conf->duration : 0, "rounds", rounds));
+	return (json_pack("{ss? si so}", "preset", round_conf != NULL ?
+	    round_conf->preset : NULL, "duration", round_conf != NULL ?
+	    round_conf->duration : 0, "rounds", rounds));
 }

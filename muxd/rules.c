@@ -80,6 +80,7 @@ struct rules_verdict {			/* one entity and judge pair */
 
 #define RULES_RETIRED_MAX	16
 
+static const struct conf	*rules_conf;
 static struct assertion_pattern	*rules_pattern;
 /* Patterns replaced by a reload, still used by the links made before. */
 static struct assertion_pattern	*rules_retired[RULES_RETIRED_MAX];
@@ -116,15 +117,19 @@ static struct rules_verdict *rules_verdict_find(const char *, int);
 static void	rules_text(struct rules *, const char *, const unsigned char *,
 		    size_t);
 
-/* Compile the assertion pattern of the configuration; -1 with a reason. */
+/*
+ * Take the configuration in force (NULL in quick mode) and compile its
+ * assertion pattern; -1 with a reason (the previous pattern stays).
+ */
 int
-rules_configure(char *err, size_t errlen)
+rules_configure(const struct conf *cf, char *err, size_t errlen)
 {
 	struct assertion_pattern	*ap;
 
-	if (muxd_conf == NULL)
+	rules_conf = cf;
+	if (rules_conf == NULL)
 		return (0);
-	if ((ap = assertion_pattern_new(muxd_conf->pattern, 0, err, errlen)) ==
+	if ((ap = assertion_pattern_new(rules_conf->pattern, 0, err, errlen)) ==
 	    NULL)
 		return (-1);
 	if (rules_pattern != NULL) {
@@ -185,21 +190,19 @@ rules_link_open(struct link *l)
 	unsigned char			 buf[JUDGETERM_ANNOUNCEMAX];
 	size_t				 n;
 
-	if (muxd_conf == NULL || l->station < 0 || l->entity < 0 ||
-	    rules_pattern == NULL)
+	if ((st = link_station(l, rules_conf)) == NULL ||
+	    (en = link_entity(l, rules_conf)) == NULL || rules_pattern == NULL)
 		return;
-	st = &muxd_conf->stations[l->station];
-	en = &muxd_conf->entities[l->entity];
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		fatal("calloc");
 	r->link = l;
 	snprintf(r->entity, sizeof(r->entity), "%s", en->name);
 	r->judge = st->judge;
-	r->convention = muxd_conf->convention;
-	r->policy = muxd_conf->assertion;
+	r->convention = rules_conf->convention;
+	r->policy = rules_conf->assertion;
 	judgeterm_init(&r->jt, st->localecho, (enum judgeterm_eol)en->eol);
-	filter_init(&r->filter, !muxd_conf->filter, 0, rules_filtered, r);
-	if (muxd_conf->assertion &&
+	filter_init(&r->filter, !rules_conf->filter, 0, rules_filtered, r);
+	if (rules_conf->assertion &&
 	    rules_verdict_find(en->name, r->judge) == NULL &&
 	    (r->assertion = assertion_new(rules_pattern, en->approved)) ==
 	    NULL)
@@ -245,7 +248,7 @@ rules_link_close(struct link *l)
 		    "character %s: %llu characters, %llu bursts of %d or more "
 		    "within 1 ms, longest %zu, %llu released after a wait",
 		    r->entity, (unsigned long long)r->chars,
-		    (unsigned long long)r->bursts, muxd_conf->burst,
+		    (unsigned long long)r->bursts, rules_conf->burst,
 		    r->longest, (unsigned long long)r->released);
 	if (r->assertion != NULL)
 		assertion_free(r->assertion);
@@ -344,7 +347,7 @@ rules_report(struct rules *r, int final, const char *kind,
 	record_link_note(l, "verdict %s judge %02d %s", verdict, r->judge,
 	    text);
 	snprintf(path, sizeof(path), "%s/compliance.txt",
-	    muxd_conf->state_dir);
+	    rules_conf->state_dir);
 	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
 	    0640)) == -1) {
 		log_warn("%s", path);
@@ -487,7 +490,7 @@ rules_burst(struct rules *r, size_t n, const struct timeval *tv, int waited)
 	r->chars += n;
 	if (r->run > r->longest)
 		r->longest = r->run;
-	if (!r->counted && r->run >= (size_t)muxd_conf->burst) {
+	if (!r->counted && r->run >= (size_t)rules_conf->burst) {
 		r->counted = 1;
 		r->bursts++;
 	}
@@ -618,7 +621,7 @@ rules_hold_start(struct rules *r, const char *approved)
 	char	err[128];
 	int	n;
 
-	hold_init(&r->hold, muxd_conf->queue_limit);
+	hold_init(&r->hold, rules_conf->queue_limit);
 	r->holding = 1;
 	if ((r->ev = evtimer_new(muxd_base, rules_timer_cb, r)) == NULL)
 		fatalx("link %s: cannot allocate a timer", r->link->name);
@@ -635,7 +638,7 @@ rules_hold_start(struct rules *r, const char *approved)
 	if (n < 0 || (size_t)n >= sizeof(r->inject))
 		fatalx("entity %s: approved name too long", r->entity);
 	r->ninject = n;
-	if (typing_parse(muxd_conf->typing, &r->typing, err, sizeof(err)) ==
+	if (typing_parse(rules_conf->typing, &r->typing, err, sizeof(err)) ==
 	    -1)
 		fatalx("rules: typing %s", err);
 	typing_seed(&r->typing, (uint64_t)arc4random() << 32 | arc4random());
