@@ -191,9 +191,10 @@ muxctl_cablecheck(const char *path, int json, int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		json_array_append_new(names, json_string(argv[i]));
 	muxctl_cc_send(&c, json_pack("{si ss ss}", "v", PROTOCOL_VERSION, "id",
-	    "cc-watch", "cmd", "watch"));
+	    "cc-watch", "cmd", protocol_cmd_name(PROTOCOL_CMD_WATCH)));
 	muxctl_cc_send(&c, json_pack("{si ss ss so}", "v", PROTOCOL_VERSION,
-	    "id", "cc-check", "cmd", "cablecheck", "ports", names));
+	    "id", "cc-check", "cmd",
+	    protocol_cmd_name(PROTOCOL_CMD_CABLECHECK), "ports", names));
 	deadline = muxctl_cc_now() + 30000;
 	for (;;) {
 		o = muxctl_cc_next(&c, deadline, &text);
@@ -217,7 +218,8 @@ muxctl_cablecheck(const char *path, int json, int argc, char **argv)
 			deadline = muxctl_cc_now() + window + MUXCTL_CC_SLACK;
 			if (json)
 				printf("%s\n", text);
-		} else if (ev != NULL && strcmp(ev, "cablecheck") == 0 &&
+		} else if (ev != NULL && protocol_event_find(ev) ==
+		    PROTOCOL_EV_CABLECHECK &&
 		    check != -1 && json_integer_value(json_object_get(o,
 		    "check")) == check) {
 			if (json)

@@ -519,18 +519,19 @@ muxctl_referee_event(const json_t *ev)
 {
 	const char	*e = muxctl_get_str(ev, "event"), *s;
 	const json_t	*v;
+	int		 type = e != NULL ? protocol_event_find(e) : -1;
 
-	if (strcmp(e, "text") == 0)
+	if (type == PROTOCOL_EV_TEXT)
 		muxctl_referee_text(ev);
-	else if (strcmp(e, "verdict") == 0)
+	else if (type == PROTOCOL_EV_VERDICT)
 		muxctl_referee_verdict(ev);
-	else if (strcmp(e, "round.start") == 0)
+	else if (type == PROTOCOL_EV_ROUND_START)
 		muxctl_referee_round(ev, "started");
-	else if (strcmp(e, "round.resume") == 0)
+	else if (type == PROTOCOL_EV_ROUND_RESUME)
 		muxctl_referee_round(ev, "resumed");
-	else if (strcmp(e, "round.stop") == 0)
+	else if (type == PROTOCOL_EV_ROUND_STOP)
 		muxctl_referee_round(ev, "stopped");
-	else if (strcmp(e, "link.up") == 0) {
+	else if (type == PROTOCOL_EV_LINK_UP) {
 		muxctl_referee_clock(muxctl_referee_time(ev));
 		fputs("--- ", stdout);
 		muxctl_referee_put(muxctl_get_str(ev, "link"));
@@ -539,7 +540,7 @@ muxctl_referee_event(const json_t *ev)
 		fputs(" <-> ", stdout);
 		muxctl_referee_put(muxctl_get_str(ev, "b"));
 		putchar('\n');
-	} else if (strcmp(e, "link.down") == 0) {
+	} else if (type == PROTOCOL_EV_LINK_DOWN) {
 		muxctl_referee_link_end(muxctl_get_str(ev, "link"));
 		muxctl_referee_clock(muxctl_referee_time(ev));
 		fputs("--- ", stdout);
@@ -550,7 +551,7 @@ muxctl_referee_event(const json_t *ev)
 			muxctl_referee_put(s);
 		}
 		putchar('\n');
-	} else if (strcmp(e, "port.down") == 0) {
+	} else if (type == PROTOCOL_EV_PORT_DOWN) {
 		muxctl_referee_mark(ev, MUXCTL_REFEREE_RED, "PORT DOWN");
 		putchar(' ');
 		muxctl_referee_put(muxctl_get_str(ev, "port"));
@@ -559,12 +560,12 @@ muxctl_referee_event(const json_t *ev)
 			muxctl_referee_put(s);
 		}
 		putchar('\n');
-	} else if (strcmp(e, "port.up") == 0) {
+	} else if (type == PROTOCOL_EV_PORT_UP) {
 		muxctl_referee_clock(muxctl_referee_time(ev));
 		fputs("--- port ", stdout);
 		muxctl_referee_put(muxctl_get_str(ev, "port"));
 		fputs(" up\n", stdout);
-	} else if (strcmp(e, "drop") == 0) {
+	} else if (type == PROTOCOL_EV_DROP) {
 		muxctl_referee_mark(ev, MUXCTL_REFEREE_RED, "DROP");
 		fputs(" port ", stdout);
 		muxctl_referee_put(muxctl_get_str(ev, "port"));
@@ -579,7 +580,7 @@ muxctl_referee_event(const json_t *ev)
 			muxctl_referee_put(s);
 		}
 		putchar('\n');
-	} else if (strcmp(e, "judge.mismatch") == 0) {
+	} else if (type == PROTOCOL_EV_JUDGE_MISMATCH) {
 		muxctl_referee_mark(ev, MUXCTL_REFEREE_RED, "JUDGE MISMATCH");
 		putchar(' ');
 		muxctl_referee_put(muxctl_get_str(ev, "link"));
@@ -592,7 +593,7 @@ muxctl_referee_event(const json_t *ev)
 			printf(" at the station of judge %02lld", (long long)
 			    json_integer_value(v));
 		putchar('\n');
-	} else if (strcmp(e, "filter") == 0) {
+	} else if (type == PROTOCOL_EV_FILTER) {
 		muxctl_referee_mark(ev, MUXCTL_REFEREE_YELLOW,
 		    json_is_true(json_object_get(ev, "passed")) ?
 		    "CONTROL PASSED" : "FILTERED");
@@ -604,9 +605,9 @@ muxctl_referee_event(const json_t *ev)
 		if (json_is_integer(v))
 			printf(", %lld bytes", (long long)json_integer_value(v));
 		putchar('\n');
-	} else if (strcmp(e, "hold") == 0 || strcmp(e, "inject") == 0) {
+	} else if (type == PROTOCOL_EV_HOLD || type == PROTOCOL_EV_INJECT) {
 		s = muxctl_get_str(ev, "state");
-		if (strcmp(e, "inject") == 0)
+		if (type == PROTOCOL_EV_INJECT)
 			muxctl_referee_mark(ev, MUXCTL_REFEREE_YELLOW,
 			    s != NULL && strcmp(s, "done") == 0 ?
 			    "INJECTED" : "INJECTING");
@@ -630,11 +631,11 @@ muxctl_referee_event(const json_t *ev)
 			fputs(", ", stdout);
 			muxctl_referee_put(s);
 		}
-		if (strcmp(e, "hold") == 0 && (s = muxctl_get_str(ev,
+		if (type == PROTOCOL_EV_HOLD && (s = muxctl_get_str(ev,
 		    "state")) != NULL && strcmp(s, "kept") == 0)
 			fputs(" (muxctl release to let it through)", stdout);
 		putchar('\n');
-	} else if (strcmp(e, "muxd.stop") == 0) {
+	} else if (type == PROTOCOL_EV_MUXD_STOP) {
 		muxctl_referee_clock(muxctl_referee_time(ev));
 		muxctl_referee_on(MUXCTL_REFEREE_BOLD);
 		fputs("=== muxd stopping ===", stdout);

@@ -649,16 +649,18 @@ muxctl_show_event(const json_t *ev)
 void
 muxctl_show(const char *cmd, const json_t *result)
 {
-	if (strcmp(cmd, "status") == 0)
+	int	c = protocol_cmd_find(cmd);
+
+	if (c == PROTOCOL_CMD_STATUS)
 		muxctl_show_status(result);
-	else if (strcmp(cmd, "round.start") == 0) {
+	else if (c == PROTOCOL_CMD_ROUND_START) {
 		muxctl_show_round(result, "started at");
 		muxctl_show_placements(result);
-	} else if (strcmp(cmd, "round.stop") == 0) {
+	} else if (c == PROTOCOL_CMD_ROUND_STOP) {
 		printf("round ");
 		muxctl_show_text(json_object_get(result, "number"));
 		printf(" stopped\n");
-	} else if (strcmp(cmd, "connect") == 0) {
+	} else if (c == PROTOCOL_CMD_CONNECT) {
 		result = json_object_get(result, "link");
 		printf("connected ");
 		muxctl_show_text(json_object_get(result, "a"));
@@ -667,22 +669,22 @@ muxctl_show(const char *cmd, const json_t *result)
 		printf(" as link ");
 		muxctl_show_text(json_object_get(result, "name"));
 		putchar('\n');
-	} else if (strcmp(cmd, "disconnect") == 0 ||
-	    strcmp(cmd, "release") == 0) {
-		printf("%s link ", strcmp(cmd, "release") == 0 ?
+	} else if (c == PROTOCOL_CMD_DISCONNECT ||
+	    c == PROTOCOL_CMD_RELEASE) {
+		printf("%s link ", c == PROTOCOL_CMD_RELEASE ?
 		    "released the held output of" : "disconnected");
 		muxctl_show_text(json_object_get(result, "link"));
 		putchar('\n');
-	} else if (strcmp(cmd, "reload") == 0) {
+	} else if (c == PROTOCOL_CMD_RELOAD) {
 		printf("reloaded");
 		if (json_is_string(json_object_get(result, "config"))) {
 			putchar(' ');
 			muxctl_show_text(json_object_get(result, "config"));
 		}
 		putchar('\n');
-	} else if (strcmp(cmd, "schedule") == 0)
+	} else if (c == PROTOCOL_CMD_SCHEDULE)
 		muxctl_show_schedule(result);
-	else if (strcmp(cmd, "ports") == 0)
+	else if (c == PROTOCOL_CMD_PORTS)
 		muxctl_show_serial(json_object_get(result, "ports"));
 }
 

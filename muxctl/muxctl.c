@@ -33,7 +33,6 @@
 
 #include "muxctl.h"
 
-#define MUXCTL_LINE_MAX		65536	/* longest line either way, bytes */
 #define MUXCTL_TIMEOUT		30	/* seconds to wait for a reply */
 #ifndef MUXCTL_MUXD
 #define MUXCTL_MUXD		"/usr/local/sbin/muxd"	/* muxd, installed */
@@ -42,12 +41,12 @@
 enum muxctl_rd {
 	MUXCTL_RD_LINE,
 	MUXCTL_RD_EOF,
-	MUXCTL_RD_LONG,			/* a line over MUXCTL_LINE_MAX */
+	MUXCTL_RD_LONG,			/* a line over PROTOCOL_LINE_MAX */
 	MUXCTL_RD_TIMEOUT
 };
 
 /*
- * The read buffer holds one line of up to MUXCTL_LINE_MAX bytes, its
+ * The read buffer holds one line of up to PROTOCOL_LINE_MAX bytes, its
  * newline and a NUL.  A longer line is reported once, then discarded up to
  * its newline so that a watch can carry on after it.  A line handed out by
  * muxctl_read_line() lives in the buffer until the next call.
@@ -55,7 +54,7 @@ enum muxctl_rd {
 struct muxctl_conn {
 	int		 fd;
 	const char	*path;
-	char		 buf[MUXCTL_LINE_MAX + 2];
+	char		 buf[PROTOCOL_LINE_MAX + 2];
 	size_t		 off;		/* first unread byte */
 	size_t		 len;		/* end of the bytes read */
 	int		 skipping;	/* inside an overlong line */
@@ -193,7 +192,7 @@ muxctl_read_line(struct muxctl_conn *c, char **line, size_t *linelen,
 		}
 		if (c->skipping)
 			c->off = c->len = 0;
-		else if (c->len - c->off > MUXCTL_LINE_MAX) {
+		else if (c->len - c->off > PROTOCOL_LINE_MAX) {
 			c->skipping = 1;
 			c->off = c->len = 0;
 			return MUXCTL_RD_LONG;
@@ -280,7 +279,7 @@ muxctl_reply(struct muxctl_conn *c, const json_t *id, int rawmode,
 		case MUXCTL_RD_LONG:
 			errx(PROTOCOL_EXIT_PROTOCOL,
 			    "%s: reply line longer than %d bytes", c->path,
-			    MUXCTL_LINE_MAX);
+			    PROTOCOL_LINE_MAX);
 		case MUXCTL_RD_TIMEOUT:
 			errx(PROTOCOL_EXIT_UNREACHABLE,
 			    "%s: no reply within %d seconds", c->path,
@@ -369,10 +368,10 @@ muxctl_call(struct muxctl_conn *c, const char *cmd, json_t *args,
 		errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 	json_decref(req);
 	n = strlen(text);
-	if (n + 1 > MUXCTL_LINE_MAX) {
+	if (n + 1 > PROTOCOL_LINE_MAX) {
 		free(text);
 		errx(PROTOCOL_EXIT_USAGE, "request longer than %d bytes",
-		    MUXCTL_LINE_MAX);
+		    PROTOCOL_LINE_MAX);
 	}
 	text[n] = '\n';		/* json_dumps's NUL is not sent */
 	muxctl_write(c, text, n + 1);
@@ -572,7 +571,7 @@ muxctl_watch(struct muxctl_conn *c, int json, int text)
 		err(PROTOCOL_EXIT_PROTOCOL, "sigaction");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	muxctl_call(c, "watch", NULL, &reply, &line, &len);
+	muxctl_call(c, protocol_cmd_name(PROTOCOL_CMD_WATCH), NULL, &reply, &line, &len);
 	json_decref(reply);
 	if (text)
 		muxctl_referee_init();
@@ -585,7 +584,7 @@ muxctl_watch(struct muxctl_conn *c, int json, int text)
 			return PROTOCOL_EXIT_OK;
 		case MUXCTL_RD_LONG:
 			warnx("%s: event line longer than %d bytes skipped",
-			    c->path, MUXCTL_LINE_MAX);
+			    c->path, PROTOCOL_LINE_MAX);
 			continue;
 		case MUXCTL_RD_TIMEOUT:		/* text: a line went quiet */
 			muxctl_referee_quiet();
@@ -814,10 +813,10 @@ main(int argc, char *argv[])
 				    argv[2]);
 				muxctl_usage();
 			}
-			cmd = "round.start";
+			cmd = protocol_cmd_name(PROTOCOL_CMD_ROUND_START);
 			args = json_pack("{s:i}", "round", n);
 		} else if (strcmp(sub, "stop") == 0 && argc == 2)
-			cmd = "round.stop";
+			cmd = protocol_cmd_name(PROTOCOL_CMD_ROUND_STOP);
 		else
 			muxctl_usage();
 	} else if (strcmp(cmd, "connect") == 0) {
@@ -848,9 +847,9 @@ main(int argc, char *argv[])
 			warnx("send: the request must be one non-empty line");
 			muxctl_usage();
 		}
-		if (strlen(argv[1]) + 1 > MUXCTL_LINE_MAX) {
+		if (strlen(argv[1]) + 1 > PROTOCOL_LINE_MAX) {
 			warnx("send: request longer than %d bytes",
-			    MUXCTL_LINE_MAX);
+			    PROTOCOL_LINE_MAX);
 			muxctl_usage();
 		}
 	} else {

@@ -1,7 +1,7 @@
 /*
  * The control socket: a unix stream socket, mode 0660, speaking JSON
  * lines.  Each request is one object {"v":1,"id":...,"cmd":...} of at most
- * CONTROL_LINE_MAX bytes, checked before use; each gets one reply
+ * PROTOCOL_LINE_MAX bytes, checked before use; each gets one reply
  * {"v":1,"id":...,"ok":true,"result":...} or {..."ok":false,"error":...}.
  * A request that is not JSON, not an object, of another version, without
  * a command, or too long is garbage: it gets an error reply and the
@@ -24,7 +24,6 @@
 
 #include "muxd.h"
 
-#define CONTROL_LINE_MAX	65536
 #define CONTROL_WATCH_MAX	(1024 * 1024)
 
 struct control_client {
@@ -231,7 +230,7 @@ control_read(struct bufferevent *bev, void *arg)
 
 	while (!c->closing &&
 	    (line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
-		if (len > CONTROL_LINE_MAX) {
+		if (len > PROTOCOL_LINE_MAX) {
 			control_reply(c, NULL, NULL, "request longer than "
 			    "65536 bytes");
 			c->closing = 1;
@@ -239,7 +238,7 @@ control_read(struct bufferevent *bev, void *arg)
 			control_request(c, line, len);
 		free(line);
 	}
-	if (!c->closing && evbuffer_get_length(in) > CONTROL_LINE_MAX) {
+	if (!c->closing && evbuffer_get_length(in) > PROTOCOL_LINE_MAX) {
 		control_reply(c, NULL, NULL, "request longer than 65536 "
 		    "bytes without a newline");
 		c->closing = 1;
@@ -406,21 +405,21 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 	json_int_t	 n;
 	int		 number;
 
-	if (strcmp(cmd, "status") == 0)
+	switch (protocol_cmd_find(cmd)) {
+	case PROTOCOL_CMD_STATUS:
 		return (control_status());
-	if (strcmp(cmd, "schedule") == 0)
+	case PROTOCOL_CMD_SCHEDULE:
 		return (round_schedule_json());
-	if (strcmp(cmd, "ports") == 0)
+	case PROTOCOL_CMD_PORTS:
 		return (scanports_json(err, errlen));
-	if (strcmp(cmd, "cablecheck") == 0)
+	case PROTOCOL_CMD_CABLECHECK:
 		return (cablecheck_start(json_object_get(req, "ports"),
 		    (int)json_integer_value(json_object_get(req, "window_ms")),
 		    err, errlen));
-	if (strcmp(cmd, "watch") == 0) {
+	case PROTOCOL_CMD_WATCH:
 		c->watching = 1;
 		return (json_pack("{sb}", "watching", 1));
-	}
-	if (strcmp(cmd, "round.start") == 0) {
+	case PROTOCOL_CMD_ROUND_START:
 		if (json_unpack(req, "{sI}", "round", &n) == -1 || n < 1 ||
 		    n > 1000000) {
 			snprintf(err, errlen, "round.start needs \"round\": "
@@ -431,16 +430,14 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		if (round_start(number, err, errlen) == -1)
 			return (NULL);
 		return (round_json());
-	}
-	if (strcmp(cmd, "round.stop") == 0) {
+	case PROTOCOL_CMD_ROUND_STOP:
 		number = round_cur.number;
 		if (round_stop("stopped by operator") == -1) {
 			snprintf(err, errlen, "no round is running");
 			return (NULL);
 		}
 		return (json_pack("{si}", "number", number));
-	}
-	if (strcmp(cmd, "connect") == 0) {
+	case PROTOCOL_CMD_CONNECT:
 		if (json_unpack(req, "{ssss}", "a", &sa, "b", &sb) == -1) {
 			snprintf(err, errlen, "connect needs \"a\" and \"b\": "
 			    "two port names");
@@ -459,30 +456,28 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		link_started(l);
 		state_save();
 		return (json_pack("{so}", "link", link_json(l)));
-	}
-	if (strcmp(cmd, "disconnect") == 0) {
+	case PROTOCOL_CMD_DISCONNECT:
 		if ((l = control_target(cmd, req, err, errlen)) == NULL)
 			return (NULL);
 		snprintf(name, sizeof(name), "%s", l->name);
 		link_free(l, "disconnected by operator");
 		state_save();
 		return (json_pack("{ss}", "link", name));
-	}
-	if (strcmp(cmd, "release") == 0) {
+	case PROTOCOL_CMD_RELEASE:
 		if ((l = control_target(cmd, req, err, errlen)) == NULL ||
 		    rules_release(l, err, errlen) == -1)
 			return (NULL);
 		return (json_pack("{ss}", "link", l->name));
-	}
-	if (strcmp(cmd, "reload") == 0) {
+	case PROTOCOL_CMD_RELOAD:
 		if (muxd_reload(err, errlen) == -1)
 			return (NULL);
 		return (json_pack("{ss?}", "config", muxd_conf != NULL ?
 		    muxd_conf->file : NULL));
+	default:
+		break;
 	}
-	snprintf(err, errlen, "unknown command '%s' (status, schedule, "
-	    "round.start, round.stop, connect, disconnect, release, reload, "
-	    "watch, ports, cablecheck)", cmd);
+	snprintf(err, errlen, "unknown command '%s' (%s)", cmd,
+	    protocol_cmd_list());
 	return (NULL);
 }
 
