@@ -113,22 +113,10 @@ entry_start(const struct profile *prof, const struct typing *typing,
 static void
 entry_child_exec(int in, int out, int err)
 {
-	sigset_t	set;
-	int		fd;
-
 	dup2(in, STDIN_FILENO);
 	dup2(out, STDOUT_FILENO);
 	dup2(err, STDERR_FILENO);
-	for (fd = 3; fd < 1024; fd++)
-		close(fd);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGWINCH, SIG_DFL);
-	sigemptyset(&set);
-	sigprocmask(SIG_SETMASK, &set, NULL);
+	port_exec_reset();
 	setenv("PYTHONUNBUFFERED", "1", 1);
 	execvp(entry_argv[0], entry_argv);
 	fprintf(stderr, "comprog: cannot run %s: %s\n", entry_argv[0],

@@ -238,6 +238,7 @@ int		 port_pty_create(const struct addr *, char *, size_t, int *,
 
 /* port-exec.c */
 extern const struct port_ops port_exec_ops;
+void		 port_exec_reset(void);
 
 /* port-tcp.c */
 extern const struct port_ops port_tcp_ops;

@@ -26,17 +26,17 @@ const struct port_ops port_exec_ops = {
 	"exec", port_exec_open, port_exec_close, port_exec_release
 };
 
-/* In the child: make the pty the controlling terminal and run the command. */
-static void
-port_exec_child(int slave, const char *command)
+/*
+ * In a child about to run a program (muxd's exec: ports, comprog's
+ * entry): close every descriptor above standard error and give the
+ * program the default signal actions and an empty signal mask.
+ */
+void
+port_exec_reset(void)
 {
 	sigset_t	set;
 	int		fd;
 
-	setsid();
-	ioctl(slave, TIOCSCTTY, 0);
-	dup2(slave, STDIN_FILENO);
-	dup2(slave, STDOUT_FILENO);
 	for (fd = 3; fd < 1024; fd++)
 		close(fd);
 	signal(SIGPIPE, SIG_DFL);
@@ -44,8 +44,20 @@ port_exec_child(int slave, const char *command)
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGWINCH, SIG_DFL);
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
+}
+
+/* In the child: make the pty the controlling terminal and run the command. */
+static void
+port_exec_child(int slave, const char *command)
+{
+	setsid();
+	ioctl(slave, TIOCSCTTY, 0);
+	dup2(slave, STDIN_FILENO);
+	dup2(slave, STDOUT_FILENO);
+	port_exec_reset();
 	execl("/bin/sh", "sh", "-c", command, (char *)NULL);
 	fprintf(stderr, "muxd: exec /bin/sh: %s\n", strerror(errno));
 	_exit(127);

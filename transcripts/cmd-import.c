@@ -355,7 +355,7 @@ out:
 static void
 cmd_import_report(const struct lpp_log *log)
 {
-	const struct lpp_defect	*d;
+	const struct finding	*d;
 	const char		*base = cmd_import_base(log->file);
 	size_t			 i, nj = 0;
 	int			 k, first = 1;
@@ -381,8 +381,8 @@ cmd_import_report(const struct lpp_log *log)
 		first = 0;
 	}
 	printf("%s\n", first ? "" : ")");
-	for (i = 0; i < log->ndefect; i++) {
-		d = &log->defect[i];
+	for (i = 0; i < log->defects.n; i++) {
+		d = &log->defects.item[i];
 		printf("%s:", base);
 		if (d->line > 0)
 			printf("%lu:", d->line);
@@ -390,9 +390,9 @@ cmd_import_report(const struct lpp_log *log)
 			printf(" offset %lld:", (long long)d->offset);
 		printf(" %s: %s\n", lpp_defect_name(d->kind), d->msg);
 	}
-	if (log->ndefect < log->ndefect_all)
+	if (log->defects.n < log->ndefect_all)
 		printf("%s: %zu more defects not shown\n", base,
-		    log->ndefect_all - log->ndefect);
+		    log->ndefect_all - log->defects.n);
 }
 
 /* Import every log named; 1 when one could not be read or written. */

@@ -143,13 +143,13 @@ cmd_verify_walk(const char *dir, struct cmd_verify_list *caps,
 static int
 cmd_verify_print(const struct verify_report *rep)
 {
-	const struct verify_finding	*f;
+	const struct finding	*f;
 	const char			*file;
 	size_t				 i;
 	int				 k, first = 1;
 
-	for (i = 0; i < rep->nfinding; i++) {
-		f = &rep->finding[i];
+	for (i = 0; i < rep->findings.n; i++) {
+		f = &rep->findings.item[i];
 		file = rep->transcript != NULL && i >= rep->tx_first ?
 		    rep->transcript : rep->file;
 		if (f->kind == VERIFY_NOTE) {
@@ -163,7 +163,7 @@ cmd_verify_print(const struct verify_report *rep)
 			printf(" offset %lld:", (long long)f->offset);
 		printf(" %s: %s\n", verify_kind_name(f->kind), f->msg);
 	}
-	if (rep->nfinding >= VERIFY_FINDING_MAX)
+	if (rep->findings.n >= VERIFY_FINDING_MAX)
 		printf("%s: more findings not shown\n", rep->file);
 	if (rep->total == 0) {
 		printf("%s: ok", rep->file);

@@ -141,29 +141,16 @@ static int
 lpp_add_defect(struct lpp_log *log, enum lpp_defect_kind kind,
     unsigned long line, int64_t offset, const char *fmt, ...)
 {
-	struct lpp_defect	*d;
-	va_list			 ap;
-	size_t			 n;
+	va_list	ap;
+	int	rc;
 
 	log->ndefect_kind[kind]++;
 	log->ndefect_all++;
-	if (log->ndefect >= LPP_DEFECT_MAX)
-		return (0);
-	if (log->ndefect == log->defect_cap) {
-		n = log->defect_cap == 0 ? 16 : log->defect_cap * 2;
-		if ((d = reallocarray(log->defect, n, sizeof(*d))) == NULL)
-			return (-1);
-		log->defect = d;
-		log->defect_cap = n;
-	}
-	d = &log->defect[log->ndefect++];
-	d->kind = kind;
-	d->line = line;
-	d->offset = offset;
 	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	rc = finding_add(&log->defects, LPP_DEFECT_MAX, kind, line, offset,
+	    fmt, ap);
 	va_end(ap);
-	return (0);
+	return (rc);
 }
 
 /* Append a record; -1 when out of memory. */
@@ -482,7 +469,7 @@ lpp_dedupe_self(struct lpp_log *log)
 
 /*
  * Parse the bytes of an LPP log.  file names it in defects and errors.
- * Defects of the log (the data) are in log->defect, and parsing carries
+ * Defects of the log (the data) are in log->defects, and parsing carries
  * on past them; the return is CAP_OK, or CAP_ENOMEM (err filled) when
  * the log could not be held.  Free log with lpp_free() in either case.
  */
@@ -693,6 +680,6 @@ lpp_free(struct lpp_log *log)
 	free(log->title);
 	free(log->program);
 	free(log->record);
-	free(log->defect);
+	finding_free(&log->defects);
 	memset(log, 0, sizeof(*log));
 }

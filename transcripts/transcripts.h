@@ -348,6 +348,24 @@ void		 stats_summary(struct stats_series *, struct stats_summary *);
 void		 stats_series_free(struct stats_series *);
 void		 stats_free(struct stats *);
 
+/* finding.c: what a check found, and where */
+#define FINDING_MSG	256
+struct finding {
+	int		 kind;		/* the checker's enum */
+	unsigned long	 line;		/* 1-based, 0: none */
+	int64_t		 offset;	/* byte offset, -1: none */
+	char		 msg[FINDING_MSG];	/* what, never where */
+};
+struct finding_list {
+	struct finding	*item;		/* in the order found */
+	size_t		 n;
+	size_t		 cap;		/* private */
+};
+int		 finding_add(struct finding_list *, size_t, int, unsigned long,
+		    int64_t, const char *, va_list)
+		    __attribute__((format(printf, 6, 0)));
+void		 finding_free(struct finding_list *);
+
 /* lpp.c: the 2007-2012 LPP keystroke logs, parsed (no I/O) */
 /*
  * A record's time is "0", ten digits of Unix seconds and seven digits of
@@ -359,7 +377,6 @@ void		 stats_free(struct stats *);
 #define LPP_KEY_MAX	32	/* key names kept up to 31 bytes */
 #define LPP_LINE_MAX	4096	/* a longer line is skipped (a defect) */
 #define LPP_DEFECT_MAX	1000	/* defects kept per log; all are counted */
-#define LPP_DEFECT_MSG	160
 enum lpp_side { LPP_LEFT, LPP_RIGHT };
 enum lpp_role { LPP_ROLE_UNKNOWN, LPP_ROLE_PROGRAM, LPP_ROLE_HUMAN };
 enum lpp_defect_kind {
@@ -396,12 +413,6 @@ struct lpp_record {
 	int64_t		 offset;	/* byte offset of that line */
 	int		 dropped;	/* private */
 };
-struct lpp_defect {
-	enum lpp_defect_kind kind;
-	unsigned long	 line;		/* 0: the log as a whole */
-	int64_t		 offset;	/* -1: none */
-	char		 msg[LPP_DEFECT_MSG];	/* what, never where */
-};
 struct lpp_log {
 	char		*file;		/* the name given to lpp_parse() */
 	char		*title;		/* "Loebner Prize 2012 ..." or NULL */
@@ -412,8 +423,9 @@ struct lpp_log {
 	int		 seen;		/* LPP_SEEN_* */
 	struct lpp_record *record;	/* kept records, in log order */
 	size_t		 nrecord;
-	struct lpp_defect *defect;	/* the first LPP_DEFECT_MAX */
-	size_t		 ndefect;
+	struct finding_list defects;	/* the first LPP_DEFECT_MAX, kinds
+					   enum lpp_defect_kind; line 0: the
+					   log as a whole */
 	size_t		 ndefect_kind[LPP_D_COUNT];	/* all, by kind */
 	size_t		 ndefect_all;
 	size_t		 nline;		/* lines, a torn last one included */
@@ -424,7 +436,6 @@ struct lpp_log {
 	int64_t		 torn_offset;
 	size_t		 torn_len;
 	size_t		 record_cap;	/* private */
-	size_t		 defect_cap;	/* private */
 };
 enum cap_err	 lpp_parse(const char *, const void *, size_t,
 		    struct lpp_log *, struct cap_error *);
@@ -438,7 +449,6 @@ const char	*lpp_defect_name(enum lpp_defect_kind);
 /* verify.c: the auditor's checks of captures and transcripts */
 #define VERIFY_GAP_DEFAULT	(120 * (int64_t)1000000)	/* usec */
 #define VERIFY_FINDING_MAX	1000	/* findings kept; all are counted */
-#define VERIFY_MSG		256
 enum verify_kind {
 	VERIFY_NOTE,		/* said, but not a finding */
 	VERIFY_OPEN,		/* the file cannot be read */
@@ -455,12 +465,6 @@ enum verify_kind {
 	VERIFY_FORMAT,		/* a transcript line out of format */
 	VERIFY_COUNT
 };
-struct verify_finding {
-	enum verify_kind kind;
-	unsigned long	 line;		/* 1-based, 0: none */
-	int64_t		 offset;	/* byte offset, -1: none */
-	char		 msg[VERIFY_MSG];	/* what, never where */
-};
 struct verify_opts {
 	int64_t		 gap;		/* longest silence allowed, usec */
 	const char	*txdir;		/* transcripts' directory, NULL: */
@@ -469,9 +473,8 @@ struct verify_report {
 	char		*file;
 	char		*transcript;	/* the transcript compared, or NULL */
 	size_t		 tx_first;	/* findings from here are its */
-	struct verify_finding *finding;	/* the first VERIFY_FINDING_MAX */
-	size_t		 nfinding;
-	size_t		 cap;		/* private */
+	struct finding_list findings;	/* the first VERIFY_FINDING_MAX,
+					   kinds enum verify_kind */
 	size_t		 count[VERIFY_COUNT];	/* all, by kind */
 	size_t		 total;		/* findings, notes not counted */
 	size_t		 nevent;	/* events read */

@@ -82,7 +82,7 @@ verify_report_free(struct verify_report *rep)
 {
 	free(rep->file);
 	free(rep->transcript);
-	free(rep->finding);
+	finding_free(&rep->findings);
 	memset(rep, 0, sizeof(*rep));
 }
 
@@ -91,30 +91,17 @@ static int
 verify_add(struct verify_report *rep, enum verify_kind kind,
     unsigned long line, int64_t offset, const char *fmt, ...)
 {
-	struct verify_finding	*f;
-	va_list			 ap;
-	size_t			 n;
+	va_list	ap;
+	int	rc;
 
 	rep->count[kind]++;
 	if (kind != VERIFY_NOTE)
 		rep->total++;
-	if (rep->nfinding >= VERIFY_FINDING_MAX)
-		return (0);
-	if (rep->nfinding == rep->cap) {
-		n = rep->cap == 0 ? 8 : rep->cap * 2;
-		if ((f = reallocarray(rep->finding, n, sizeof(*f))) == NULL)
-			return (-1);
-		rep->finding = f;
-		rep->cap = n;
-	}
-	f = &rep->finding[rep->nfinding++];
-	f->kind = kind;
-	f->line = line;
-	f->offset = offset;
 	va_start(ap, fmt);
-	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	rc = finding_add(&rep->findings, VERIFY_FINDING_MAX, kind, line,
+	    offset, fmt, ap);
 	va_end(ap);
-	return (0);
+	return (rc);
 }
 
 /* Turn a reader's error into a finding. */
@@ -545,7 +532,7 @@ verify_capture(const char *path, const struct verify_opts *o,
 	}
 	if ((rep->transcript = strdup(txpath)) == NULL)
 		goto nomem;
-	rep->tx_first = rep->nfinding;
+	rep->tx_first = rep->findings.n;
 	if (verify_transcript(rep, txt, tlen) == -1 ||
 	    verify_compare(rep, txt, tlen, ren, rlen) == -1)
 		goto nomem;

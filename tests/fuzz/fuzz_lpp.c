@@ -25,8 +25,8 @@ fuzz_lpp_check(const struct lpp_log *log, size_t len)
 
 	for (k = 0; k < LPP_D_COUNT; k++)
 		sum += log->ndefect_kind[k];
-	if (sum != log->ndefect_all || log->ndefect > log->ndefect_all ||
-	    log->ndefect > LPP_DEFECT_MAX)
+	if (sum != log->ndefect_all || log->defects.n > log->ndefect_all ||
+	    log->defects.n > LPP_DEFECT_MAX)
 		abort();
 	if (log->ncrlf + log->nlf > log->nline)
 		abort();
@@ -46,11 +46,11 @@ fuzz_lpp_check(const struct lpp_log *log, size_t len)
 		    -1) && r->keylen < LPP_KEY_MAX - 1)
 			abort();
 	}
-	for (i = 0; i < log->ndefect; i++)
-		if (log->defect[i].kind >= LPP_D_COUNT ||
-		    (log->defect[i].offset >= 0 &&
-		    (size_t)log->defect[i].offset > len) ||
-		    memchr(log->defect[i].msg, '\0', LPP_DEFECT_MSG) == NULL)
+	for (i = 0; i < log->defects.n; i++)
+		if (log->defects.item[i].kind >= LPP_D_COUNT ||
+		    (log->defects.item[i].offset >= 0 &&
+		    (size_t)log->defects.item[i].offset > len) ||
+		    memchr(log->defects.item[i].msg, '\0', FINDING_MSG) == NULL)
 			abort();
 	if (log->torn_line > 0 && (log->torn_line != log->nline ||
 	    (size_t)log->torn_offset + log->torn_len != len))

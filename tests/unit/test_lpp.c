@@ -25,7 +25,7 @@
 
 static void	 parse(const char *, struct lpp_log *);
 static size_t	 defects(const struct lpp_log *, enum lpp_defect_kind);
-static const struct lpp_defect *defect(const struct lpp_log *,
+static const struct finding *defect(const struct lpp_log *,
 		    enum lpp_defect_kind);
 
 /* Parse a NUL-terminated log, failing the test on an error. */
@@ -47,14 +47,14 @@ defects(const struct lpp_log *log, enum lpp_defect_kind k)
 }
 
 /* The first defect of a kind, failing the test when there is none. */
-static const struct lpp_defect *
+static const struct finding *
 defect(const struct lpp_log *log, enum lpp_defect_kind k)
 {
 	size_t	i;
 
-	for (i = 0; i < log->ndefect; i++)
-		if (log->defect[i].kind == k)
-			return (&log->defect[i]);
+	for (i = 0; i < log->defects.n; i++)
+		if (log->defects.item[i].kind == (int)k)
+			return (&log->defects.item[i]);
 	fail_msg("no %s defect", lpp_defect_name(k));
 	return (NULL);
 }
@@ -102,7 +102,7 @@ static void
 test_truncated_last_record(void **state)
 {
 	struct lpp_log			 log;
-	const struct lpp_defect		*d;
+	const struct finding		*d;
 	const char			*text = HEADER
 	    "J3 013370843210242371 judge left H\r\n"
 	    "J3 013370843210442233 judge left e\r\n"
@@ -175,7 +175,7 @@ static void
 test_duplicate_records(void **state)
 {
 	struct lpp_log			 log;
-	const struct lpp_defect		*d;
+	const struct finding		*d;
 
 	(void)state;
 	parse(HEADER

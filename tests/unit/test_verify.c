@@ -32,7 +32,7 @@ static char	 dir[64];
 
 static const char *put(const char *, const char *);
 static size_t	 count(const struct verify_report *, enum verify_kind);
-static const struct verify_finding *find(const struct verify_report *,
+static const struct finding *find(const struct verify_report *,
 		    enum verify_kind);
 static void	 check(const char *, const char *, struct verify_report *,
 		    int64_t);
@@ -59,14 +59,14 @@ count(const struct verify_report *rep, enum verify_kind k)
 }
 
 /* The first finding of a kind, failing the test when there is none. */
-static const struct verify_finding *
+static const struct finding *
 find(const struct verify_report *rep, enum verify_kind k)
 {
 	size_t	i;
 
-	for (i = 0; i < rep->nfinding; i++)
-		if (rep->finding[i].kind == k)
-			return (&rep->finding[i]);
+	for (i = 0; i < rep->findings.n; i++)
+		if (rep->findings.item[i].kind == (int)k)
+			return (&rep->findings.item[i]);
 	fail_msg("no %s finding", verify_kind_name(k));
 	return (NULL);
 }
@@ -215,7 +215,7 @@ test_capture_and_transcript(void **state)
 	check("pair.cast", cap, &rep, 120);
 	assert_non_null(rep.transcript);
 	if (rep.total != 0)
-		fail_msg("%s", rep.finding[0].msg);
+		fail_msg("%s", rep.findings.item[0].msg);
 	verify_report_free(&rep);
 
 	put("pair.txt", tx);
