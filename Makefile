@@ -48,7 +48,7 @@ B = build
 #   line/         addresses and ports, every kind of line (libline.a)
 #   conf/         a room's configuration (libconf.a)
 #   muxd/ muxctl/ comprog/ udev/   the programs
-# tests/tools/layers checks it from the compiler's dependency files.
+# tests/integration/layers.sh checks it from the compiler's dependency files.
 LIB_DIRS = transcripts protocol contest line conf
 INC_transcripts = -Itranscripts
 INC_protocol = -Iprotocol
