@@ -95,7 +95,7 @@ muxctl_usage(void)
 {
 	fprintf(stderr,
 	    "usage: muxctl [-j] [-s socket] status\n"
-	    "       muxctl [-j] [-s socket] round start N\n"
+	    "       muxctl [-j] [-s socket] round start N [--force]\n"
 	    "       muxctl [-j] [-s socket] round stop\n"
 	    "       muxctl [-j] [-s socket] connect PORT PORT\n"
 	    "       muxctl [-j] [-s socket] disconnect PORT|LINK\n"
@@ -807,14 +807,16 @@ main(int argc, char *argv[])
 			muxctl_usage();
 	} else if (strcmp(cmd, "round") == 0) {
 		sub = argc > 1 ? argv[1] : "";
-		if (strcmp(sub, "start") == 0 && argc == 3) {
+		if (strcmp(sub, "start") == 0 && (argc == 3 || (argc == 4 &&
+		    strcmp(argv[3], "--force") == 0))) {
 			if ((n = muxctl_positive(argv[2])) == -1) {
 				warnx("round: not a positive integer: %s",
 				    argv[2]);
 				muxctl_usage();
 			}
 			cmd = protocol_cmd_name(PROTOCOL_CMD_ROUND_START);
-			args = json_pack("{s:i}", "round", n);
+			args = json_pack("{s:i,s:b}", "round", n, "force",
+			    argc == 4);
 		} else if (strcmp(sub, "stop") == 0 && argc == 2)
 			cmd = protocol_cmd_name(PROTOCOL_CMD_ROUND_STOP);
 		else

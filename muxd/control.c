@@ -403,7 +403,7 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 	const char	*sa, *sb;
 	char		 name[128];
 	json_int_t	 n;
-	int		 number;
+	int		 number, force;
 
 	switch (protocol_cmd_find(cmd)) {
 	case PROTOCOL_CMD_STATUS:
@@ -420,14 +420,15 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		c->watching = 1;
 		return (json_pack("{sb}", "watching", 1));
 	case PROTOCOL_CMD_ROUND_START:
-		if (json_unpack(req, "{sI}", "round", &n) == -1 || n < 1 ||
-		    n > 1000000) {
+		force = 0;
+		if (json_unpack(req, "{sI s?b}", "round", &n, "force",
+		    &force) == -1 || n < 1 || n > 1000000) {
 			snprintf(err, errlen, "round.start needs \"round\": "
-			    "a positive integer");
+			    "a positive integer (and \"force\": a boolean)");
 			return (NULL);
 		}
 		number = (int)n;
-		if (round_start(number, err, errlen) == -1)
+		if (round_start(number, force, err, errlen) == -1)
 			return (NULL);
 		return (round_json());
 	case PROTOCOL_CMD_ROUND_STOP:

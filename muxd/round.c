@@ -107,13 +107,14 @@ round_configure(const struct conf *cf)
 
 /* Start a round of the schedule. */
 int
-round_start(int number, char *err, size_t errlen)
+round_start(int number, int force, char *err, size_t errlen)
 {
 	const struct conf_round	*r;
 	struct port		*a;
-	size_t			 i;
-	int			 side;
+	size_t			 i, off = 0;
+	int			 side, notup = 0;
 	uint32_t		 rnd;
+	char			 lines[MUXD_ERRLEN];
 
 	if (round_conf == NULL || round_conf->nrounds == 0) {
 		snprintf(err, errlen, "there is no schedule");
@@ -145,8 +146,30 @@ round_start(int number, char *err, size_t errlen)
 				    link_of(a)->name);
 				return (-1);
 			}
+			if (a == NULL || a->state == PORT_UP)
+				continue;
+			notup++;
+			if (off < sizeof(lines))
+				off += snprintf(lines + off, sizeof(lines) -
+				    off, "%s%s (%s%s%s)", notup > 1 ? ", " :
+				    "", a->name, port_state_name(a->state),
+				    a->error[0] != '\0' ? ": " : "", a->error);
 		}
 	}
+	/*
+	 * A line that is not up would leave a judge talking to nobody, or
+	 * an entity unheard: the round starts only with every line up,
+	 * unless the operator says so.
+	 */
+	if (notup > 0 && !force) {
+		snprintf(err, errlen, "round %d: %d line%s not up: %s; start "
+		    "it anyway with --force", number, notup, notup == 1 ?
+		    " is" : "s are", lines);
+		return (-1);
+	}
+	if (notup > 0)
+		log_warnx("round %d started with %d line%s not up: %s",
+		    number, notup, notup == 1 ? "" : "s", lines);
 	if (round_conf->seed_set)
 		round_cur.seed = round_conf->seed;
 	else {
