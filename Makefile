@@ -71,9 +71,11 @@ CONF_LIBS := $(LIB_CONF) $(LIB_LINE) $(LIB_CONTEST) $(LIB_PROTOCOL)
 MUXD_SRCS := $(wildcard muxd/*.c)
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
 MUXCTL_SRCS := $(wildcard muxctl/*.c)
-# tests/tools/endpoint.c is linked into every test tool, not a tool itself.
-TOOL_SRCS := $(filter-out tests/tools/endpoint.c,$(wildcard tests/tools/*.c)) \
-	$(wildcard contrib/demo/*.c)
+# tests/tools/endpoint.c is linked into every test tool, not a tool itself;
+# vtscreen (a terminal's screen, libvterm) is built for the tests alone.
+TOOL_SRCS := $(filter-out tests/tools/endpoint.c tests/tools/vtscreen.c,\
+	$(wildcard tests/tools/*.c)) $(wildcard contrib/demo/*.c)
+VTSCREEN := $(B)/tests/tools/vtscreen
 TOOLS := $(TOOL_SRCS:%.c=$(B)/%)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRCS:%.c=$(B)/%)
@@ -126,6 +128,9 @@ $(B)/muxctl/muxctl.o: ALL_CFLAGS += -DMUXCTL_MUXD='"$(SBINDIR)/muxd"'
 
 $(B)/muxctl/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(LIB_PROTOCOL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson)
+
+$(VTSCREEN): $(B)/tests/tools/vtscreen.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs vterm)
 
 $(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/tests/tools/endpoint.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
@@ -207,7 +212,7 @@ $(B)/tests/unit/test_comprog: tests/unit/test_comprog.c $(COMPROG_UNIT_OBJS) \
 		$(filter %.c %.o,$^) $(filter %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
-check: all $(UNITS) $(FUZZERS)
+check: all $(UNITS) $(FUZZERS) $(VTSCREEN)
 	@[ -n "$(FUZZERS)" ] || echo "fuzz: skipped: clang not installed (apt-get install clang)"
 	@LAB=$(LAB) sh tests/run B=$(B) $(UNITS)
 

@@ -192,6 +192,7 @@ void		 judgeterm_init(struct judgeterm *, int, enum judgeterm_eol);
 void		 judgeterm_byte(struct judgeterm *, unsigned char,
 		    struct judgeterm_out *);
 void		 judgeterm_prompt(struct judgeterm *, struct judgeterm_out *);
+void		 judgeterm_unprompt(struct judgeterm *, struct judgeterm_out *);
 void		 judgeterm_screen(struct judgeterm *, const unsigned char *,
 		    size_t);
 size_t		 judgeterm_announce(int, enum judgeterm_eol, unsigned char *,

@@ -186,6 +186,22 @@ judgeterm_prompt(struct judgeterm *jt, struct judgeterm_out *out)
 }
 
 /*
+ * Take back a prompt nothing was typed after, before the entity writes
+ * on its line: the entity's text then begins the line, and the judge's
+ * next keystroke writes the prompt again (on a fresh line).
+ */
+void
+judgeterm_unprompt(struct judgeterm *jt, struct judgeterm_out *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!jt->prompted || jt->len > 0 || jt->col0)
+		return;
+	judgeterm_echo(out, "\b \b", 3);
+	jt->prompted = 0;
+	jt->col0 = 1;
+}
+
+/*
  * Note bytes the entity wrote to the judge's screen: where they leave the
  * cursor, and whether the current line needs its prompt again.
  */

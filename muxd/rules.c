@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "muxd.h"
+#include "transcripts.h"
 
 #define RULES_BURST_USEC	1000
 #define RULES_VERDICTS_MAX	4096
@@ -48,6 +49,7 @@
 struct rules {
 	struct link		*link;
 	struct judgeterm	 jt;
+	struct view		 view;		/* the judge's screen */
 	struct filter		 filter;
 	struct assertion	*assertion;	/* NULL: not checked here */
 	enum assertion_verdict	 said;		/* last verdict announced */
@@ -201,6 +203,8 @@ rules_link_open(struct link *l)
 	r->convention = rules_conf->convention;
 	r->policy = rules_conf->assertion;
 	judgeterm_init(&r->jt, st->localecho, (enum judgeterm_eol)en->eol);
+	view_init(&r->view);
+	view_live(&r->view);
 	filter_init(&r->filter, !rules_conf->filter, 0, rules_filtered, r);
 	if (rules_conf->assertion &&
 	    rules_verdict_find(en->name, r->judge) == NULL &&
@@ -219,6 +223,7 @@ rules_link_open(struct link *l)
 	if (r->convention) {
 		memset(&out, 0, sizeof(out));
 		judgeterm_prompt(&r->jt, &out);
+		view_judge(&r->view, out.echo, out.necho);
 		if (out.necho > 0)
 			port_send(l->a, out.echo, out.necho);
 	}
@@ -528,6 +533,7 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 	 * for its own queue would never be undone, so the echo queue is
 	 * bounded by port_send's hard limit alone.
 	 */
+	view_judge(&r->view, echo, ne);
 	if (ne > 0)
 		port_send(l->a, echo, ne);
 	if (nk > 0 && port_send(l->b, keys, nk) == 1)
@@ -591,15 +597,39 @@ rules_hold_push(struct rules *r, const unsigned char *buf, size_t n,
 	}
 }
 
-/* Send the entity's output to the judge's screen. */
+/*
+ * Send the entity's output to the judge's screen as the screen shows it
+ * (view.c, the machine export shows it with): each line end as CR LF,
+ * an erase as BS SP BS of the entity's own characters, tabs as spaces,
+ * on a line of its own.  A prompt the judge has not typed after is taken
+ * back first, so the entity's text begins the line.
+ */
 static void
 rules_to_judge(struct rules *r, const unsigned char *buf, size_t n)
 {
-	struct link	*l = r->link;
+	static char		 screen[VIEW_OUTLEN(PORT_CHUNK)];
+	struct link		*l = r->link;
+	struct judgeterm_out	 out;
+	size_t			 chunk, m;
+	int			 full = 0;
 
-	if (r->convention)
-		judgeterm_screen(&r->jt, buf, n);
-	if (port_send(l->a, buf, n) == 1)
+	if (r->convention) {
+		judgeterm_unprompt(&r->jt, &out);
+		view_judge(&r->view, out.echo, out.necho);
+		if (out.necho > 0)
+			port_send(l->a, out.echo, out.necho);
+	}
+	while (n > 0) {
+		chunk = n < PORT_CHUNK ? n : PORT_CHUNK;
+		m = view_feed(&r->view, CAP_OUTPUT, buf, chunk, screen);
+		if (r->convention)
+			judgeterm_screen(&r->jt, (unsigned char *)screen, m);
+		if (m > 0 && port_send(l->a, (unsigned char *)screen, m) == 1)
+			full = 1;
+		buf += chunk;
+		n -= chunk;
+	}
+	if (full)
 		port_pause(l->b, 1);
 }
 

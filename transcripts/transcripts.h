@@ -301,12 +301,15 @@ const char	*rec_transcript_path(const struct rec *);
 #define VIEW_OUTLEN(n)	((n) * VIEW_EXPAND + 16)
 struct view {				/* private */
 	int		 owner;		/* 0 at a line start, 'i' or 'o' */
+	int		 raw8;		/* 0xa0-0xff as they are, not UTF-8 */
 	int		 eol[2];	/* pending CR or LF, judge and entity */
 	size_t		 col;		/* column on the current line */
 	size_t		 nunit;		/* erasable characters on the line */
 	unsigned char	 unit[256];	/* their widths, the last 256 */
 };
 void		 view_init(struct view *);
+void		 view_live(struct view *);
+void		 view_judge(struct view *, const unsigned char *, size_t);
 size_t		 view_feed(struct view *, enum cap_kind, const unsigned char *,
 		    size_t, char *);
 

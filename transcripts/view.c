@@ -7,9 +7,15 @@
  * the other side writes, a new line is begun, and a judge line always
  * begins with the prompt.  Backspace and DEL erase the last character of
  * the owner's own text, never the prompt or the other side's.  CR, LF,
- * CRLF and LFCR end the current line as "\r\n", whoever owns it.  Tabs become spaces; printable
- * ISO-8859-1 becomes UTF-8; every other byte is shown as the text \xHH,
- * so no control sequence ever reaches the terminal.
+ * CRLF and LFCR end the current line as "\r\n", whoever owns it.  Tabs
+ * become spaces; printable ISO-8859-1 becomes UTF-8; every other byte is
+ * shown as the text \xHH, so no control sequence ever reaches the
+ * terminal.
+ *
+ * muxd writes the entity's output to the live judge's screen through the
+ * same machine (view_live: 8-bit characters as they are), so that what the
+ * judge sees is what export shows; the judge's side of that screen is
+ * muxd's own prompt and echo, which view_judge() follows.
  */
 #include <string.h>
 
@@ -24,6 +30,43 @@ void
 view_init(struct view *v)
 {
 	memset(v, 0, sizeof(*v));
+}
+
+/*
+ * Make a view the live judge's screen: the room's 8-bit characters
+ * (0xa0-0xff) are written as they are, for the judge's terminal.
+ */
+void
+view_live(struct view *v)
+{
+	v->raw8 = 1;
+}
+
+/*
+ * Follow what was written on a live screen for the judge (muxd's prompt
+ * and echo): whose the line is now and where the cursor stands, so that
+ * the entity's output after it begins as export shows it.
+ */
+void
+view_judge(struct view *v, const unsigned char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '\n') {
+			v->owner = 0;
+			v->col = 0;
+			v->nunit = 0;
+		} else if (p[i] == '\r')
+			v->col = 0;
+		else if (p[i] == '\b') {
+			if (v->col > 0 && --v->col == 0)
+				v->owner = 0;
+		} else if (p[i] >= 0x20) {
+			v->owner = 'i';
+			v->col++;
+		}
+	}
 }
 
 /* Give the current line to a side, beginning a new line if need be. */
@@ -100,6 +143,9 @@ view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
 			memset(o, ' ', w);
 			o += w;
 		} else if (b >= 0x20 && b < 0x7f) {
+			*o++ = (char)b;
+			w = 1;
+		} else if (b >= 0xa0 && v->raw8) {
 			*o++ = (char)b;
 			w = 1;
 		} else if (b >= 0xa0) {

@@ -11,6 +11,7 @@
  *	drain:MS	read for MS ms and forget everything received so far
  *	sleep:MS	wait MS ms (still reading)
  *	print		print everything received so far, escaped
+ *	save:FILE	write everything received so far, as it came, to FILE
  *
  * TEXT takes the C escapes \r \n \t \e \\ \xHH.  Input is read all the time,
  * whatever the action, so a peer that writes while we write never blocks.
@@ -37,6 +38,7 @@ enum ttyio_kind {
 	TTYIO_DRAIN,
 	TTYIO_SLEEP,
 	TTYIO_PRINT,
+	TTYIO_SAVE,
 };
 
 /* One parsed action. */
@@ -270,6 +272,19 @@ ttyio_expect(const struct ttyio_action *a, long long timeout)
 	}
 }
 
+/* Write everything received so far, as it came, to a file. */
+static void
+ttyio_save(const char *path)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, "w")) == NULL)
+		err(1, "save: %s", path);
+	if ((ttyio_len > 0 && fwrite(ttyio_hist, 1, ttyio_len, f) !=
+	    ttyio_len) || fclose(f) == EOF)
+		err(1, "save: %s", path);
+}
+
 /* Parse one action argument. */
 static void
 ttyio_parse(struct ttyio_action *a, const char *s)
@@ -291,6 +306,10 @@ ttyio_parse(struct ttyio_action *a, const char *s)
 	a->arg = s;
 	if (strcmp(s, "print") == 0) {
 		a->kind = TTYIO_PRINT;
+		return;
+	}
+	if (strncmp(s, "save:", 5) == 0 && s[5] != '\0') {
+		a->kind = TTYIO_SAVE;
 		return;
 	}
 	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
@@ -388,6 +407,9 @@ main(int argc, char *argv[])
 			putchar('\n');
 			if (fflush(stdout) == EOF)
 				err(1, "stdout");
+			break;
+		case TTYIO_SAVE:
+			ttyio_save(a->arg + 5);
 			break;
 		}
 	}

@@ -241,6 +241,56 @@ test_prompt_after_an_answer_left_in_mid_line(void **state)
 	expect_term(&t, S(">x"), S("x"), "");
 }
 
+/* The entity is about to write: an unused prompt is taken back first. */
+static void
+unprompt(struct term *t)
+{
+	struct judgeterm_out	o;
+
+	judgeterm_unprompt(&t->jt, &o);
+	out(t, &o);
+}
+
+static void
+test_an_unused_prompt_is_taken_back(void **state)
+{
+	static struct term	t;
+
+	(void)state;
+	/* After a line of the turn: the prompt goes, the entity's text
+	 * begins the line, and the next key prompts again below it. */
+	start(&t, 0, JUDGETERM_EOL_CR);
+	keys(&t, S("a\r"));
+	unprompt(&t);
+	answer(&t, "hm");
+	keys(&t, S("b"));
+	expect_term(&t, S(">a\r\n>\b \bhm\r\n>b"), S("a\rb"), "LINE(a)");
+
+	/* At link start, before anything was typed. */
+	start(&t, 0, JUDGETERM_EOL_CR);
+	{
+		struct judgeterm_out	o;
+
+		judgeterm_prompt(&t.jt, &o);
+		out(&t, &o);
+	}
+	unprompt(&t);
+	answer(&t, "Hello\r\n");
+	keys(&t, S("x"));
+	expect_term(&t, S(">\b \bHello\r\n>x"), S("x"), "");
+
+	/* Not a prompt with text after it, nor one already taken back. */
+	start(&t, 0, JUDGETERM_EOL_CR);
+	keys(&t, S("ab"));
+	unprompt(&t);
+	unprompt(&t);
+	expect_term(&t, S(">ab"), S("ab"), "");
+	start(&t, 0, JUDGETERM_EOL_CR);
+	keys(&t, S("a\r\r"));
+	unprompt(&t);
+	expect_term(&t, S(">a\r\n>\r\n"), S("a\r\r"), "LINE(a) TURN");
+}
+
 static void
 test_local_echo_option(void **state)
 {
@@ -479,6 +529,7 @@ main(void)
 		cmocka_unit_test(test_prompt_and_echo),
 		cmocka_unit_test(test_the_1996_example_screen),
 		cmocka_unit_test(test_prompt_after_an_answer_left_in_mid_line),
+		cmocka_unit_test(test_an_unused_prompt_is_taken_back),
 		cmocka_unit_test(test_local_echo_option),
 		cmocka_unit_test(test_backspace_and_delete_erase),
 		cmocka_unit_test(test_every_line_end_variant_is_one_line_end),

@@ -1,0 +1,77 @@
+# What the judge sees is what the record says: an entity's erase (DEL),
+# bare LF and bare CR line ends and a tab reach the judge's terminal in
+# the screen's normal form (BS SP BS, CR LF, spaces), so that a terminal
+# emulator (libvterm, tests/tools/vtscreen) fed the bytes the judge's
+# terminal received shows exactly what "transcripts export --screen" of
+# the capture shows, and every line the transcript gives the entity.
+. tests/integration/lib.sh
+TX=$ROOT/$B/transcripts/transcripts
+
+cat >"$T/bot" <<'EOB'
+#!/bin/sh
+# Answers each turn of the judge: an edited greeting, lines ended by LF
+# alone, lines ended by CR alone, a tab.
+n=0
+while IFS= read -r line; do
+	[ -z "$line" ] && continue
+	n=$((n + 1))
+	case $n in
+	1) printf 'Hello, my nane\177\177me is Mary and I am the human\r\n' ;;
+	2) printf 'line one\nline two\n' ;;
+	3) printf 'first\rsecond\r' ;;
+	4) printf 'tab\tstop\n' ;;
+	esac
+done
+EOB
+chmod +x "$T/bot"
+room <<EOC
+control = "$SOCK"; state = "$T/state";
+ports = (
+  { name = "j1l"; address = "pty:$T/j1l"; },
+  { name = "j1r"; address = "pty:$T/j1r"; },
+  { name = "e1"; address = "exec:$T/bot"; },
+  { name = "c1"; address = "pty:$T/c1"; }
+);
+stations = ( { name = "J1"; judge = 7; left = "j1l"; right = "j1r"; } );
+entities = ( { name = "E1"; kind = "entry"; port = "e1"; approved = "Mary"; eol = "lf"; },
+             { name = "C1"; kind = "confederate"; port = "c1"; approved = "Bob"; } );
+schedule = { rounds = ( { round = 1; pairs = ( ("J1", "E1", "C1") ); } ); seed = 5; };
+EOC
+muxd_start -f "$T/room.conf"
+wait_port e1 up
+round_start 1
+judge=$(facing E1)
+TTY_TIMEOUT=10000 tty "$judge" 'type:Hi\r\r' 'expect:the human' \
+    'type:More?\r\r' 'expect:line two' 'type:And?\r\r' 'expect:second' \
+    'type:Tab?\r\r' 'expect:stop' 'sleep:300' "save:$T/judge.bytes" >"$T/tty.out" ||
+	fail "the conversation did not go through: $(cat "$T/tty.out")"
+mctl round stop >/dev/null || fail "round stop failed"
+
+"$TOOLS/vtscreen" "$T/judge.bytes" >"$T/judge.screen" || fail "vtscreen failed"
+for want in 'Hello, my name is Mary and I am the human' 'line one' 'line two' \
+    'first' 'second' 'tab     stop'; do
+	grep -qx "$want" "$T/judge.screen" ||
+		fail "the judge's screen has no line '$want':
+$(cat "$T/judge.screen")"
+done
+
+cap=$(ls "$T"/state/captures/round01-J1-*.cast | while read -r c; do
+	grep -q '"E1"' "$c" && echo "$c"; done)
+[ -n "$cap" ] || fail "no capture of E1's conversation"
+"$TX" export --screen -o "$T/export.cast" "$cap" || fail "export --screen failed"
+tail -n +2 "$T/export.cast" | jq -rj 'select(.[1] == "o") | .[2]' >"$T/export.bytes"
+"$TOOLS/vtscreen" "$T/export.bytes" >"$T/export.screen"
+diff "$T/export.screen" "$T/judge.screen" >"$T/diff" ||
+	fail "the judge's screen differs from export --screen (< export, > judge):
+$(cat "$T/diff")"
+
+# Every line the transcript gives the entity is a line of the screen.
+tx=$(ls "$T"/state/transcripts/E1/*.TXT | head -1)
+sed -n 's/^PROGRAM\[[0-9:]*\]//p' "$tx" >"$T/program.lines"
+[ "$(wc -l <"$T/program.lines")" -ge 6 ] || fail "the transcript has too few entity lines: $(cat "$tx")"
+while IFS= read -r l; do
+	grep -qxF "$l" "$T/judge.screen" ||
+		fail "the transcript's line '$l' is not on the judge's screen:
+$(cat "$T/judge.screen")"
+done <"$T/program.lines"
+echo ok

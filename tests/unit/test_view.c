@@ -1,0 +1,87 @@
+/*
+ * Unit tests for the judge's screen (transcripts/view.c): as export shows
+ * it, and as muxd writes the entity's output to the live judge's screen
+ * (view_live, view_judge).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "transcripts.h"
+
+/* Feed one side's bytes and fail unless the screen bytes are want. */
+static void
+feed(struct view *v, enum cap_kind kind, const char *in, const char *want)
+{
+	char	out[VIEW_OUTLEN(256)];
+	size_t	n;
+
+	n = view_feed(v, kind, (const unsigned char *)in, strlen(in), out);
+	out[n] = '\0';
+	if (strcmp(out, want) != 0)
+		fail_msg("fed \"%s\": expected \"%s\", got \"%s\"", in, want,
+		    out);
+}
+
+static void
+test_entity_normal_form(void **state)
+{
+	struct view	v;
+
+	(void)state;
+	view_init(&v);
+	/* DEL and BS erase the entity's own characters, no further. */
+	feed(&v, CAP_OUTPUT, "nane\x7f\x7fme", "nane\b \b\b \bme");
+	feed(&v, CAP_OUTPUT, "\r\n\x7f", "\r\n");
+	/* Lone LF, lone CR, CRLF and LFCR are each one line end. */
+	feed(&v, CAP_OUTPUT, "a\nb\rc\r\nd\n\re", "a\r\nb\r\nc\r\nd\r\ne");
+	/* A tab goes to the next stop, as spaces, and is erased whole. */
+	view_init(&v);
+	feed(&v, CAP_OUTPUT, "ab\t\x7fx", "ab      \b \b\b \b\b \b\b \b\b \b\b \bx");
+	/* 8-bit text: UTF-8 for export, as it is for the live screen. */
+	view_init(&v);
+	feed(&v, CAP_OUTPUT, "caf\xe9", "caf\xc3\xa9");
+	view_init(&v);
+	view_live(&v);
+	feed(&v, CAP_OUTPUT, "caf\xe9", "caf\xe9");
+}
+
+static void
+test_live_screen_follows_the_judge(void **state)
+{
+	struct view	v;
+
+	(void)state;
+	view_init(&v);
+	view_live(&v);
+	/* The judge's prompt and echo own the line: the entity's text goes
+	 * on a line of its own. */
+	view_judge(&v, (const unsigned char *)">Hi", 3);
+	feed(&v, CAP_OUTPUT, "Hello", "\r\nHello");
+	/* After the judge's line end the entity begins the line. */
+	view_init(&v);
+	view_live(&v);
+	view_judge(&v, (const unsigned char *)">Hi\r\n", 5);
+	feed(&v, CAP_OUTPUT, "Hello", "Hello");
+	/* A prompt taken back (BS SP BS) leaves the line empty. */
+	view_init(&v);
+	view_live(&v);
+	view_judge(&v, (const unsigned char *)">\b \b", 4);
+	feed(&v, CAP_OUTPUT, "Hello", "Hello");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_entity_normal_form),
+		cmocka_unit_test(test_live_screen_follows_the_judge),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
