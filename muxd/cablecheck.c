@@ -108,10 +108,16 @@ cablecheck_tap(void *arg, const struct port *p, const struct link *l,
 	}
 }
 
-/* Say why a port is not checked, or NULL if it can be. */
+/*
+ * Say why a port is not checked, or NULL if it can be.  An exec: port is
+ * an entry's program, not a cable: a banner would be its input.
+ */
 static json_t *
 cablecheck_skip(struct port *p)
 {
+	if (p->addr.kind == ADDR_EXEC)
+		return (json_pack("{ss ss}", "port", p->name, "skipped",
+		    "an entry program (exec:), no cable"));
 	if (link_of(p) != NULL)
 		return (json_pack("{ss ss ss}", "port", p->name, "skipped",
 		    "in a link: disconnect it first", "link", link_of(p)->name));

@@ -1,7 +1,8 @@
 # Cable check: muxctl cablecheck writes a banner naming each unlinked port
 # on its line and reports where each banner came back: on its own line (a
 # loopback plug), on another line (the two are cabled to each other), or
-# nowhere.  Ports in a link are skipped: nothing enters a conversation.
+# nowhere.  Ports in a link are skipped: nothing enters a conversation;
+# so are exec: ports, an entry's program, whose input a banner would be.
 . tests/integration/lib.sh
 
 cable loop
@@ -18,11 +19,12 @@ ports = (
   { name = "right"; address = "$T/right.dev"; },
   { name = "term"; address = "$T/term.dev"; },
   { name = "busy1"; address = "$T/busy1.dev"; },
-  { name = "busy2"; address = "$T/busy2.dev"; }
+  { name = "busy2"; address = "$T/busy2.dev"; },
+  { name = "bot"; address = "exec:cat >$T/bot.in"; }
 );
 EOC
 muxd_start -f "$T/room.conf"
-for p in loop left right term busy1 busy2; do wait_port $p up; done
+for p in loop left right term busy1 busy2 bot; do wait_port $p up; done
 mctl connect busy1 busy2 >/dev/null || fail "cannot link busy1 and busy2"
 # A loopback plug on "loop"; "left" and "right" cabled to each other.
 bg socat "$T/loop,raw,echo=0" PIPE
@@ -39,6 +41,9 @@ r() { jq -r "select(.event == \"cablecheck\") | .results[] | select(.port == \"$
 	fail "busy1, in a link, was not skipped"
 tty "$T/term" expect:'this line is port term, ' || fail "no banner on term"
 tty "$T/busy2" quiet:300 || fail "a banner went into a linked line"
+jq -r 'select(.ok == true) | .result.skipped[] | select(.port == "bot") | .skipped' "$T/cc.json" |
+    grep -q 'entry program' || fail "the exec: port bot was not skipped as an entry program: $(cat "$T/cc.json")"
+[ -e "$T/bot.in" ] && [ ! -s "$T/bot.in" ] || fail "a banner went into the entry program: $(cat "$T/bot.in" 2>&1)"
 
 mctl cablecheck term loop >"$T/cc.txt" || fail "muxctl cablecheck (text) failed"
 grep -q '^loop  *loopback  *loop$' "$T/cc.txt" || fail "text: $(cat "$T/cc.txt")"
