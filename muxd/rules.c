@@ -602,7 +602,9 @@ rules_hold_push(struct rules *r, const unsigned char *buf, size_t n,
  * (view.c, the machine export shows it with): each line end as CR LF,
  * an erase as BS SP BS of the entity's own characters, tabs as spaces,
  * on a line of its own.  A prompt the judge has not typed after is taken
- * back first, so the entity's text begins the line.
+ * back first, so the entity's text begins the line.  With the filter in
+ * pass-through (rules filter = false) the room asked for the entity's
+ * bytes as they are, control sequences and all: they go so.
  */
 static void
 rules_to_judge(struct rules *r, const unsigned char *buf, size_t n)
@@ -613,6 +615,13 @@ rules_to_judge(struct rules *r, const unsigned char *buf, size_t n)
 	size_t			 chunk, m;
 	int			 full = 0;
 
+	if (r->filter.passthrough) {
+		if (r->convention)
+			judgeterm_screen(&r->jt, buf, n);
+		if (port_send(l->a, buf, n) == 1)
+			port_pause(l->b, 1);
+		return;
+	}
 	if (r->convention) {
 		judgeterm_unprompt(&r->jt, &out);
 		view_judge(&r->view, out.echo, out.necho);

@@ -34,8 +34,8 @@ cp_type confed 'lo, my name is Bob and I am the humaX'
 cp_key confed BSpace
 cp_type confed 'n'
 cp_key confed Enter
-tty "$H" 'expect:lo, my name is Bob and I am the humaX\x7fn\r\n' >/dev/null ||
-	fail "the confederate's keys did not reach the judge as typed, Enter as CR LF"
+tty "$H" 'expect:lo, my name is Bob and I am the humaX\x08 \x08n\r\n' >/dev/null ||
+	fail "the confederate's keys did not reach the judge as typed (an erase as BS SP BS), Enter as CR LF"
 cp_wait confed 'I am the human  \[opening: OK\]' 5 "the opening assertion is not confirmed"
 cp_wait confed '^Hello, my name is Bob and I am the human$' 5 "the confederate's line is not in the lower pane"
 # Backspace at the start of a line sends nothing.

@@ -22,8 +22,9 @@ round_start 1
 J=$(facing E1)
 tty "$J" 'type:who\r' 'expect:nobody' >/dev/null ||
 	fail "the exec: entry did not run as nobody"
-tty "$J" 'type:still here\r' 'expect:ssttiillll  hheerree' >/dev/null ||
-	fail "the room does not route as nobody"
+tty "$J" 'send:still here\r' 'sleep:500' "save:$T/judge.bytes" >/dev/null
+[ "$("$TOOLS/vtscreen" "$T/judge.bytes" | grep -c 'still here$')" = 2 ] ||
+	fail "the room does not route as nobody: $("$TOOLS/vtscreen" "$T/judge.bytes")"
 wait_for "grep -q 'still here' '$T'/state/transcripts/E1/*.TXT" 5 ||
 	fail "nothing recorded as nobody"
 [ "$(stat -c %U "$T"/state/transcripts/E1)" = nobody ] ||

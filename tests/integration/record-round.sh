@@ -32,7 +32,7 @@ jp=$(sport J1 "$eside")
 tty "$T/$jp" 'type:Hello?\r\rWho are yuo\x08\x08ou?\r\n\r\n' >/dev/null
 tty "$T/e1" 'expect:ou?\r\r' 'type:Hello, my name is Ada and I am the human.\r\n' \
     'send:caf\xe9 \x00 nul\rdone\n\r' >/dev/null
-tty "$T/$jp" 'expect:done\n\r' >/dev/null || fail "conversation not forwarded"
+tty "$T/$jp" 'expect:done\r\n' >/dev/null || fail "conversation not forwarded"
 unplug e1
 wait_port e1 down
 cable e1
