@@ -47,6 +47,9 @@ link_new(const char *name, struct port *a, struct port *b,
 	l->side = -1;
 	muxd_time(&l->since);
 	a->owner = b->owner = l;
+	/* A port not read while it had no link is read from now on. */
+	port_pause(a, 0);
+	port_pause(b, 0);
 	TAILQ_INSERT_TAIL(&links, l, entry);
 	log_info("link %s: %s <-> %s", name, a->name, b->name);
 	events_post(PROTOCOL_EV_LINK_UP, json_pack("{ssssssss}", "link", name,

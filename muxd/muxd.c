@@ -50,12 +50,19 @@ static int	muxd_configure(const struct conf *, char *, size_t);
 /* With -u, exec: ports wait for the drop: their programs run as the user. */
 static int	muxd_exec_later;
 
-/* Post what happened to a line on the event bus. */
+/*
+ * Post what happened to a line on the event bus.  An entry's program
+ * (exec:) that has just started with no link is not read until it is
+ * linked: what it writes first (its greeting) waits in its pty for the
+ * judge it is meant for, instead of going nowhere.
+ */
 static void
 muxd_port_event(struct port *p, const struct port_event *ev)
 {
 	switch (ev->kind) {
 	case PORT_EVENT_UP:
+		if (p->addr.kind == ADDR_EXEC && link_of(p) == NULL)
+			port_pause(p, 1);
 		events_port(PROTOCOL_EV_PORT_UP, p, NULL, 0, 0, 0);
 		break;
 	case PORT_EVENT_DOWN:
