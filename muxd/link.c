@@ -11,7 +11,17 @@
 
 #include "muxd.h"
 
+#define LINK_NOTICE_SEC	10	/* typing with no link: a notice each */
+#define LINK_TOLD_MAX	256	/* terminals whose last notice is kept */
+
 struct link_list links = TAILQ_HEAD_INITIALIZER(links);
+
+/* When each judge's terminal was last told it has no conversation. */
+static struct link_told {
+	char		*port;
+	time_t		 at;
+} link_told[LINK_TOLD_MAX];
+static size_t	 link_ntold;
 static const struct conf	*link_conf;
 
 static void	link_discard(struct port *, const char *);
@@ -224,13 +234,81 @@ link_port_unlink(void *owner, const char *reason)
 	link_free(owner, reason);
 }
 
-/* Pass bytes just read from a port to the other end of its link. */
+/* Tell whether a port is a judge's terminal of the room, by name. */
+int
+link_is_terminal(const struct port *p)
+{
+	size_t	s;
+	int	i;
+
+	if (link_conf == NULL || !link_conf->convention ||
+	    (i = conf_port_find(link_conf, p->name)) == -1)
+		return (0);
+	for (s = 0; s < link_conf->nstations; s++)
+		if (link_conf->stations[s].left == i ||
+		    link_conf->stations[s].right == i)
+			return (1);
+	return (0);
+}
+
+/*
+ * Write a notice of muxd's on a judge's terminal, on lines of its own
+ * (a judge's terminal only, with the 1996 convention: otherwise muxd
+ * writes nothing to it).
+ */
+void
+link_notice(struct port *p, const char *text)
+{
+	char	buf[256];
+	int	n;
+
+	if (!link_is_terminal(p))
+		return;
+	n = snprintf(buf, sizeof(buf), "\r\n*** %s ***\r\n", text);
+	if (n > 0 && (size_t)n < sizeof(buf))
+		port_send(p, (unsigned char *)buf, (size_t)n);
+}
+
+/*
+ * Tell whether a terminal is due a notice that it has no conversation
+ * (none in the last LINK_NOTICE_SEC seconds), noting it is told now.
+ */
+static int
+link_due(const struct port *p, time_t now)
+{
+	size_t	i;
+
+	for (i = 0; i < link_ntold; i++)
+		if (strcmp(link_told[i].port, p->name) == 0)
+			break;
+	if (i == link_ntold) {
+		if (link_ntold == LINK_TOLD_MAX)
+			return (1);
+		if ((link_told[i].port = strdup(p->name)) == NULL)
+			fatal("strdup");
+		link_told[i].at = 0;
+		link_ntold++;
+	}
+	if (now - link_told[i].at < LINK_NOTICE_SEC)
+		return (0);
+	link_told[i].at = now;
+	return (1);
+}
+
+/*
+ * Pass bytes just read from a port to the other end of its link.  A
+ * judge who types with no conversation is told so, at most once every
+ * LINK_NOTICE_SEC seconds of typing (the keys themselves go nowhere).
+ */
 void
 link_forward(struct port *src, const unsigned char *buf, size_t n,
     const struct timeval *tv)
 {
 	if (link_of(src) == NULL) {
 		src->unrouted += n;
+		if (link_is_terminal(src) && link_due(src, tv->tv_sec))
+			link_notice(src, "no conversation on this terminal "
+			    "now: wait for the next round");
 		return;
 	}
 	if (link_of(src)->rules != NULL)

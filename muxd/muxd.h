@@ -137,6 +137,8 @@ const struct conf_station *link_station(const struct link *,
 const struct conf_entity *link_entity(const struct link *,
 		    const struct conf *);
 void		 link_started(struct link *);
+int		 link_is_terminal(const struct port *);
+void		 link_notice(struct port *, const char *);
 json_t		*link_json(const struct link *);
 void		 link_forward(struct port *, const unsigned char *, size_t,
 		    const struct timeval *);

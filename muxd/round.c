@@ -210,14 +210,22 @@ int
 round_stop(const char *reason)
 {
 	struct link	*l, *next;
+	struct port	*a;
+	char		 notice[128];
 	int		 number = round_cur.number;
 
 	if (!round_cur.active)
 		return (-1);
+	/* Each judge is told, once the conversation (and its record) ended. */
+	snprintf(notice, sizeof(notice), "round %d is over: %s", number,
+	    reason);
 	for (l = TAILQ_FIRST(&links); l != NULL; l = next) {
 		next = TAILQ_NEXT(l, entry);
-		if (l->origin == LINK_ROUND)
-			link_free(l, "round stopped");
+		if (l->origin != LINK_ROUND)
+			continue;
+		a = l->a;
+		link_free(l, "round stopped");
+		link_notice(a, notice);
 	}
 	round_cur.active = 0;
 	round_cur.last = number;
