@@ -52,7 +52,7 @@ B = build
 LIB_DIRS = transcripts protocol contest line conf
 INC_transcripts = -Itranscripts
 INC_protocol = -Iprotocol
-INC_contest = -Icontest
+INC_contest = -Icontest -Itranscripts
 INC_line = -Iline
 INC_conf = -Iconf -Iline -Icontest -Iprotocol
 INC_muxd = -Imuxd -Iline -Icontest -Iconf -Iprotocol -Itranscripts
@@ -66,7 +66,7 @@ LIB_CONTEST := $(B)/contest/libcontest.a
 LIB_LINE := $(B)/line/libline.a
 LIB_CONF := $(B)/conf/libconf.a
 # What links against conf: the configuration and the layers below it.
-CONF_LIBS := $(LIB_CONF) $(LIB_LINE) $(LIB_CONTEST) $(LIB_PROTOCOL)
+CONF_LIBS = $(LIB_CONF) $(LIB_LINE) $(LIB_CONTEST) $(LIB_PROTOCOL) $(TX_LIB)
 
 MUXD_SRCS := $(wildcard muxd/*.c)
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
@@ -162,7 +162,8 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) transcripts/transcripts.h
 
 # comprog's harness is built from its byte state machines and judgeterm.
 $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
-    comprog/pane.c contest/judgeterm.c comprog/comprog.h contest/contest.h
+    comprog/pane.c contest/judgeterm.c transcripts/tx-line.c \
+    comprog/comprog.h contest/contest.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^)
 
@@ -180,7 +181,7 @@ $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
 # The configuration's harness is built from the configuration and the
 # layers below it, as the unit tests are.
 $(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c $(wildcard conf/*.c) \
-    line/addr.c $(wildcard contest/*.c) protocol/protocol.c \
+    line/addr.c $(wildcard contest/*.c) protocol/protocol.c transcripts/tx-line.c \
     $(wildcard conf/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "contest.h"
+#include "transcripts.h"
 
 #define JUDGETERM_BS	0x08
 #define JUDGETERM_TAB	0x09
@@ -68,7 +69,6 @@ static void	judgeterm_echo(struct judgeterm_out *, const char *, size_t);
 static void	judgeterm_entity(struct judgeterm_out *, const char *, size_t);
 static void	judgeterm_doprompt(struct judgeterm *, struct judgeterm_out *);
 static int	judgeterm_key(struct judgeterm *, unsigned char);
-static int	judgeterm_judge(const char *, size_t);
 static void	judgeterm_lineend(struct judgeterm *, unsigned char,
 		    struct judgeterm_out *);
 
@@ -271,26 +271,6 @@ judgeterm_key(struct judgeterm *jt, unsigned char c)
 	return (judgeterm_key(jt, c));
 }
 
-/* Parse a line as "@@nn": the judge number, or -1. */
-static int
-judgeterm_judge(const char *s, size_t n)
-{
-	size_t	i = 0, d;
-	int	nn = 0;
-
-	while (i < n && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (i + 2 > n || s[i] != '@' || s[i + 1] != '@')
-		return (-1);
-	i += 2;
-	for (d = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++, d++)
-		nn = nn * 10 + (s[i] - '0');
-	if (d < 1 || d > 2)
-		return (-1);
-	while (i < n && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	return (i == n ? nn : -1);
-}
 
 /* Handle a line end (not the second half of a pair). */
 static void
@@ -335,7 +315,7 @@ judgeterm_lineend(struct judgeterm *jt, unsigned char c,
 		return;
 	}
 	nn = out->linelen <= JUDGETERM_LINEMAX ?
-	    judgeterm_judge(jt->line, out->linelen) : -1;
+	    tx_line_announced(jt->line, out->linelen) : -1;
 	if (nn >= 0) {
 		out->event = JUDGETERM_JUDGE;
 		out->judge = nn;

@@ -248,6 +248,7 @@ int		 tx_line_feed(struct tx_line *, enum tx_who, unsigned char,
 int		 tx_line_judge(struct tx_line *, int, struct tx_out *);
 int		 tx_line_flush(struct tx_line *, struct tx_out *);
 size_t		 tx_line_escape(char *, unsigned char);
+int		 tx_line_announced(const char *, size_t);
 
 /* tx-write.c */
 struct tx_writer;			/* private */

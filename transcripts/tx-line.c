@@ -81,20 +81,40 @@ tx_line_emit(struct tx_line *m, struct tx_side *s, enum tx_who who,
 	return (1);
 }
 
-/* Tell the judge number a line announces ("@@nn", blanks after), or -1. */
+/*
+ * The one grammar of a judge announcement (1996 rules: "@@nn"), live in
+ * muxd's judge terminal and in every rendering of a capture: "@@" and one
+ * or two digits, blanks (space, tab) allowed before and after, nothing
+ * else on the line.  Returns the judge number, or -1 when the line is no
+ * announcement.
+ */
+int
+tx_line_announced(const char *s, size_t n)
+{
+	size_t	i = 0, d;
+	int	nn = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i + 2 > n || s[i] != '@' || s[i + 1] != '@')
+		return (-1);
+	i += 2;
+	for (d = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++, d++)
+		nn = nn * 10 + (s[i] - '0');
+	if (d < 1 || d > 2)
+		return (-1);
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return (i == n ? nn : -1);
+}
+
+/* Tell the judge number a side's line announces, or -1. */
 static int
 tx_line_announce(const struct tx_side *s)
 {
-	size_t	i;
-
-	if (s->wrapped || s->len < 4 || s->text[0] != '@' ||
-	    s->text[1] != '@' || s->text[2] < '0' || s->text[2] > '9' ||
-	    s->text[3] < '0' || s->text[3] > '9')
+	if (s->wrapped)
 		return (-1);
-	for (i = 4; i < s->len; i++)
-		if (s->text[i] != ' ')
-			return (-1);
-	return ((s->text[2] - '0') * 10 + (s->text[3] - '0'));
+	return (tx_line_announced(s->text, s->len));
 }
 
 /* End a side's line: a line out, a judge change out, or nothing. */

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "contest.h"
+#include "transcripts.h"
 
 #define BUFLEN	4096
 
@@ -291,6 +292,39 @@ test_an_unused_prompt_is_taken_back(void **state)
 	expect_term(&t, S(">a\r\n>\r\n"), S("a\r\r"), "LINE(a) TURN");
 }
 
+/*
+ * One grammar of "@@nn": every line the judge's terminal reports as a
+ * judge change is one for the transcript, and no other.
+ */
+static void
+test_announcements_are_those_of_the_transcript(void **state)
+{
+	static const char *lines[] = {
+		"@@04", " @@07 ", "@@3", "\t@@12\t", "@@123", "@@", "@@ab",
+		"@ @04", "x@@04", "@@05x", "@@ 5", "@@99", "@@00", " ",
+	};
+	struct judgeterm_out	 o;
+	struct judgeterm	 jt;
+	size_t			 i, k;
+	int			 live;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		judgeterm_init(&jt, 0, JUDGETERM_EOL_CR);
+		live = -1;
+		for (k = 0; k <= strlen(lines[i]); k++) {
+			judgeterm_byte(&jt, k < strlen(lines[i]) ?
+			    (unsigned char)lines[i][k] : '\r', &o);
+			if (o.event == JUDGETERM_JUDGE)
+				live = o.judge;
+		}
+		if (live != tx_line_announced(lines[i], strlen(lines[i])))
+			fail_msg("\"%s\": judge terminal %d, transcript %d",
+			    lines[i], live,
+			    tx_line_announced(lines[i], strlen(lines[i])));
+	}
+}
+
 static void
 test_local_echo_option(void **state)
 {
@@ -530,6 +564,7 @@ main(void)
 		cmocka_unit_test(test_the_1996_example_screen),
 		cmocka_unit_test(test_prompt_after_an_answer_left_in_mid_line),
 		cmocka_unit_test(test_an_unused_prompt_is_taken_back),
+		cmocka_unit_test(test_announcements_are_those_of_the_transcript),
 		cmocka_unit_test(test_local_echo_option),
 		cmocka_unit_test(test_backspace_and_delete_erase),
 		cmocka_unit_test(test_every_line_end_variant_is_one_line_end),

@@ -219,6 +219,11 @@ test_announce(void **state)
 	check(&r, "J04@40:@@123|J04@46:@@05x|");
 	FEED(&r, TX_PROGRAM, "@@06\r", 60);
 	check(&r, "P@60:@@06|");
+	/* Blanks around and one digit, as muxd's judge terminal takes it. */
+	FEED(&r, TX_JUDGE, " @@07 \r\r", 62);
+	check(&r, "*07|");
+	FEED(&r, TX_JUDGE, "@@4\t\r\r", 64);
+	check(&r, "*04|");
 	/* A marker first, then the typed line: one change only. */
 	assert_int_equal(tx_line_judge(&r.m, 9, &o), 1);
 	run_out(&r, &o);
