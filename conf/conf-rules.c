@@ -1,6 +1,7 @@
 /*
  * The contest-rule settings of the configuration: the room's "rules"
- * group, a station's "localecho" and an entity's "eol" and "announce".
+ * group, a station's "localecho" and an entity's "eol", "announce" and
+ * "fresh".
  *
  *	rules = {
  *		convention = true;	# 1996 prompt and echo on judge terminals
@@ -148,7 +149,7 @@ conf_rules_station(struct conf_ctx *ctx, const config_setting_t *g,
 	    -1 ? -1 : 0);
 }
 
-/* Read an entity's rule settings: eol and announce. */
+/* Read an entity's rule settings: eol, announce and fresh. */
 int
 conf_rules_entity(struct conf_ctx *ctx, const config_setting_t *g,
     struct conf_entity *e)
@@ -166,6 +167,13 @@ conf_rules_entity(struct conf_ctx *ctx, const config_setting_t *g,
 		return (conf_error(ctx, s, "entity '%s': eol '%s' is not "
 		    "\"cr\", \"lf\", \"crlf\" or \"asis\"", e->name, v));
 	e->eol = (int)eol;
-	return (conf_rules_bool(ctx, g, "announce", what, &e->announce) ==
-	    -1 ? -1 : 0);
+	if (conf_rules_bool(ctx, g, "announce", what, &e->announce) == -1 ||
+	    conf_rules_bool(ctx, g, "fresh", what, &e->fresh) == -1)
+		return (-1);
+	if (e->fresh && e->port >= 0 &&
+	    ctx->conf->ports[e->port].addr.kind != ADDR_EXEC)
+		return (conf_error(ctx, g, "entity '%s': fresh needs an exec: "
+		    "port; '%s' is %s", e->name, ctx->conf->ports[e->port].name,
+		    ctx->conf->ports[e->port].address));
+	return (0);
 }

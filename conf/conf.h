@@ -49,6 +49,7 @@ struct conf_entity {
 	char		*contestant;
 	int		 eol;		/* enum judgeterm_eol towards it */
 	int		 announce;	/* send "@@nn" CR CR at link start */
+	int		 fresh;		/* exec: a new program each link */
 	int		 line;
 };
 struct conf_part {			/* one judge comparing a pair */

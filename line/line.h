@@ -204,6 +204,7 @@ void		 port_start(struct port *);
 void		 port_down(struct port *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 port_up(struct port *);
+void		 port_restart(struct port *);
 int		 port_send(struct port *, const unsigned char *, size_t);
 void		 port_pause(struct port *, int);
 void		 port_drain_paused(struct port *, void *, const char *);

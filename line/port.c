@@ -227,6 +227,23 @@ port_open(struct port *p)
 		port_down(p, "%s", err);
 }
 
+/*
+ * Close a port's line and open it again at once, whatever its state: an
+ * exec: program is ended and started anew.  Nothing is reported down.
+ */
+void
+port_restart(struct port *p)
+{
+	port_events_free(p);
+	if (p->state != PORT_DOWN)
+		p->ops->close(p);
+	p->fd = -1;
+	p->state = PORT_DOWN;
+	evtimer_del(p->ev_retry);
+	log_info("port %s: started anew", p->name);
+	port_open(p);
+}
+
 /* Retry opening a line after the backoff delay. */
 static void
 port_retry_cb(evutil_socket_t fd, short what, void *arg)

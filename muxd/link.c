@@ -182,6 +182,8 @@ link_discard(struct port *p, const char *link)
 void
 link_free(struct link *l, const char *reason)
 {
+	const struct conf_entity	*en;
+
 	l->a->owner = l->b->owner = NULL;
 	port_drain_paused(l->a, l, l->name);
 	port_drain_paused(l->b, l, l->name);
@@ -191,6 +193,10 @@ link_free(struct link *l, const char *reason)
 	link_discard(l->b, l->name);
 	rules_link_close(l);
 	record_link_close(l, reason);
+	/* A fresh entry program for each conversation: this one ends. */
+	if ((en = link_entity(l, link_conf)) != NULL && en->fresh &&
+	    l->b->addr.kind == ADDR_EXEC)
+		port_restart(l->b);
 	TAILQ_REMOVE(&links, l, entry);
 	log_info("link %s: ended (%s)", l->name, reason);
 	events_post(PROTOCOL_EV_LINK_DOWN, json_pack("{ssss}", "link", l->name,

@@ -373,6 +373,7 @@ muxd_shutdown(void)
 
 	events_post(PROTOCOL_EV_MUXD_STOP, NULL);
 	state_keep_links();
+	link_configure(NULL);	/* no entry program is started anew */
 	while ((l = TAILQ_FIRST(&links)) != NULL)
 		link_free(l, "muxd stopping");
 	state_flush();
