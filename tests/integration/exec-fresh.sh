@@ -35,7 +35,7 @@ tty "$J" 'expect:(pid ' 'expect:)\r\n' 'send:two\r\r' 'expect:heard 1' "save:$T/
 pid2=$(sed -n 's/.*(pid \([0-9]*\)).*/\1/p' "$T/r2" | head -1)
 [ -n "$pid1" ] && [ -n "$pid2" ] && [ "$pid1" != "$pid2" ] ||
 	fail "the same program in both rounds (pid $pid1, $pid2)"
-kill -0 "$pid1" 2>/dev/null && fail "the program of round 1 still runs"
+wait_for "! kill -0 $pid1 2>/dev/null" 5 || fail "the program of round 1 still runs"
 mctl round stop >/dev/null
 muxd_stop
 
