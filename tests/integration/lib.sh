@@ -159,30 +159,39 @@ free_port() {
 }
 
 # Write the 2004 Final Four room, every line a pty muxd creates under $T:
-# terminals j1l j1r ... j4r, entries e1..e4, confederates c1..c4.
+# terminals j1l j1r ... j4r, entries e1..e4, confederates c1..c4.  The
+# stations, entities and ports are listed in the order $ROOM_ORDER (of
+# 1 2 3 4); the schedule is the loebner2004 preset, or $SCHEDULE.
 room2004() {
+	_order=${ROOM_ORDER:-1 2 3 4}
+	_last=${_order##* }
 	{
 	echo "control = \"$SOCK\"; state = \"$T/state\";"
 	echo "ports = ("
-	for i in 1 2 3 4; do
+	for i in $_order; do
 		echo "{ name = \"j${i}l\"; address = \"pty:$T/j${i}l\"; },"
 		echo "{ name = \"j${i}r\"; address = \"pty:$T/j${i}r\"; },"
 		echo "{ name = \"e$i\"; address = \"pty:$T/e$i\"; },"
-		[ $i = 4 ] && sep= || sep=,
+		[ $i = "$_last" ] && sep= || sep=,
 		echo "{ name = \"c$i\"; address = \"pty:$T/c$i\"; }$sep"
 	done
 	echo "); stations = ("
-	for i in 1 2 3 4; do
-		[ $i = 4 ] && sep= || sep=,
+	for i in $_order; do
+		[ $i = "$_last" ] && sep= || sep=,
 		echo "{ name = \"J$i\"; judge = $i; left = \"j${i}l\"; right = \"j${i}r\"; }$sep"
 	done
 	echo "); entities = ("
-	for i in 1 2 3 4; do
+	for i in $_order; do
 		echo "{ name = \"E$i\"; kind = \"entry\"; port = \"e$i\"; approved = \"Entry$i\"; },"
-		[ $i = 4 ] && sep= || sep=,
+		[ $i = "$_last" ] && sep= || sep=,
 		echo "{ name = \"C$i\"; kind = \"confederate\"; port = \"c$i\"; approved = \"Human$i\"; }$sep"
 	done
-	echo "); schedule = { preset = \"loebner2004\"; seed = ${SEED:-2004}; duration = ${DURATION:-0}; };"
+	echo ");"
+	if [ -n "${SCHEDULE:-}" ]; then
+		echo "$SCHEDULE"
+	else
+		echo "schedule = { preset = \"loebner2004\"; seed = ${SEED:-2004}; duration = ${DURATION:-0}; };"
+	fi
 	} >"$T/room.conf"
 }
 

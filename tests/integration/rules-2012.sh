@@ -5,7 +5,9 @@
 # in front of the program's first utterance.  Then: E1 gets a PASS with
 # the approved name "Ada", its typed output passes the character check,
 # the live transcript has the judge's and the program's lines as typed
-# (backspaces applied), and transcripts verify finds nothing.
+# (backspaces applied), transcripts verify finds nothing, and the judge's
+# screen (every byte the judge's terminal received, through libvterm) is
+# what "transcripts export --screen" of the capture shows.
 #
 # The log's keys become bytes as transcripts import makes them (Return
 # CR, BackSpace BS).  The judge's turns end the 1996 way, with two CRs:
@@ -140,14 +142,19 @@ watch_events
 round_start 1
 J=$(facing E1)
 
-# Type the plan: each run of one side's keys by one ttyio, in order.
+# Type the plan: each run of one side's keys by one ttyio, in order.  What
+# the judge's terminal receives is kept, run by run, in judge.NNNN (what
+# comes while the program types waits in the pty for the next run).
 run=
 side=
+nrun=0
 flush() {
 	[ -n "$side" ] || return 0
 	set --
 	while IFS= read -r a; do set -- "$@" "$a"; done <"$T/run"
+	nrun=$((nrun + 1))
 	[ "$side" = J ] && dev=$J || dev=$T/e1
+	[ "$side" = J ] && set -- "$@" "save:$T/judge.$(printf %04d $nrun)"
 	tty "$dev" "$@" >/dev/null || fail "typing into $dev failed"
 }
 : >"$T/run"
@@ -161,9 +168,23 @@ while read -r who act; do
 	printf '%s\n' "$act" >>"$T/run"
 done <"$T/plan"
 flush
-sleep 0.3
+tty "$J" 'sleep:300' "save:$T/judge.9999" >/dev/null
 echo "typed $(grep -c send: "$T/plan") keys in $(( $(date +%s) - start ))s"
 mctl round stop >/dev/null
+
+# The judge saw what the record says: the screen of the bytes the judge's
+# terminal received is that of export --screen.
+cat "$T"/judge.[0-9]* >"$T/judge.bytes"
+cap=$(ls "$T"/state/captures/round01-J1-*.cast | while read -r c; do
+	grep -q '"E1"' "$c" && echo "$c"; done)
+"$TX" export --screen -o "$T/export.cast" "$cap" || fail "export --screen failed"
+tail -n +2 "$T/export.cast" | jq -rj 'select(.[1] == "o") | .[2]' >"$T/export.bytes"
+"$TOOLS/vtscreen" "$T/judge.bytes" >"$T/judge.screen"
+"$TOOLS/vtscreen" "$T/export.bytes" >"$T/export.screen"
+[ "$(wc -l <"$T/judge.screen")" -ge 4 ] || fail "the judge's screen is nearly empty: $(cat "$T/judge.screen")"
+diff "$T/export.screen" "$T/judge.screen" >"$T/screen.diff" ||
+	fail "the judge's screen differs from export --screen (< export, > judge):
+$(cat "$T/screen.diff")"
 
 # The verdicts: the assertion with the approved name, typed output.
 grep '"event":"verdict"' "$T/events" | grep -q '"verdict":"PASS".*assertion E1 at byte [0-9]*: \\"Hello, my name is Ada and I am the human\.' ||
