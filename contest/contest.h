@@ -191,6 +191,7 @@ struct judgeterm {
 void		 judgeterm_init(struct judgeterm *, int, enum judgeterm_eol);
 void		 judgeterm_byte(struct judgeterm *, unsigned char,
 		    struct judgeterm_out *);
+void		 judgeterm_cursor(struct judgeterm *, int);
 void		 judgeterm_prompt(struct judgeterm *, struct judgeterm_out *);
 void		 judgeterm_unprompt(struct judgeterm *, struct judgeterm_out *);
 void		 judgeterm_screen(struct judgeterm *, const unsigned char *,
@@ -199,5 +200,6 @@ size_t		 judgeterm_announce(int, enum judgeterm_eol, unsigned char *,
 		    size_t);
 int		 judgeterm_eol_parse(const char *, enum judgeterm_eol *);
 const char	*judgeterm_eol_name(enum judgeterm_eol);
+const char	*judgeterm_eol_bytes(enum judgeterm_eol);
 
 #endif /* CONTEST_H */

@@ -82,6 +82,26 @@ judgeterm_init(struct judgeterm *jt, int localecho, enum judgeterm_eol eol)
 	jt->col0 = 1;
 }
 
+/*
+ * Say where the judge's cursor stands as the terminal is taken over (a
+ * new link): at the start of a line (col0), or after text left by what
+ * came before, when the first prompt must begin a fresh line.
+ */
+void
+judgeterm_cursor(struct judgeterm *jt, int col0)
+{
+	jt->col0 = col0;
+}
+
+/* The bytes of a line end towards the entity (CR for ASIS). */
+const char *
+judgeterm_eol_bytes(enum judgeterm_eol eol)
+{
+	static const char	*ends[] = { "\r", "\n", "\r\n", "\r" };
+
+	return (ends[eol <= JUDGETERM_EOL_ASIS ? eol : JUDGETERM_EOL_CR]);
+}
+
 /* Parse an entity line-end option: "cr", "lf", "crlf" or "asis". */
 int
 judgeterm_eol_parse(const char *s, enum judgeterm_eol *eol)
@@ -125,13 +145,12 @@ size_t
 judgeterm_announce(int judge, enum judgeterm_eol eol, unsigned char *buf,
     size_t len)
 {
-	static const char	*ends[] = { "\r", "\n", "\r\n", "\r" };
 	const char		*end;
 	size_t			 n, e;
 
 	if (judge < 0 || judge > 99)
 		return (0);
-	end = ends[eol <= JUDGETERM_EOL_ASIS ? eol : JUDGETERM_EOL_CR];
+	end = judgeterm_eol_bytes(eol);
 	e = strlen(end);
 	n = 4 + 2 * e;
 	if (len < n)

@@ -144,6 +144,8 @@ struct port {
 	int		 paused;	/* not read: its peer's outq is full */
 	int		 waited;	/* what is read next waited in the line:
 					   it was paused, or has just come up */
+	int		 midline;	/* the last byte sent did not end a
+					   line (CR or LF) */
 	/* kind-specific */
 	int		 aux_fd;	/* pty: held slave; tcp-listen: listener */
 	struct event	*ev_aux;

@@ -457,6 +457,9 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
 	size_t	queued, room;
 	ssize_t	w;
 
+	if (n > 0)
+		p->midline = buf[n - 1] != '\r' && buf[n - 1] != '\n';
+
 	if (p->state == PORT_UP && evbuffer_get_length(p->outq) == 0) {
 		w = write(p->fd, buf, n);
 		if (w == -1 && errno != EAGAIN && errno != EINTR)

@@ -190,6 +190,7 @@ rules_link_open(struct link *l)
 	struct judgeterm_out		 out;
 	struct rules			*r;
 	unsigned char			 buf[JUDGETERM_ANNOUNCEMAX];
+	const char			*e;
 	size_t				 n;
 
 	if ((st = link_station(l, rules_conf)) == NULL ||
@@ -203,6 +204,8 @@ rules_link_open(struct link *l)
 	r->convention = rules_conf->convention;
 	r->policy = rules_conf->assertion;
 	judgeterm_init(&r->jt, st->localecho, (enum judgeterm_eol)en->eol);
+	/* What came before may have left the judge's cursor in mid-line. */
+	judgeterm_cursor(&r->jt, !l->a->midline);
 	view_init(&r->view);
 	view_live(&r->view);
 	filter_init(&r->filter, !rules_conf->filter, 0, rules_filtered, r);
@@ -216,6 +219,16 @@ rules_link_open(struct link *l)
 	if (r->assertion != NULL && (r->policy == CONF_ASSERT_INJECT ||
 	    r->policy == CONF_ASSERT_HOLD))
 		rules_hold_start(r, en->approved);
+	/*
+	 * A line the entity was sent by its last judge and never ended is
+	 * ended now, so that nothing of it joins this conversation's first
+	 * line (nor the announcement).
+	 */
+	if (l->b->midline) {
+		e = judgeterm_eol_bytes((enum judgeterm_eol)en->eol);
+		port_send(l->b, (const unsigned char *)e, strlen(e));
+		record_link_note(l, "entity line ended for the last judge");
+	}
 	if (en->announce &&
 	    (n = judgeterm_announce(r->judge, (enum judgeterm_eol)en->eol,
 	    buf, sizeof(buf))) > 0)
