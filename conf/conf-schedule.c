@@ -13,9 +13,10 @@
 #include "conf-parse.h"
 
 #define CONF_DURATION_MAX	86400
+#define CONF_READY_WAIT_MAX	3600
 
 static const char *conf_schedule_keys[] = { "preset", "rounds", "duration",
-    "seed", NULL };
+    "seed", "ready_wait", NULL };
 static const char *conf_schedule_round_keys[] = { "round", "pairs", NULL };
 
 static int	 conf_schedule_preset(struct conf_ctx *,
@@ -59,6 +60,15 @@ conf_schedule_read(struct conf_ctx *ctx, const config_setting_t *root)
 		    "must be between 0 and %d seconds", CONF_DURATION_MAX));
 	if (r == 1)
 		conf->duration = (int)n;
+
+	if ((r = conf_int(ctx, g, "ready_wait", "in schedule", 0, &n,
+	    &s)) == -1)
+		return (-1);
+	if (r == 1 && (n < 0 || n > CONF_READY_WAIT_MAX))
+		return (conf_error(ctx, s, "setting 'ready_wait' in schedule "
+		    "must be between 0 and %d seconds", CONF_READY_WAIT_MAX));
+	if (r == 1)
+		conf->ready_wait = (int)n;
 
 	if ((r = conf_int(ctx, g, "seed", "in schedule", 0, &n, &s)) == -1)
 		return (-1);

@@ -81,6 +81,8 @@ struct conf {
 	size_t		 nrounds;
 	char		*preset;	/* schedule preset name, or NULL */
 	int		 duration;	/* round duration, seconds; 0: none */
+	int		 ready_wait;	/* round start: seconds to wait for
+					   lines not up; 0: refuse at once */
 	uint64_t	 seed;
 	int		 seed_set;
 	int		 convention;	/* 1996 prompt and echo for judges */

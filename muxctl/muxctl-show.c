@@ -315,7 +315,7 @@ muxctl_show_table_print(struct muxctl_table *t)
 static void
 muxctl_show_round(const json_t *round, const char *verb)
 {
-	const json_t	*seed;
+	const json_t	*seed, *w;
 	char		 num[32], started[64], ends[64];
 	double		 t;
 
@@ -324,7 +324,13 @@ muxctl_show_round(const json_t *round, const char *verb)
 		return;
 	}
 	if (!json_is_true(json_object_get(round, "active"))) {
-		if (json_is_integer(json_object_get(round, "last")))
+		w = json_object_get(round, "waiting");
+		if (json_is_object(w) && muxctl_show_get_num(w, "until", &t)) {
+			muxctl_show_clock(t, 0, ends, sizeof(ends));
+			printf("round %s waits for its lines until %s\n",
+			    muxctl_show_fmt_int(w, "number", num, sizeof(num)),
+			    ends);
+		} else if (json_is_integer(json_object_get(round, "last")))
 			printf("no round running (last round %s)\n",
 			    muxctl_show_fmt_int(round, "last", num,
 			    sizeof(num)));
@@ -659,7 +665,8 @@ muxctl_show(const char *cmd, const json_t *result)
 	} else if (c == PROTOCOL_CMD_ROUND_STOP) {
 		printf("round ");
 		muxctl_show_text(json_object_get(result, "number"));
-		printf(" stopped\n");
+		printf(json_is_true(json_object_get(result, "waited")) ?
+		    " no longer waits for its lines\n" : " stopped\n");
 	} else if (c == PROTOCOL_CMD_CONNECT) {
 		result = json_object_get(result, "link");
 		printf("connected ");

@@ -430,14 +430,17 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		number = (int)n;
 		if (round_start(number, force, err, errlen) == -1)
 			return (NULL);
+		/* A round waiting for its lines: the reply says so. */
 		return (round_json());
 	case PROTOCOL_CMD_ROUND_STOP:
 		number = round_cur.number;
-		if (round_stop("stopped by operator") == -1) {
-			snprintf(err, errlen, "no round is running");
-			return (NULL);
-		}
-		return (json_pack("{si}", "number", number));
+		if (round_stop("stopped by operator") == 0)
+			return (json_pack("{si}", "number", number));
+		if ((number = round_cancel("cancelled by operator")) != -1)
+			return (json_pack("{sisb}", "number", number, "waited",
+			    1));
+		snprintf(err, errlen, "no round is running");
+		return (NULL);
 	case PROTOCOL_CMD_CONNECT:
 		if (json_unpack(req, "{ssss}", "a", &sa, "b", &sb) == -1) {
 			snprintf(err, errlen, "connect needs \"a\" and \"b\": "

@@ -166,6 +166,7 @@ struct round_state {
 };
 extern struct round_state round_cur;
 void		 round_configure(const struct conf *);
+int		 round_cancel(const char *);
 int		 round_start(int, int, char *, size_t);
 int		 round_stop(const char *);
 void		 round_resume(void);

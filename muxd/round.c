@@ -18,9 +18,20 @@
 
 struct round_state	 round_cur;
 static struct deadline	*round_timer;
+/* A round that waits for its lines to come up (0: none), and until when. */
+static int		 round_waiting;
+static time_t		 round_wait_until;
+static struct deadline	*round_wait_timer;
 static const struct conf *round_conf;
 
 static void	round_timer_cb(void *);
+static int	round_lines(const struct conf_round *, char *, size_t, char *,
+		    size_t);
+static void	round_begin(const struct conf_round *);
+static void	round_wait_end(const char *, const char *);
+static void	round_wait_cb(void *);
+static void	round_events(void *, const struct events_ev *);
+static int	round_wants(void *, enum protocol_event);
 static void	round_arm(void);
 static int	round_link(const struct conf_round *, size_t, int, char *,
 		    size_t);
@@ -98,39 +109,36 @@ round_link(const struct conf_round *r, size_t i, int side, char *err,
 	return (0);
 }
 
-/* Take the configuration in force (NULL in quick mode). */
+/*
+ * Take the configuration in force (NULL in quick mode); the first time,
+ * watch the lines for a round that waits for them.
+ */
 void
 round_configure(const struct conf *cf)
 {
+	static int	subscribed;
+
 	round_conf = cf;
+	if (!subscribed) {
+		events_subscribe(round_events, round_wants, NULL);
+		subscribed = 1;
+	}
 }
 
-/* Start a round of the schedule. */
-int
-round_start(int number, int force, char *err, size_t errlen)
+/*
+ * Check the lines of a round: -1 with a reason when one is in a link;
+ * else the number of lines not up (down or waiting), named with their
+ * state and error in lines.
+ */
+static int
+round_lines(const struct conf_round *r, char *lines, size_t len, char *err,
+    size_t errlen)
 {
-	const struct conf_round	*r;
-	struct port		*a;
-	size_t			 i, off = 0;
-	int			 side, notup = 0;
-	uint32_t		 rnd;
-	char			 lines[MUXD_ERRLEN];
+	struct port	*a;
+	size_t		 i, off = 0;
+	int		 side, notup = 0;
 
-	if (round_conf == NULL || round_conf->nrounds == 0) {
-		snprintf(err, errlen, "there is no schedule");
-		return (-1);
-	}
-	if (round_cur.active) {
-		snprintf(err, errlen, "round %d is running; stop it first",
-		    round_cur.number);
-		return (-1);
-	}
-	if ((r = conf_round_find(round_conf, number)) == NULL) {
-		snprintf(err, errlen, "there is no round %d in the schedule",
-		    number);
-		return (-1);
-	}
-	/* Check every port first, so that a round starts whole or not. */
+	lines[0] = '\0';
 	for (i = 0; i < r->nparts; i++) {
 		const struct conf_part *pt = &r->parts[i];
 		const struct conf_station *st = &round_conf->stations[pt->station];
@@ -149,27 +157,25 @@ round_start(int number, int force, char *err, size_t errlen)
 			if (a == NULL || a->state == PORT_UP)
 				continue;
 			notup++;
-			if (off < sizeof(lines))
-				off += snprintf(lines + off, sizeof(lines) -
-				    off, "%s%s (%s%s%s)", notup > 1 ? ", " :
-				    "", a->name, port_state_name(a->state),
+			if (off < len)
+				off += snprintf(lines + off, len - off,
+				    "%s%s (%s%s%s)", notup > 1 ? ", " : "",
+				    a->name, port_state_name(a->state),
 				    a->error[0] != '\0' ? ": " : "", a->error);
 		}
 	}
-	/*
-	 * A line that is not up would leave a judge talking to nobody, or
-	 * an entity unheard: the round starts only with every line up,
-	 * unless the operator says so.
-	 */
-	if (notup > 0 && !force) {
-		snprintf(err, errlen, "round %d: %d line%s not up: %s; start "
-		    "it anyway with --force", number, notup, notup == 1 ?
-		    " is" : "s are", lines);
-		return (-1);
-	}
-	if (notup > 0)
-		log_warnx("round %d started with %d line%s not up: %s",
-		    number, notup, notup == 1 ? "" : "s", lines);
+	return (notup);
+}
+
+/* Start a round now: place it, link it, record it, tell everyone. */
+static void
+round_begin(const struct conf_round *r)
+{
+	char		err[MUXD_ERRLEN];
+	size_t		i;
+	int		side, number = r->number;
+	uint32_t	rnd;
+
 	if (round_conf->seed_set)
 		round_cur.seed = round_conf->seed;
 	else {
@@ -184,7 +190,7 @@ round_start(int number, int force, char *err, size_t errlen)
 	    round_cur.started + round_conf->duration : 0;
 	for (i = 0; i < r->nparts; i++)
 		for (side = 0; side < 2; side++)
-			if (round_link(r, i, side, err, errlen) == -1)
+			if (round_link(r, i, side, err, sizeof(err)) == -1)
 				log_warnx("%s", err);
 	round_arm();
 	state_save();
@@ -202,7 +208,160 @@ round_start(int number, int force, char *err, size_t errlen)
 		    round_conf->entities[right].name);
 	}
 	events_post(PROTOCOL_EV_ROUND_START, round_json());
+}
+
+/*
+ * Start a round of the schedule: 0 when it started, 1 when it waits for
+ * its lines (the schedule's ready_wait), -1 with a reason.  A round starts
+ * only with every line it joins up, unless forced: a line that is not up
+ * would leave a judge talking to nobody, or an entity unheard.
+ */
+int
+round_start(int number, int force, char *err, size_t errlen)
+{
+	const struct conf_round	*r;
+	struct timeval		 tv;
+	char			 lines[MUXD_ERRLEN];
+	int			 notup;
+
+	if (round_conf == NULL || round_conf->nrounds == 0) {
+		snprintf(err, errlen, "there is no schedule");
+		return (-1);
+	}
+	if (round_cur.active) {
+		snprintf(err, errlen, "round %d is running; stop it first",
+		    round_cur.number);
+		return (-1);
+	}
+	if (round_waiting != 0) {
+		snprintf(err, errlen, "round %d waits for its lines; stop it "
+		    "first", round_waiting);
+		return (-1);
+	}
+	if ((r = conf_round_find(round_conf, number)) == NULL) {
+		snprintf(err, errlen, "there is no round %d in the schedule",
+		    number);
+		return (-1);
+	}
+	/* Check every port first, so that a round starts whole or not. */
+	if ((notup = round_lines(r, lines, sizeof(lines), err, errlen)) == -1)
+		return (-1);
+	if (notup > 0 && !force && round_conf->ready_wait > 0) {
+		round_waiting = number;
+		muxd_time(&tv);
+		round_wait_until = tv.tv_sec + round_conf->ready_wait;
+		tv.tv_sec = round_conf->ready_wait;
+		tv.tv_usec = 0;
+		if (round_wait_timer == NULL)
+			round_wait_timer = deadline_new("the round's wait for "
+			    "its lines", round_wait_cb, NULL);
+		deadline_set(round_wait_timer, &tv);
+		log_info("round %d waits up to %d s for %d line%s: %s", number,
+		    round_conf->ready_wait, notup, notup == 1 ? "" : "s",
+		    lines);
+		events_post(PROTOCOL_EV_ROUND_WAIT, json_pack("{sisiss}",
+		    "number", number, "seconds", round_conf->ready_wait,
+		    "lines", lines));
+		return (1);
+	}
+	if (notup > 0 && !force) {
+		snprintf(err, errlen, "round %d: %d line%s not up: %s; start "
+		    "it anyway with --force", number, notup, notup == 1 ?
+		    " is" : "s are", lines);
+		return (-1);
+	}
+	if (notup > 0)
+		log_warnx("round %d started with %d line%s not up: %s",
+		    number, notup, notup == 1 ? "" : "s", lines);
+	round_begin(r);
 	return (0);
+}
+
+/*
+ * Give up a round's wait for its lines: with a reason, told to the log
+ * and the watchers.
+ */
+static void
+round_wait_end(const char *why, const char *lines)
+{
+	int	number = round_waiting;
+
+	round_waiting = 0;
+	if (round_wait_timer != NULL)
+		deadline_clear(round_wait_timer);
+	log_warnx("round %d not started: %s%s%s", number, why,
+	    lines != NULL ? ": " : "", lines != NULL ? lines : "");
+	events_post(PROTOCOL_EV_ROUND_REFUSED, json_pack("{siss ss?}",
+	    "number", number, "reason", why, "lines", lines));
+}
+
+/* The wait of a round for its lines is over: they are not all up. */
+static void
+round_wait_cb(void *arg)
+{
+	const struct conf_round	*r;
+	char			 lines[MUXD_ERRLEN], err[MUXD_ERRLEN];
+
+	(void)arg;
+	if (round_waiting == 0)
+		return;
+	if ((r = conf_round_find(round_conf, round_waiting)) == NULL) {
+		round_wait_end("no longer in the schedule", NULL);
+		return;
+	}
+	if (round_lines(r, lines, sizeof(lines), err, sizeof(err)) == -1)
+		round_wait_end(err, NULL);
+	else
+		round_wait_end("lines still not up", lines);
+}
+
+/*
+ * A line came up (an events observer): the round that waits for its
+ * lines starts once they are all up.
+ */
+static void
+round_events(void *arg, const struct events_ev *ev)
+{
+	const struct conf_round	*r;
+	char			 lines[MUXD_ERRLEN], err[MUXD_ERRLEN];
+	int			 n;
+
+	(void)arg;
+	if (ev->type != PROTOCOL_EV_PORT_UP || round_waiting == 0)
+		return;
+	if ((r = conf_round_find(round_conf, round_waiting)) == NULL) {
+		round_wait_end("no longer in the schedule", NULL);
+		return;
+	}
+	if ((n = round_lines(r, lines, sizeof(lines), err, sizeof(err))) ==
+	    -1)
+		round_wait_end(err, NULL);
+	else if (n == 0) {
+		round_waiting = 0;
+		deadline_clear(round_wait_timer);
+		log_info("round %d: every line is up", r->number);
+		round_begin(r);
+	}
+}
+
+/* Tell whether a round waits for its lines (an events observer). */
+static int
+round_wants(void *arg, enum protocol_event type)
+{
+	(void)arg;
+	return (round_waiting != 0 && type == PROTOCOL_EV_PORT_UP);
+}
+
+/* Cancel a round's wait for its lines: its number, or -1 when none waits. */
+int
+round_cancel(const char *why)
+{
+	int	number = round_waiting;
+
+	if (number == 0)
+		return (-1);
+	round_wait_end(why, NULL);
+	return (number);
 }
 
 /* Stop the running round, ending its links. */
@@ -340,9 +499,11 @@ round_json(void)
 	int				 left, right;
 
 	if (!round_cur.active)
-		return (json_pack("{sbso}", "active", 0, "last",
+		return (json_pack("{sbsoso}", "active", 0, "last",
 		    round_cur.last > 0 ? json_integer(round_cur.last) :
-		    json_null()));
+		    json_null(), "waiting", round_waiting == 0 ? json_null() :
+		    json_pack("{sisI}", "number", round_waiting, "until",
+		    (json_int_t)round_wait_until)));
 	pl = json_array();
 	r = round_conf != NULL ? conf_round_find(round_conf, round_cur.number) :
 	    NULL;

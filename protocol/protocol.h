@@ -51,6 +51,8 @@ enum protocol_event {
 	PROTOCOL_EV_ROUND_START,	/* the round, as in status */
 	PROTOCOL_EV_ROUND_STOP,		/* "number", "reason" */
 	PROTOCOL_EV_ROUND_RESUME,	/* the round, after a restart */
+	PROTOCOL_EV_ROUND_WAIT,		/* "number", "seconds", "lines" */
+	PROTOCOL_EV_ROUND_REFUSED,	/* "number", "reason", "lines" */
 	PROTOCOL_EV_VERDICT,		/* the opening assertion's verdict */
 	PROTOCOL_EV_TEXT,		/* a line of a conversation */
 	PROTOCOL_EV_FILTER,		/* a control sequence removed */

@@ -95,7 +95,8 @@ test_preset_maps_labels_in_config_order(void **state)
 	    "  { name = \"p4\"; kind = \"entry\"; port = \"x8\"; "
 	    "approved = \"H\"; }\n"
 	    ");\n"
-	    "schedule = { preset = \"loebner2004\"; duration = 1500; };\n");
+	    "schedule = { preset = \"loebner2004\"; duration = 1500; "
+	    "ready_wait = 120; };\n");
 	/* En: the n-th entry in config order; Cn: the n-th confederate. */
 	entry[0] = 1; entry[1] = 2; entry[2] = 5; entry[3] = 7;
 	confed[0] = 0; confed[1] = 3; confed[2] = 4; confed[3] = 6;
@@ -103,6 +104,7 @@ test_preset_maps_labels_in_config_order(void **state)
 	assert_non_null(conf->preset);
 	assert_string_equal(conf->preset, "loebner2004");
 	assert_int_equal(conf->duration, 1500);
+	assert_int_equal(conf->ready_wait, 120);
 	pr = schedule_preset("loebner2004", &nr);
 	assert_non_null(pr);
 	assert_int_equal(conf->nrounds, nr);
@@ -218,6 +220,14 @@ static const struct CMUnitTest schedule_errors[] = {
 	    "};\n",
 	    "bad.conf:16: setting 'duration' in schedule must be "
 	    "between 0 and 86400 seconds"),
+	FIXTURE_CONF_ERROR("ready_wait out of range",
+	    ROOM "schedule = {\n"
+	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); "
+	    "} );\n"
+	    "  ready_wait = 3601;\n"
+	    "};\n",
+	    "bad.conf:16: setting 'ready_wait' in schedule must be "
+	    "between 0 and 3600 seconds"),
 	FIXTURE_CONF_ERROR("duration wrong type",
 	    ROOM "schedule = {\n"
 	    "  rounds = ( { round = 1; pairs = ( (\"J1\", \"E1\", \"C1\") ); "
