@@ -465,6 +465,8 @@ main(int argc, char *argv[])
 	}
 	if (daemonize && daemon(0, 0) == -1)
 		fatal("daemon");
+	/* What muxd records is the room's: files 0640, directories 0750. */
+	umask(027);
 	signal(SIGPIPE, SIG_IGN);
 	/* Byte times come from muxd_time(), not from the loop's clock. */
 	if ((muxd_base = event_base_new()) == NULL)

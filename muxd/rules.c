@@ -366,8 +366,8 @@ rules_report(struct rules *r, int final, const char *kind,
 	    text);
 	snprintf(path, sizeof(path), "%s/compliance.txt",
 	    rules_conf->state_dir);
-	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-	    0640)) == -1) {
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	    O_CLOEXEC, 0640)) == -1) {
 		log_warn("%s", path);
 		return;
 	}

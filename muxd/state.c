@@ -41,11 +41,16 @@ static json_t	*state_links_json(void);
 static int	 state_write(json_t *);
 static void	 state_timer_cb(evutil_socket_t, short, void *);
 
-/* Create a directory and its parents. */
+/*
+ * Create a directory and its parents (mode 0750).  The directory itself
+ * must not be a symbolic link: muxd writes into it, and a link planted
+ * there would send its files elsewhere (-1 with ELOOP).
+ */
 int
 state_mkdirs(const char *dir)
 {
-	char	tmp[PATH_MAX], *s;
+	struct stat	 sb;
+	char		 tmp[PATH_MAX], *s;
 
 	snprintf(tmp, sizeof(tmp), "%s", dir);
 	for (s = tmp + 1; *s != '\0'; s++) {
@@ -58,6 +63,16 @@ state_mkdirs(const char *dir)
 	}
 	if (mkdir(tmp, 0750) == -1 && errno != EEXIST)
 		return (-1);
+	if (lstat(tmp, &sb) == -1)
+		return (-1);
+	if (S_ISLNK(sb.st_mode)) {
+		errno = ELOOP;
+		return (-1);
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		errno = ENOTDIR;
+		return (-1);
+	}
 	return (0);
 }
 
@@ -106,8 +121,16 @@ state_write(json_t *o)
 	len = strlen(text);
 	text[len++] = '\n';	/* json_dumps() leaves room for its NUL */
 	snprintf(tmp, sizeof(tmp), "%s.tmp", state_path);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640)) ==
-	    -1) {
+	/*
+	 * The temporary file is made anew, never opened through what is
+	 * there: a file left by a crash, or a symbolic link planted to make
+	 * muxd write elsewhere, is removed first (unlink(2) removes a link,
+	 * not its target).
+	 */
+	if (unlink(tmp) == -1 && errno != ENOENT)
+		log_warn("state %s", tmp);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0640)) == -1) {
 		log_warn("state %s", tmp);
 		free(text);
 		return (-1);

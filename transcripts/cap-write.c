@@ -118,7 +118,7 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 		if ((w->path = cap_write_name(path, n)) == NULL)
 			goto nomem;
 		w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND |
-		    O_CLOEXEC, 0644);
+		    O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (w->fd != -1)
 			break;
 		if (errno != EEXIST) {

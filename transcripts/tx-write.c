@@ -282,7 +282,7 @@ tx_write_open(const char *dir, const struct cap_meta *meta, int flags,
 		snprintf(err->file, sizeof(err->file), "%s", dir);
 		return (e);
 	}
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+	if (mkdir(dir, 0777) == -1 && errno != EEXIST) {
 		cap_error_set(err, CAP_ESYS, dir, 0, -1,
 		    "cannot make the transcript directory: %s",
 		    strerror(errno));
@@ -306,7 +306,7 @@ tx_write_open(const char *dir, const struct cap_meta *meta, int flags,
 				return (CAP_ENOMEM);
 			}
 			w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL |
-			    O_APPEND | O_CLOEXEC, 0644);
+			    O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
 			if (w->fd != -1)
 				break;
 			if (errno != EEXIST) {
