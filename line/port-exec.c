@@ -3,6 +3,9 @@
  * pty, its standard input and output being the line (standard error stays
  * muxd's, for the operator).  When the program ends its pty reports EIO,
  * the port goes down and the program is started again with backoff.
+ * The program leads a session and a process group of its own: when it is
+ * ended, or ends, the whole group is ended with it, so that nothing it
+ * started keeps the old pty or piles up across restarts.
  */
 #include <sys/ioctl.h>
 
@@ -100,7 +103,7 @@ port_exec_close(struct port *p)
 		close(p->fd);
 	p->fd = -1;
 	if (p->pid > 0)
-		kill(p->pid, SIGTERM);
+		kill(-p->pid, SIGTERM);
 }
 
 /* Make sure the program is gone when the port is removed. */
@@ -108,5 +111,5 @@ static void
 port_exec_release(struct port *p)
 {
 	if (p->pid > 0)
-		kill(p->pid, SIGTERM);
+		kill(-p->pid, SIGTERM);
 }

@@ -572,6 +572,8 @@ port_child_exited(pid_t pid, int status)
 		if (p->pid != pid)
 			continue;
 		p->pid = -1;
+		/* What it started in its process group ends with it. */
+		kill(-pid, SIGTERM);
 		if (WIFSIGNALED(status))
 			log_warnx("port %s: program killed by signal %d",
 			    p->name, WTERMSIG(status));
