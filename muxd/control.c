@@ -30,7 +30,8 @@ struct control_client {
 	TAILQ_ENTRY(control_client) entry;
 	struct bufferevent	*bev;
 	int			 watching;
-	int			 closing;
+	int			 closing;	/* 1: once its reply is out;
+						   2: dropped, not reading */
 };
 TAILQ_HEAD(, control_client) control_clients =
     TAILQ_HEAD_INITIALIZER(control_clients);
@@ -47,6 +48,9 @@ static void	control_free(struct control_client *);
 static void	control_reply(struct control_client *, json_t *, json_t *,
 		    const char *);
 static void	control_send(struct control_client *, json_t *);
+static void	control_send_text(struct control_client *, const char *,
+		    size_t);
+static void	control_drop_cb(evutil_socket_t, short, void *);
 static void	control_request(struct control_client *, const char *, size_t);
 static json_t	*control_status(void);
 static struct link *control_target(const char *, json_t *, char *, size_t);
@@ -253,25 +257,57 @@ control_read(struct bufferevent *bev, void *arg)
 static void
 control_send(struct control_client *c, json_t *o)
 {
-	struct evbuffer	*out = bufferevent_get_output(c->bev);
-	char		*s;
+	char	*s;
 
-	if (evbuffer_get_length(out) > CONTROL_WATCH_MAX) {
-		/* A client that does not read its replies is closed. */
-		json_decref(o);
-		if (!c->closing)
-			log_warnx("control: closing a client that does not "
-			    "read");
-		c->closing = 1;
-		bufferevent_disable(c->bev, EV_READ);
-		return;
-	}
 	if ((s = json_dumps(o, JSON_COMPACT)) != NULL) {
-		evbuffer_add(out, s, strlen(s));
-		evbuffer_add(out, "\n", 1);
+		control_send_text(c, s, strlen(s));
 		free(s);
 	}
 	json_decref(o);
+}
+
+/*
+ * Queue a line (without its newline) for a client.  A client whose
+ * backlog is past CONTROL_WATCH_MAX does not read: it is dropped, its
+ * backlog discarded at once and the client freed from the loop (not here:
+ * the caller may still hold it).
+ */
+static void
+control_send_text(struct control_client *c, const char *s, size_t len)
+{
+	struct evbuffer	*out = bufferevent_get_output(c->bev);
+	struct timeval	 now = { 0, 0 };
+
+	if (c->closing == 2)
+		return;
+	if (evbuffer_get_length(out) > CONTROL_WATCH_MAX) {
+		log_warnx("control: dropping a client that does not read "
+		    "(%zu bytes waiting for it)", evbuffer_get_length(out));
+		c->closing = 2;
+		bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+		evbuffer_drain(out, evbuffer_get_length(out));
+		if (event_base_once(muxd_base, -1, EV_TIMEOUT, control_drop_cb,
+		    c, &now) == -1)
+			fatalx("control: cannot schedule a client's end");
+		return;
+	}
+	evbuffer_add(out, s, len);
+	evbuffer_add(out, "\n", 1);
+}
+
+/* Free a client dropped for not reading, if it is still there. */
+static void
+control_drop_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct control_client	*c;
+
+	(void)fd;
+	(void)what;
+	TAILQ_FOREACH(c, &control_clients, entry)
+		if (c == arg && c->closing == 2) {
+			control_free(c);
+			return;
+		}
 }
 
 /*
@@ -506,6 +542,8 @@ control_events(void *arg, const struct events_ev *ev)
 	struct control_client	*c, *next;
 	struct timeval		 tv;
 	json_t			*o;
+	char			*s;
+	size_t			 len;
 
 	(void)arg;
 	muxd_time(&tv);
@@ -514,11 +552,18 @@ control_events(void *arg, const struct events_ev *ev)
 	    tv.tv_sec + tv.tv_usec / 1e6);
 	if (ev->fields != NULL)
 		json_object_update(o, ev->fields);
+	/* Serialised once for every watcher. */
+	if ((s = json_dumps(o, JSON_COMPACT)) == NULL) {
+		json_decref(o);
+		return;
+	}
+	len = strlen(s);
 	for (c = TAILQ_FIRST(&control_clients); c != NULL; c = next) {
 		next = TAILQ_NEXT(c, entry);
 		if (!c->watching || c->closing)
 			continue;
-		control_send(c, json_incref(o));
+		control_send_text(c, s, len);
 	}
+	free(s);
 	json_decref(o);
 }
