@@ -14,9 +14,11 @@
 #include <sys/un.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/bufferevent.h>
@@ -25,6 +27,9 @@
 #include "muxd.h"
 
 #define CONTROL_WATCH_MAX	(1024 * 1024)
+#define CONTROL_CLIENTS_MAX	256	/* clients at once; more are refused */
+#define CONTROL_PAUSE_MS	250	/* no descriptor: accept again after */
+#define CONTROL_LOG_SEC		10	/* one refusal logged per period */
 
 struct control_client {
 	TAILQ_ENTRY(control_client) entry;
@@ -37,6 +42,12 @@ TAILQ_HEAD(, control_client) control_clients =
     TAILQ_HEAD_INITIALIZER(control_clients);
 
 static struct evconnlistener	*control_listener;
+static size_t			 control_nclients;
+static int			 control_spare = -1;	/* kept for EMFILE */
+static struct event		*control_resume;
+static uint64_t			 control_refused;	/* clients refused */
+static time_t			 control_logged;
+static char			 control_why[128];	/* the last refusal */
 static char			*control_path;
 
 static void	control_accept(struct evconnlistener *, evutil_socket_t,
@@ -51,6 +62,9 @@ static void	control_send(struct control_client *, json_t *);
 static void	control_send_text(struct control_client *, const char *,
 		    size_t);
 static void	control_drop_cb(evutil_socket_t, short, void *);
+static void	control_refuse(int, const char *);
+static void	control_accept_error(struct evconnlistener *, void *);
+static void	control_resume_cb(evutil_socket_t, short, void *);
 static void	control_request(struct control_client *, const char *, size_t);
 static json_t	*control_status(void);
 static struct link *control_target(const char *, json_t *, char *, size_t);
@@ -124,8 +138,13 @@ control_listen(const char *path, char *err, size_t errlen)
 	umask(old);
 	control_listener = evconnlistener_new(muxd_base, control_accept, NULL,
 	    LEV_OPT_CLOSE_ON_FREE, -1, s);
-	if (control_listener == NULL)
+	if (control_listener == NULL ||
+	    (control_resume = evtimer_new(muxd_base, control_resume_cb,
+	    NULL)) == NULL)
 		fatalx("control socket: cannot allocate listener");
+	evconnlistener_set_error_cb(control_listener, control_accept_error);
+	/* A descriptor held back, to answer a client when none is left. */
+	control_spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	control_path = strdup(path);
 	events_subscribe(control_events, control_wants, NULL);
 	log_info("control socket %s", path);
@@ -163,6 +182,12 @@ control_close(void)
 		unlink(control_path);
 	}
 	control_listener = NULL;
+	if (control_resume != NULL)
+		event_free(control_resume);
+	control_resume = NULL;
+	if (control_spare != -1)
+		close(control_spare);
+	control_spare = -1;
 	free(control_path);
 	control_path = NULL;
 }
@@ -178,6 +203,10 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 	(void)sa;
 	(void)salen;
 	(void)arg;
+	if (control_nclients >= CONTROL_CLIENTS_MAX) {
+		control_refuse(fd, "too many control clients");
+		return;
+	}
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
 		close(fd);
 		return;
@@ -192,6 +221,77 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 	    control_error, c);
 	bufferevent_enable(c->bev, EV_READ);
 	TAILQ_INSERT_TAIL(&control_clients, c, entry);
+	control_nclients++;
+}
+
+/*
+ * Refuse a client: one error line, then close.  Refusals are counted,
+ * shown in status, and logged once per CONTROL_LOG_SEC.
+ */
+static void
+control_refuse(int fd, const char *why)
+{
+	char	line[256];
+	int	n;
+	time_t	now = time(NULL);
+
+	control_refused++;
+	snprintf(control_why, sizeof(control_why), "%s", why);
+	if (fd != -1) {
+		n = snprintf(line, sizeof(line), "{\"v\":%d,\"ok\":false,"
+		    "\"error\":\"%s; try again\"}\n", PROTOCOL_VERSION, why);
+		/* Unwritten, the client learns it from the close. */
+		if (n > 0)
+			(void)!write(fd, line, (size_t)n);
+		close(fd);
+	}
+	if (now - control_logged >= CONTROL_LOG_SEC) {
+		control_logged = now;
+		log_warnx("control: refusing clients: %s (%llu so far)", why,
+		    (unsigned long long)control_refused);
+	}
+}
+
+/*
+ * accept(2) failed.  Out of descriptors, the listener would be woken
+ * again at once, for ever: the spare descriptor is given up to take the
+ * client and tell it, and accepting pauses for CONTROL_PAUSE_MS.
+ */
+static void
+control_accept_error(struct evconnlistener *l, void *arg)
+{
+	struct timeval	 tv = { 0, CONTROL_PAUSE_MS * 1000 };
+	int		 err = errno, fd;
+
+	(void)arg;
+	if (err != EMFILE && err != ENFILE && err != ENOBUFS &&
+	    err != ENOMEM) {
+		if (err != EAGAIN && err != EINTR && err != ECONNABORTED)
+			log_warnx("control: accept: %s", strerror(err));
+		return;
+	}
+	if (control_spare != -1) {
+		close(control_spare);
+		control_spare = -1;
+		if ((fd = accept4(evconnlistener_get_fd(l), NULL, NULL,
+		    SOCK_CLOEXEC)) != -1)
+			control_refuse(fd, strerror(err));
+		control_spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	} else
+		control_refuse(-1, strerror(err));
+	evconnlistener_disable(l);
+	evtimer_add(control_resume, &tv);
+}
+
+/* Accept clients again after a pause. */
+static void
+control_resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	if (control_listener != NULL)
+		evconnlistener_enable(control_listener);
 }
 
 /* Free a client and its connection. */
@@ -199,6 +299,7 @@ static void
 control_free(struct control_client *c)
 {
 	TAILQ_REMOVE(&control_clients, c, entry);
+	control_nclients--;
 	bufferevent_free(c->bev);
 	free(c);
 }
@@ -402,9 +503,12 @@ control_status(void)
 	ls = json_array();
 	TAILQ_FOREACH(l, &links, entry)
 		json_array_append_new(ls, link_json(l));
-	return (json_pack("{ss ss? so so so}", "version", MUXD_VERSION,
-	    "config", muxd_conf != NULL ? muxd_conf->file : NULL,
-	    "round", round_json(), "ports", ps, "links", ls));
+	return (json_pack("{ss ss? so so so s{sIsIss?}}", "version",
+	    MUXD_VERSION, "config", muxd_conf != NULL ? muxd_conf->file :
+	    NULL, "round", round_json(), "ports", ps, "links", ls, "control",
+	    "clients", (json_int_t)control_nclients, "refused",
+	    (json_int_t)control_refused, "refusal", control_refused > 0 ?
+	    control_why : NULL));
 }
 
 /* The link a command's "target" names, itself or by a port; NULL: err. */
