@@ -478,6 +478,25 @@ muxctl_show_links(const json_t *list)
 static void
 muxctl_show_status(const json_t *st)
 {
+	const char	*why;
+	const json_t	*c;
+
+	/* Faults first: what the operator must not miss. */
+	if ((why = muxctl_get_str(json_object_get(st, "state"), "error")) !=
+	    NULL) {
+		printf("FAULT: the state cannot be saved: ");
+		muxctl_show_put_str(stdout, why, 0);
+		printf("\n");
+	}
+	c = json_object_get(st, "control");
+	if (json_integer_value(json_object_get(c, "refused")) > 0) {
+		printf("control: %lld clients refused, the last: ",
+		    (long long)json_integer_value(json_object_get(c,
+		    "refused")));
+		why = muxctl_get_str(c, "refusal");
+		muxctl_show_put_str(stdout, why != NULL ? why : "?", 0);
+		printf("\n");
+	}
 	muxctl_show_round(json_object_get(st, "round"), "running since");
 	putchar('\n');
 	muxctl_show_ports(json_object_get(st, "ports"));

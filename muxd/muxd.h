@@ -179,6 +179,7 @@ int		 round_right_is_entry(uint64_t, int, size_t);
 void		 state_init(const char *);
 int		 state_mkdirs(const char *);
 int		 state_save(void);
+const char	*state_failure(void);
 void		 state_save_soon(void);
 void		 state_keep_links(void);
 void		 state_flush(void);

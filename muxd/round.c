@@ -246,6 +246,13 @@ round_start(int number, int force, char *err, size_t errlen)
 	/* Check every port first, so that a round starts whole or not. */
 	if ((notup = round_lines(r, lines, sizeof(lines), err, errlen)) == -1)
 		return (-1);
+	/* A round the state cannot hold would not be resumed by a restart. */
+	if (!force && state_save() == -1) {
+		snprintf(err, errlen, "the state cannot be saved (%s): a "
+		    "restart would not resume round %d; start it anyway with "
+		    "--force", state_failure(), number);
+		return (-1);
+	}
 	if (notup > 0 && !force && round_conf->ready_wait > 0) {
 		round_waiting = number;
 		muxd_time(&tv);

@@ -36,9 +36,11 @@ static char		 state_dir[PATH_MAX];
 static struct timespec	 state_last;	/* CLOCK_MONOTONIC of the last save */
 static struct event	*state_timer;	/* a save deferred */
 static json_t		*state_links;	/* kept as muxd stops, or NULL */
+static char		 state_error[LINE_ERRLEN];	/* last save's fault */
 
 static json_t	*state_links_json(void);
 static int	 state_write(json_t *);
+static void	 state_fault(const char *);
 static void	 state_timer_cb(evutil_socket_t, short, void *);
 
 /*
@@ -110,12 +112,12 @@ state_links_json(void)
 static int
 state_write(json_t *o)
 {
-	char	 tmp[PATH_MAX + 8], *text;
+	char	 tmp[PATH_MAX + 8], why[LINE_ERRLEN], *text;
 	size_t	 len;
 	int	 fd, dfd;
 
 	if ((text = json_dumps(o, JSON_INDENT(1))) == NULL) {
-		log_warnx("state %s: out of memory", state_path);
+		state_fault("out of memory");
 		return (-1);
 	}
 	len = strlen(text);
@@ -131,26 +133,60 @@ state_write(json_t *o)
 		log_warn("state %s", tmp);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0640)) == -1) {
-		log_warn("state %s", tmp);
+		snprintf(why, sizeof(why), "%s: %s", tmp, strerror(errno));
+		state_fault(why);
 		free(text);
 		return (-1);
 	}
 	if (write(fd, text, len) != (ssize_t)len || fsync(fd) == -1) {
-		log_warn("state %s", tmp);
+		snprintf(why, sizeof(why), "%s: %s", tmp, strerror(errno));
+		state_fault(why);
 		close(fd);
+		unlink(tmp);
 		free(text);
 		return (-1);
 	}
 	free(text);
 	if (close(fd) == -1 || rename(tmp, state_path) == -1) {
-		log_warn("state %s", state_path);
+		snprintf(why, sizeof(why), "%s: %s", state_path,
+		    strerror(errno));
+		state_fault(why);
 		return (-1);
 	}
 	if ((dfd = open(state_dir, O_RDONLY | O_DIRECTORY)) != -1) {
 		fsync(dfd);
 		close(dfd);
 	}
+	state_fault(NULL);
 	return (0);
+}
+
+/*
+ * Note how the last save went: a failure, or its end, is a fault that is
+ * logged and told on watch once (and shown in status), not each time.
+ */
+static void
+state_fault(const char *why)
+{
+	if (why != NULL && strcmp(why, state_error) != 0) {
+		snprintf(state_error, sizeof(state_error), "%s", why);
+		log_warnx("state: cannot be saved: %s; a restart would not "
+		    "resume what runs now", why);
+		events_post(PROTOCOL_EV_FAULT, json_pack("{ssss}", "what",
+		    "state", "error", why));
+	} else if (why == NULL && state_error[0] != '\0') {
+		state_error[0] = '\0';
+		log_info("state: saved again");
+		events_post(PROTOCOL_EV_FAULT, json_pack("{sssn}", "what",
+		    "state", "error"));
+	}
+}
+
+/* Why the state could not be saved the last time, or NULL. */
+const char *
+state_failure(void)
+{
+	return (state_error[0] != '\0' ? state_error : NULL);
 }
 
 /*

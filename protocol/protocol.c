@@ -40,6 +40,7 @@ static const char *protocol_events[PROTOCOL_EV_COUNT] = {
 	[PROTOCOL_EV_JUDGE_MISMATCH] = "judge.mismatch",
 	[PROTOCOL_EV_CABLECHECK] = "cablecheck",
 	[PROTOCOL_EV_CONFIG_RELOAD] = "config.reload",
+	[PROTOCOL_EV_FAULT] = "fault",
 	[PROTOCOL_EV_MUXD_STOP] = "muxd.stop"
 };
 

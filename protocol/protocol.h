@@ -61,6 +61,7 @@ enum protocol_event {
 	PROTOCOL_EV_JUDGE_MISMATCH,	/* "@@nn" names another judge */
 	PROTOCOL_EV_CABLECHECK,		/* "check", what each port heard */
 	PROTOCOL_EV_CONFIG_RELOAD,	/* "file" */
+	PROTOCOL_EV_FAULT,		/* "what", "error" (null: cleared) */
 	PROTOCOL_EV_MUXD_STOP,
 	PROTOCOL_EV_COUNT
 };
