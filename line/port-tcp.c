@@ -350,7 +350,41 @@ port_tcp_listen_open(struct port *p, char *err, size_t errlen)
 	return (1);
 }
 
-/* Take a peer, or tell a second one that the port is busy. */
+/*
+ * Tell whether a peer's connection is gone: reset (a pending error), or
+ * closed with nothing left to read.  A port held back is not read, so
+ * its peer's end would otherwise go unnoticed.
+ */
+static int
+port_tcp_gone(int fd, char *why, size_t whylen)
+{
+	socklen_t	len = sizeof(int);
+	ssize_t		n;
+	char		b;
+	int		err = 0;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 &&
+	    err != 0) {
+		snprintf(why, whylen, "%s", strerror(err));
+		return (1);
+	}
+	n = recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	if (n == 0) {
+		snprintf(why, whylen, "peer closed the connection");
+		return (1);
+	}
+	if (n == -1 && errno != EAGAIN && errno != EWOULDBLOCK &&
+	    errno != EINTR) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return (1);
+	}
+	return (0);
+}
+
+/*
+ * Take a peer, or tell a second one that the port is busy.  A peer whose
+ * connection is gone (reset while the port was held back) makes room.
+ */
 static void
 port_tcp_accept(evutil_socket_t s, short what, void *arg)
 {
@@ -370,6 +404,8 @@ port_tcp_accept(evutil_socket_t s, short what, void *arg)
 		return;
 	}
 	port_tcp_peer(&ss, peer, sizeof(peer));
+	if (p->fd != -1 && port_tcp_gone(p->fd, msg, sizeof(msg)))
+		port_down(p, "%s (noticed as a new peer came)", msg);
 	if (p->fd != -1) {
 		n = snprintf(msg, sizeof(msg), "muxd: port %s is busy: "
 		    "another peer is connected; closing\r\n", p->name);
