@@ -27,9 +27,12 @@
 #define CONF_QUEUE_MIN		256
 #define CONF_QUEUE_MAX		16777216
 #define CONF_SYNC_MAX		60
+#define CONF_CAPTURE_MIN	65536
+#define CONF_CAPTURE_MAX	(1LL << 40)
 
 static const char *conf_top_keys[] = { "control", "state", "captures",
-    "transcripts", "queue_limit", "sync", "ports", "stations", "entities",
+    "transcripts", "queue_limit", "capture_limit", "sync", "ports",
+    "stations", "entities",
     "schedule", "rules", NULL };
 
 static int	 conf_member(struct conf_ctx *, const config_setting_t *,
@@ -243,6 +246,11 @@ conf_limits(struct conf_ctx *ctx, const config_setting_t *root)
 	    CONF_QUEUE_MAX, "bytes", &n) == -1)
 		return (-1);
 	conf->queue_limit = (size_t)n;
+	n = CONF_CAPTURE_LIMIT;
+	if (conf_bounded(ctx, root, "capture_limit", CONF_CAPTURE_MIN,
+	    CONF_CAPTURE_MAX, "bytes", &n) == -1)
+		return (-1);
+	conf->capture_limit = (uint64_t)n;
 	n = CONF_SYNC_SEC;
 	if (conf_bounded(ctx, root, "sync", 1, CONF_SYNC_MAX, "seconds",
 	    &n) == -1)

@@ -19,6 +19,7 @@
 /* conf.c */
 #define CONF_SYNC_SEC		1	/* default: recordings synced after, s */
 #define CONF_STATE_DIR		"/var/lib/muxd"
+#define CONF_CAPTURE_LIMIT	(16LL * 1024 * 1024)	/* default, a capture */
 enum conf_kind { CONF_ENTRY, CONF_CONFEDERATE };
 enum conf_assert {		/* the opening assertion, per room */
 	CONF_ASSERT_OFF,	/* not checked */
@@ -70,6 +71,7 @@ struct conf {
 	char		*capture_dir;
 	char		*transcript_dir;
 	size_t		 queue_limit;
+	uint64_t	 capture_limit;	/* bytes of output a capture keeps */
 	int		 sync_sec;	/* recordings synced after a write */
 	struct conf_port *ports;
 	size_t		 nports;

@@ -31,6 +31,8 @@ struct record {
 	struct cap_writer	*cap;		/* a port's unrouted capture */
 	int			 failed;	/* write errors, logged once */
 	char			*what;		/* for messages */
+	uint64_t		 bytes;		/* input and output recorded */
+	uint64_t		 over;		/* past the budget, not recorded */
 };
 
 static struct deadline	*record_timer;
@@ -48,6 +50,7 @@ static void	record_write(struct record *, enum cap_kind, const void *,
 static void	record_marker(struct record *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static void	record_free(struct record *);
+static void	record_full(struct record *, uint64_t);
 static struct record *record_port(struct port *);
 static void	record_meta(const struct link *, struct cap_meta *);
 static char	*record_word(const char *);
@@ -99,6 +102,21 @@ record_shutdown(void)
 	record_on = 0;
 }
 
+/* A recording has reached its budget: a marker, a log line, an event. */
+static void
+record_full(struct record *r, uint64_t limit)
+{
+	char	why[128];
+
+	snprintf(why, sizeof(why), "capture full at %llu bytes; what "
+	    "follows is counted, not recorded", (unsigned long long)limit);
+	record_marker(r, "fault capture full %llu bytes",
+	    (unsigned long long)limit);
+	log_warnx("record %s: %s", r->what, why);
+	events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",
+	    "capture", "record", r->what, "error", why));
+}
+
 /* Close a port's unrouted capture, when the port goes away. */
 void
 record_port_close(struct port *p)
@@ -118,6 +136,9 @@ record_free(struct record *r)
 
 	if (r == NULL)
 		return;
+	if (r->over > 0)
+		record_marker(r, "drop capture %llu bytes past the budget",
+		    (unsigned long long)r->over);
 	if (r->rec != NULL && rec_finish(r->rec, &err) != CAP_OK)
 		log_warnx("record %s: %s", r->what, err.msg);
 	if (record_sync(r))
@@ -336,15 +357,37 @@ record_write(struct record *r, enum cap_kind kind, const void *buf,
 {
 	struct cap_error	err;
 	enum cap_err		e;
+	uint64_t		limit;
 
+	/*
+	 * A capture keeps at most capture_limit bytes of what passed (a
+	 * hostile entry must not fill the disk); past it one marker says
+	 * so, the rest is counted (and marked at the end), and markers
+	 * still go in.
+	 */
+	limit = record_conf != NULL ? record_conf->capture_limit :
+	    CONF_CAPTURE_LIMIT;
+	if (kind != CAP_MARKER) {
+		if (r->over > 0 || r->bytes + len > limit) {
+			if (r->over == 0)
+				record_full(r, limit);
+			r->over += len;
+			return;
+		}
+		r->bytes += len;
+	}
 	if (r->rec != NULL)
 		e = rec_event(r->rec, kind, buf, len, tv, &err);
 	else
 		e = cap_write_event(r->cap, kind, buf, len, tv, &err);
 	if (e != CAP_OK) {
-		if (r->failed++ == 0)
+		if (r->failed++ == 0) {
 			log_warnx("record %s: %s (further errors counted)",
 			    r->what, err.msg);
+			events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}",
+			    "what", "record", "record", r->what, "error",
+			    err.msg));
+		}
 		return;
 	}
 	record_arm();
