@@ -154,6 +154,12 @@ struct port {
 	void		*data;		/* the program's own (muxd: the capture
 					   of unrouted traffic) */
 	int		 locked;	/* TIOCEXCL set */
+	struct port_tty_id {		/* a pty device path: the one first
+					   opened, its owner and birth */
+		int		 set;
+		uid_t		 uid;
+		struct timespec	 ctim;
+	}		 ttyid;
 	void		*ftdi;		/* ftdi: state, port-ftdi.c */
 	void		*tcp;		/* tcp: lookup, port-tcp.c */
 };

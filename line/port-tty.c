@@ -8,14 +8,20 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "line.h"
+
+static int	port_tty_same(struct port *, int, const char *, const char *,
+		    char *, size_t);
+static pid_t	port_tty_ctty(dev_t);
 
 /* Tell whether a path names a pseudo-terminal slave device. */
 int
@@ -145,6 +151,10 @@ port_tty_open(struct port *p, const char *path, const char *shown, char *err,
 		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
 		return (-1);
 	}
+	if (port_tty_same(p, fd, path, shown, err, errlen) == -1) {
+		close(fd);
+		return (-1);
+	}
 	if (port_tty_lock(fd, shown, err, errlen) == -1) {
 		close(fd);
 		return (-1);
@@ -157,6 +167,88 @@ port_tty_open(struct port *p, const char *path, const char *shown, char *err,
 	}
 	p->fd = fd;
 	p->locked = 1;
+	return (0);
+}
+
+/*
+ * Find a process whose controlling terminal is the device rdev (field 7
+ * of /proc/PID/stat, the kernel's encoding of the device number): its
+ * pid, or 0 when there is none.
+ */
+static pid_t
+port_tty_ctty(dev_t rdev)
+{
+	unsigned int	 ma = major(rdev), mi = minor(rdev);
+	long		 want = (long)((mi & 0xff) | (ma << 8) |
+			    ((mi & ~0xffU) << 12));
+	struct dirent	*de;
+	DIR		*d;
+	FILE		*f;
+	char		 path[64], buf[512], *s;
+	long		 tty;
+	pid_t		 found = 0;
+
+	if ((d = opendir("/proc")) == NULL)
+		return (0);
+	while (found == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		/* After "(comm)": state ppid pgrp session tty_nr. */
+		if (fgets(buf, sizeof(buf), f) != NULL &&
+		    (s = strrchr(buf, ')')) != NULL &&
+		    sscanf(s + 1, " %*c %*d %*d %*d %ld", &tty) == 1 &&
+		    tty == want)
+			found = (pid_t)atol(de->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return (found);
+}
+
+/*
+ * Check that a pseudo-terminal is one muxd may take: no session's
+ * controlling terminal (a login, a shell's), and, when the port names
+ * /dev/pts/N itself (not a link that follows a device), the very pty the
+ * port opened first, not another one that got its number after it went
+ * away (same owner, same time of birth).  -1 with why when it is not.
+ */
+static int
+port_tty_same(struct port *p, int fd, const char *path, const char *shown,
+    char *err, size_t errlen)
+{
+	struct stat	st;
+	pid_t		pid;
+
+	if (fstat(fd, &st) == -1) {
+		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
+		return (-1);
+	}
+	if ((pid = port_tty_ctty(st.st_rdev)) > 0) {
+		snprintf(err, errlen, "%s is the controlling terminal of "
+		    "process %ld (a login or a shell): not taken", shown,
+		    (long)pid);
+		return (-1);
+	}
+	if (p->addr.path == NULL || strcmp(p->addr.path, path) != 0)
+		return (0);
+	if (!p->ttyid.set) {
+		p->ttyid.set = 1;
+		p->ttyid.uid = st.st_uid;
+		p->ttyid.ctim = st.st_ctim;
+		return (0);
+	}
+	if (st.st_uid != p->ttyid.uid ||
+	    st.st_ctim.tv_sec != p->ttyid.ctim.tv_sec ||
+	    st.st_ctim.tv_nsec != p->ttyid.ctim.tv_nsec) {
+		snprintf(err, errlen, "%s is another pseudo-terminal now "
+		    "(owner uid %ld): the one this port had went away; not "
+		    "taken (reload the configuration to take it)", shown,
+		    (long)st.st_uid);
+		return (-1);
+	}
 	return (0);
 }
 

@@ -280,8 +280,12 @@ muxd_reload(char *err, size_t errlen)
 			log_info("reload: port %s %s", p->name, i == -1 ?
 			    "removed" : "changed");
 			port_free(p);
-		} else
+		} else {
 			p->limit = cf->queue_limit;
+			/* A pty that went away may be taken anew. */
+			if (p->state != PORT_UP)
+				p->ttyid.set = 0;
+		}
 	}
 	if (muxd_configure(cf, err, errlen) == -1)
 		log_warnx("reload: %s; keeping the previous pattern", err);
