@@ -72,10 +72,13 @@ MUXD_SRCS := $(wildcard muxd/*.c)
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
 MUXCTL_SRCS := $(wildcard muxctl/*.c)
 # tests/tools/endpoint.c is linked into every test tool, not a tool itself;
-# vtscreen (a terminal's screen, libvterm) is built for the tests alone.
-TOOL_SRCS := $(filter-out tests/tools/endpoint.c tests/tools/vtscreen.c,\
-	$(wildcard tests/tools/*.c)) $(wildcard contrib/demo/*.c)
+# vtscreen (a terminal's screen, libvterm) and faultsim (system calls
+# made to fail, LD_PRELOAD) are built for the tests alone.
+TOOL_SRCS := $(filter-out tests/tools/endpoint.c tests/tools/vtscreen.c \
+	tests/tools/faultsim.c,$(wildcard tests/tools/*.c)) \
+	$(wildcard contrib/demo/*.c)
 VTSCREEN := $(B)/tests/tools/vtscreen
+FAULTSIM := $(B)/tests/tools/faultsim.so
 TOOLS := $(TOOL_SRCS:%.c=$(B)/%)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRCS:%.c=$(B)/%)
@@ -131,6 +134,11 @@ $(B)/muxctl/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(LIB_PROTOCOL)
 
 $(VTSCREEN): $(B)/tests/tools/vtscreen.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs vterm)
+
+# Not under the sanitizers: it is preloaded into programs built without.
+$(FAULTSIM): tests/tools/faultsim.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 -g -fPIC -shared -o $@ $< -ldl
 
 $(B)/tests/tools/%: $(B)/tests/tools/%.o $(B)/tests/tools/endpoint.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) -lutil
@@ -213,7 +221,7 @@ $(B)/tests/unit/test_comprog: tests/unit/test_comprog.c $(COMPROG_UNIT_OBJS) \
 		$(filter %.c %.o,$^) $(filter %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
-check: all $(UNITS) $(FUZZERS) $(VTSCREEN)
+check: all $(UNITS) $(FUZZERS) $(VTSCREEN) $(FAULTSIM)
 	@[ -n "$(FUZZERS)" ] || echo "fuzz: skipped: clang not installed (apt-get install clang)"
 	@LAB=$(LAB) sh tests/run B=$(B) $(UNITS)
 

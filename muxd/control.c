@@ -273,9 +273,9 @@ control_accept_error(struct evconnlistener *l, void *arg)
 	if (control_spare != -1) {
 		close(control_spare);
 		control_spare = -1;
-		if ((fd = accept4(evconnlistener_get_fd(l), NULL, NULL,
-		    SOCK_CLOEXEC)) != -1)
-			control_refuse(fd, strerror(err));
+		fd = accept4(evconnlistener_get_fd(l), NULL, NULL,
+		    SOCK_CLOEXEC);
+		control_refuse(fd, strerror(err));
 		control_spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	} else
 		control_refuse(-1, strerror(err));

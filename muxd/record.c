@@ -245,6 +245,8 @@ record_link_open(struct link *l)
 	    &err) != CAP_OK) {
 		log_warnx("record: link %s: %s: %s", l->name,
 		    err.file[0] != '\0' ? err.file : path, err.msg);
+		events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",
+		    "record", "record", l->name, "error", err.msg));
 		cap_meta_free(&m);
 		record_free(r);
 		return;
@@ -304,6 +306,8 @@ record_port(struct port *p)
 		fatal("calloc");
 	if (cap_write_open(path, &m, 0, &r->cap, &err) != CAP_OK) {
 		log_warnx("record: port %s: %s: %s", p->name, path, err.msg);
+		events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",
+		    "record", "record", p->name, "error", err.msg));
 		cap_meta_free(&m);
 		record_free(r);
 		return (NULL);

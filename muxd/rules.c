@@ -339,7 +339,7 @@ static void
 rules_report(struct rules *r, int final, const char *kind,
     const char *verdict, const char *fmt, ...)
 {
-	char		 text[512], path[1024], stamp[32], up[16];
+	char		 text[512], path[1024], stamp[32], up[16], line[700];
 	struct link	*l = r->link;
 	time_t		 now = time(NULL);
 	struct tm	 tm;
@@ -366,18 +366,21 @@ rules_report(struct rules *r, int final, const char *kind,
 	    text);
 	snprintf(path, sizeof(path), "%s/compliance.txt",
 	    rules_conf->state_dir);
-	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
-	    O_CLOEXEC, 0640)) == -1) {
-		log_warn("%s", path);
-		return;
-	}
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y/%m/%d %H:%M:%S", &tm);
-	n = dprintf(fd, "%s round %d %s judge %02d %s %s\n", stamp, l->round,
-	    l->name, r->judge, verdict, text);
-	if (n < 0)
-		log_warn("%s", path);
-	close(fd);
+	n = snprintf(line, sizeof(line), "%s round %d %s judge %02d %s %s\n",
+	    stamp, l->round, l->name, r->judge, verdict, text);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		n = (int)strlen(line);
+	/* One write(2) a verdict; a failure is a fault, told. */
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	    O_CLOEXEC, 0640)) == -1 || write(fd, line, (size_t)n) != n) {
+		log_warn("%s: verdict not written", path);
+		events_post(PROTOCOL_EV_FAULT, json_pack("{ssss+}", "what",
+		    "compliance", "error", path, ": verdict not written"));
+	}
+	if (fd != -1)
+		close(fd);
 }
 
 /* Announce the assertion verdict when it changed, and keep a final one. */
