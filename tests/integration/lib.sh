@@ -201,23 +201,27 @@ sport() { echo "j$(echo "$1" | tr -d 'J')$(echo "$2" | cut -c1)"; }
 
 # Write a one-station room: J1 (judge 7, terminals j1l and j1r) compares
 # E1 (entry, approved "Ada") with C1 (confederate, approved "Bob"), every
-# line a pty muxd creates; rounds 1 and 2 both meet them.  Extra settings:
-# $STATION (in J1), $ENTRY (in E1), $CONFED (in C1), $RULES (top level).
+# line a pty muxd creates (with CABLES=1, the cables $T/NAME.dev: make
+# them with cable); rounds 1 and 2 both meet them.  Extra settings:
+# $STATION (in J1), $ENTRY (in E1), $CONFED (in C1), $RULES (top level),
+# $SCHEDULE_EXTRA (in the schedule).
 room1() {
+	_a() { [ -n "${CABLES:-}" ] && echo "$T/$1.dev" || echo "pty:$T/$1"; }
 	cat >"$T/room.conf" <<EOC
 control = "$SOCK"; state = "$T/state";
 ${RULES:-}
 ports = (
-  { name = "j1l"; address = "pty:$T/j1l"; },
-  { name = "j1r"; address = "pty:$T/j1r"; },
-  { name = "e1"; address = "pty:$T/e1"; },
-  { name = "c1"; address = "pty:$T/c1"; }
+  { name = "j1l"; address = "$(_a j1l)"; },
+  { name = "j1r"; address = "$(_a j1r)"; },
+  { name = "e1"; address = "$(_a e1)"; },
+  { name = "c1"; address = "$(_a c1)"; }
 );
 stations = ( { name = "J1"; judge = 7; left = "j1l"; right = "j1r"; ${STATION:-} } );
 entities = ( { name = "E1"; kind = "entry"; port = "e1"; approved = "Ada"; ${ENTRY:-} },
              { name = "C1"; kind = "confederate"; port = "c1"; approved = "Bob"; ${CONFED:-} } );
 schedule = { rounds = ( { round = 1; pairs = ( ("J1", "E1", "C1") ); },
-                        { round = 2; pairs = ( ("J1", "E1", "C1") ); } ); seed = 5; };
+                        { round = 2; pairs = ( ("J1", "E1", "C1") ); } ); seed = 5;
+             ${SCHEDULE_EXTRA:-} };
 EOC
 }
 

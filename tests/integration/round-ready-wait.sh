@@ -6,20 +6,7 @@
 
 for c in j1l j1r e1 c1; do cable $c; done
 write_room() {
-	cat >"$T/room.conf" <<EOC
-control = "$SOCK"; state = "$T/state";
-ports = (
-  { name = "j1l"; address = "$T/j1l.dev"; },
-  { name = "j1r"; address = "$T/j1r.dev"; },
-  { name = "e1"; address = "$T/e1.dev"; },
-  { name = "c1"; address = "$T/c1.dev"; }
-);
-stations = ( { name = "J1"; judge = 1; left = "j1l"; right = "j1r"; } );
-entities = ( { name = "E1"; kind = "entry"; port = "e1"; approved = "Ada"; },
-             { name = "C1"; kind = "confederate"; port = "c1"; approved = "Bob"; } );
-schedule = { rounds = ( { round = 1; pairs = ( ("J1", "E1", "C1") ); } ); seed = 1;
-             ready_wait = $1; };
-EOC
+	CABLES=1 SCHEDULE_EXTRA="ready_wait = $1;" room1
 }
 write_room 20
 muxd_start -f "$T/room.conf"
