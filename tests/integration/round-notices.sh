@@ -3,8 +3,7 @@
 # most once every 10 seconds of typing; nothing reaches anyone else.
 . tests/integration/lib.sh
 
-room1
-sed -i 's/seed = 5; };/seed = 5; duration = 2; };/' "$T/room.conf"
+SCHEDULE_EXTRA='duration = 2;' room1
 muxd_start -f "$T/room.conf"
 wait_port c1 up
 round_start 1
