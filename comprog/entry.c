@@ -113,12 +113,11 @@ entry_start(const struct profile *prof, const struct typing *typing,
 static void
 entry_child_exec(int in, int out, int err)
 {
-	dup2(in, STDIN_FILENO);
-	dup2(out, STDOUT_FILENO);
-	dup2(err, STDERR_FILENO);
-	port_exec_reset();
-	setenv("PYTHONUNBUFFERED", "1", 1);
-	execvp(entry_argv[0], entry_argv);
+	static const char *const env[] = { "PYTHONUNBUFFERED", "1", NULL };
+	struct port_exec x = { .tty = -1, .fd = { in, out, err },
+			    .env = env, .argv = entry_argv };
+
+	port_exec_run(&x);
 	fprintf(stderr, "comprog: cannot run %s: %s\n", entry_argv[0],
 	    strerror(errno));
 	_exit(127);

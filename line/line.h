@@ -16,6 +16,8 @@
  *	port_send()		bytes out, at once or through a bounded queue
  *	port_pause()		stop or resume reading a line
  *	port_json()		a port's state, counters and error
+ *	port_exec_run()		in a child: a program's terminal, descriptors,
+ *				signals and environment set up, then run
  *	serialscan_list()	the serial ports of this host
  *	log_*(), fatal()	the two error tiers, to stderr or syslog
  *
@@ -247,7 +249,16 @@ int		 port_pty_create(const struct addr *, char *, size_t, int *,
 
 /* port-exec.c */
 extern const struct port_ops port_exec_ops;
-void		 port_exec_reset(void);
+/* A program port_exec_run() runs in a child (exec: ports, comprog entry). */
+struct port_exec {
+	int		 tty;		/* its controlling terminal, in a
+					   session of its own; -1: none */
+	int		 fd[3];		/* its stdin, stdout, stderr; -1: kept */
+	const char *const *env;		/* set for it: NAME, value, ..., NULL */
+	const char	*command;	/* run with /bin/sh -c; when NULL, */
+	char *const	*argv;		/* argv[0] looked up in PATH */
+};
+void		 port_exec_run(const struct port_exec *);
 
 /* port-tcp.c */
 extern const struct port_ops port_tcp_ops;

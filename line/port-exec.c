@@ -23,23 +23,32 @@
 static int	port_exec_open(struct port *, char *, size_t);
 static void	port_exec_close(struct port *);
 static void	port_exec_release(struct port *);
-static void	port_exec_child(int, const char *) __attribute__((noreturn));
 
 const struct port_ops port_exec_ops = {
 	"exec", port_exec_open, port_exec_close, port_exec_release
 };
 
 /*
- * In a child about to run a program (muxd's exec: ports, comprog's
- * entry): close every descriptor above standard error and give the
- * program the default signal actions and an empty signal mask.
+ * In a child after fork(), run a program as x says (muxd's exec: ports,
+ * comprog's entry): its terminal and session, its standard input, output
+ * and error, every other descriptor closed, the default signal actions
+ * and an empty signal mask, its variables; then the program.  Returns
+ * only if the program could not be run, with errno set.
  */
 void
-port_exec_reset(void)
+port_exec_run(const struct port_exec *x)
 {
+	const char *const *e;
 	sigset_t	set;
 	int		fd;
 
+	if (x->tty != -1) {
+		setsid();
+		ioctl(x->tty, TIOCSCTTY, 0);
+	}
+	for (fd = 0; fd < 3; fd++)
+		if (x->fd[fd] != -1)
+			dup2(x->fd[fd], fd);
 	for (fd = 3; fd < 1024; fd++)
 		close(fd);
 	signal(SIGPIPE, SIG_DFL);
@@ -50,29 +59,22 @@ port_exec_reset(void)
 	signal(SIGWINCH, SIG_DFL);
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
-}
-
-/* In the child: make the pty the controlling terminal and run the command. */
-static void
-port_exec_child(int slave, const char *command)
-{
-	setsid();
-	ioctl(slave, TIOCSCTTY, 0);
-	dup2(slave, STDIN_FILENO);
-	dup2(slave, STDOUT_FILENO);
-	port_exec_reset();
-	execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-	fprintf(stderr, "muxd: exec /bin/sh: %s\n", strerror(errno));
-	_exit(127);
+	for (e = x->env; e != NULL && e[0] != NULL && e[1] != NULL; e += 2)
+		setenv(e[0], e[1], 1);
+	if (x->command != NULL)
+		execl("/bin/sh", "sh", "-c", x->command, (char *)NULL);
+	else
+		execvp(x->argv[0], x->argv);
 }
 
 /* Start the program on a new pty. */
 static int
 port_exec_open(struct port *p, char *err, size_t errlen)
 {
-	char	name[PATH_MAX];
-	int	master, slave;
-	pid_t	pid;
+	struct port_exec x = { .tty = -1, .fd = { -1, -1, -1 } };
+	char		name[PATH_MAX];
+	int		master, slave;
+	pid_t		pid;
 
 	master = port_pty_create(&p->addr, name, sizeof(name), &slave, err,
 	    errlen);
@@ -85,7 +87,12 @@ port_exec_open(struct port *p, char *err, size_t errlen)
 		close(master);
 		return (-1);
 	case 0:
-		port_exec_child(slave, p->addr.path);
+		/* The pty is its terminal, input and output; stderr is ours. */
+		x.tty = x.fd[0] = x.fd[1] = slave;
+		x.command = p->addr.path;
+		port_exec_run(&x);
+		fprintf(stderr, "muxd: exec /bin/sh: %s\n", strerror(errno));
+		_exit(127);
 	}
 	close(slave);
 	p->fd = master;

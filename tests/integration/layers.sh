@@ -1,53 +1,190 @@
 # The layers of the tree, from the compiler's own dependency files
-# ($B/DIR/*.d): no directory includes a header of a layer above its own
-# (bottom up: transcripts, protocol, contest, line, conf, then the
-# programs muxd, muxctl, comprog and udev, which see no other program's
-# headers), so there is no circle between directories; and muxctl's
-# objects include nothing but muxctl's and the protocol's headers.
+# ($B/DIR/*.d and below, written by -MMD): bottom up transcripts,
+# protocol, contest, line, conf, then the programs muxd, muxctl, comprog
+# and udev.  No directory includes a header of its own layer or one
+# above it (a library sees no program's headers, a program no other
+# program's), muxctl's objects include only muxctl's and the protocol's
+# headers, and no circle joins directories (tsort).  Only headers inside
+# the repository count: system headers and tests/ are left out.  The
+# check is first shown to fail on a build tree with planted crossings.
 . tests/integration/lib.sh
 
-# The layer of a directory: a number, programs all 6.
-layer() {
+DIRS="transcripts protocol contest line conf muxd muxctl comprog udev"
+
+# The layer of a directory, bottom up (the programs share the top one);
+# empty for a directory outside the layers.
+layers_rank() {
 	case $1 in
 	transcripts) echo 1 ;; protocol) echo 2 ;; contest) echo 3 ;;
-	line) echo 4 ;; conf) echo 5 ;;
-	muxd|muxctl|comprog|udev) echo 6 ;;
-	*) echo 0 ;;
+	line) echo 4 ;; conf) echo 5 ;; muxd|muxctl|comprog|udev) echo 6 ;;
 	esac
 }
 
-# Print "DIR OBJECT HEADER" for every repository header an object includes.
-edges() {
-	for d in transcripts protocol contest line conf muxd muxctl comprog udev; do
-		for f in "$B/$d"/*.d; do
-			[ -e "$f" ] || continue
-			# The first rule only: the object and what it depends on.
-			sed -n '1,/^$/p' "$f" | tr -d '\\' | tr ' ' '\n' |
-			    grep '\.h$' | grep -v '^/' | sed "s|^|$d $(basename "$f" .d).o |"
+# Print "DIR OBJECT HEADER" for each header of the repository that an
+# object of build tree $1 includes: the first rule of each .d file, up to
+# the blank line that -MP leaves after it, its paths relative to the
+# repository ("./" and ".." resolved, absolute ones inside it made
+# relative, the others dropped).
+layers_edges() {
+	for d in $DIRS; do
+		[ -d "$1/$d" ] || continue
+		find "$1/$d" -name '*.d' -type f | sort | while read -r f; do
+			awk -v dir="$d" -v root="$ROOT/" '
+			# A path with its "." and ".." steps taken.
+			function norm(p,   n, i, k, s, out) {
+				n = split(p, s, "/")
+				k = 0
+				for (i = 1; i <= n; i++) {
+					if (s[i] == "" || s[i] == ".")
+						continue
+					if (s[i] == ".." && k > 0 && out[k] != "..")
+						k--
+					else
+						out[++k] = s[i]
+				}
+				p = ""
+				for (i = 1; i <= k; i++)
+					p = p (i > 1 ? "/" : "") out[i]
+				return p
+			}
+			/^[ \t]*$/ { exit }
+			{
+				sub(/\\$/, "")
+				for (i = 1; i <= NF; i++) {
+					w = $i
+					if (obj == "") {
+						if (w ~ /:$/)
+							obj = substr(w, 1, length(w) - 1)
+						continue
+					}
+					if (w !~ /\.h$/)
+						continue
+					if (index(w, root) == 1)
+						w = substr(w, length(root) + 1)
+					else if (w ~ /^\//)
+						continue
+					w = norm(w)
+					if (w !~ /^\.\.(\/|$)/)
+						print dir, obj, w
+				}
+			}' "$f"
 		done
 	done
 }
-edges >"$T/edges"
-[ -s "$T/edges" ] || fail "no dependency files under $B (build first)"
-grep -q '^muxd .* line/line.h$' "$T/edges" || fail "the dependency files do not read as expected: $(head -3 "$T/edges")"
 
-: >"$T/bad"
-while read -r d obj h; do
-	hd=${h%%/*}
-	[ "$hd" = "$d" ] && continue
-	ld=$(layer "$d")
-	lh=$(layer "$hd")
-	[ "$lh" = 0 ] && continue
-	if [ "$d" = muxctl ] && [ "$hd" != protocol ]; then
-		echo "$d/$obj includes $h (muxctl sees only muxctl/ and protocol/)" >>"$T/bad"
-	elif [ "$lh" -ge "$ld" ]; then
-		echo "$d/$obj includes $h (layer $d may not see layer $hd)" >>"$T/bad"
+# Check build tree $1: print every crossing and any circle, and fail if
+# there is one.
+layers_check() {
+	for d in $DIRS; do
+		[ -n "$(find "$1/$d" -name '*.d' -type f 2>/dev/null | head -1)" ] ||
+			{ echo "no dependency files under $1/$d (build first)"; return 1; }
+	done
+	layers_edges "$1" >"$T/edges"
+	: >"$T/bad"
+	: >"$T/pairs"
+	while read -r d obj h; do
+		hd=${h%%/*}
+		[ "$hd" = "$d" ] && continue
+		lh=$(layers_rank "$hd")
+		[ -n "$lh" ] || continue
+		echo "$hd $d" >>"$T/pairs"
+		if [ "$d" = muxctl ]; then
+			[ "$hd" = protocol ] ||
+				echo "$obj includes $h (layer muxctl may not see layer $hd: only muxctl/ and protocol/)" >>"$T/bad"
+		elif [ "$lh" -ge "$(layers_rank "$d")" ]; then
+			echo "$obj includes $h (layer $d may not see layer $hd)" >>"$T/bad"
+		fi
+	done <"$T/edges"
+	rc=0
+	if [ -s "$T/bad" ]; then
+		sort -u "$T/bad"
+		rc=1
 	fi
-done <"$T/edges"
-[ -s "$T/bad" ] && fail "the layers are crossed:
-$(sort -u "$T/bad")"
+	# A circle between directories, whatever the layers say: tsort finds
+	# it, and a walk of the edges names it, with an include for each step.
+	sort -u "$T/pairs" >"$T/pairs.u"
+	if ! tsort <"$T/pairs.u" >/dev/null 2>"$T/tsort"; then
+		circle=$(awk '
+		function walk(u,   i, v, j, s) {
+			state[u] = 1
+			stack[++sp] = u
+			for (i = 1; i <= n[u]; i++) {
+				v = adj[u, i]
+				if (state[v] == 1) {
+					for (j = 1; stack[j] != v; j++)
+						;
+					for (s = ""; j <= sp; j++)
+						s = s stack[j] " "
+					print s v
+					return 1
+				}
+				if (state[v] == 0 && walk(v))
+					return 1
+			}
+			state[u] = 2
+			sp--
+			return 0
+		}
+		{ adj[$2, ++n[$2]] = $1; node[$2] = 1 }
+		END { for (u in node) if (state[u] == 0 && walk(u)) exit }
+		' "$T/pairs.u")
+		echo "a circle between directories: $(echo "$circle" | sed 's/ / -> /g')"
+		set -- $circle
+		while [ $# -gt 1 ]; do
+			awk -v x="$1" -v y="$2" '$1 == x && index($3, y "/") == 1 {
+				print "  " $2 " includes " $3; exit }' "$T/edges"
+			shift
+		done
+		sed 's/^/  /' "$T/tsort"
+		rc=1
+	fi
+	return $rc
+}
 
-# No circle between directories, whatever the layers say.
-awk '{ split($3, p, "/"); if (p[1] != $1) print p[1], $1 }' "$T/edges" | sort -u >"$T/pairs"
-tsort "$T/pairs" >/dev/null 2>"$T/tsort" || fail "a circle between directories: $(cat "$T/tsort")"
+# The check fails on a build tree with planted crossings, each named: a
+# line object that includes muxd.h (also a circle, muxd including
+# line.h), muxctl including line.h, comprog including muxd.h, a library
+# including a library above it from a subdirectory, by an absolute path;
+# and it holds an include of a header of tests/ and of a system header
+# against nobody.
+F=$T/planted
+for d in $DIRS; do
+	mkdir -p "$F/$d"
+	printf '%s\n' "$F/$d/x.o: $d/x.c $d/x.h /usr/include/stdio.h \\" \
+	    "  tests/unit/fixture-conf.h" "" "$d/x.h:" >"$F/$d/x.d"
+done
+printf '%s\n' "$F/line/port.o: line/port.c line/line.h \\" \
+    "  ./line/../muxd/muxd.h" "" "line/line.h:" "" "muxd/muxd.h:" >"$F/line/port.d"
+printf '%s\n' "$F/muxd/link.o: muxd/link.c line/line.h" >"$F/muxd/link.d"
+printf '%s\n' "$F/muxctl/muxctl.o: muxctl/muxctl.c protocol/protocol.h \\" \
+    "  line/line.h" >"$F/muxctl/muxctl.d"
+printf '%s\n' "$F/comprog/judge.o: comprog/judge.c muxd/muxd.h" >"$F/comprog/judge.d"
+mkdir -p "$F/contest/sub"
+printf '%s\n' "$F/contest/sub/hold.o: contest/sub/hold.c $ROOT/conf/conf.h" \
+    >"$F/contest/sub/hold.d"
+layers_check "$F" >"$T/planted.out" &&
+	fail "the check passed a build tree that crosses the layers: $(cat "$T/planted.out")"
+for want in \
+    "$F/line/port.o includes muxd/muxd.h (layer line may not see layer muxd)" \
+    "$F/muxctl/muxctl.o includes line/line.h (layer muxctl may not see layer line: only muxctl/ and protocol/)" \
+    "$F/contest/sub/hold.o includes conf/conf.h (layer contest may not see layer conf)" \
+    "$F/comprog/judge.o includes muxd/muxd.h (layer comprog may not see layer muxd)" \
+    "a circle between directories: "; do
+	grep -qF "$want" "$T/planted.out" ||
+		fail "the check of planted crossings does not say '$want'; it said:
+$(cat "$T/planted.out")"
+done
+grep -Eq 'circle between directories: (line -> muxd -> line|muxd -> line -> muxd)$' "$T/planted.out" ||
+	fail "the planted circle line, muxd is not named: $(cat "$T/planted.out")"
+[ "$(grep -c 'may not see' "$T/planted.out")" = 4 ] ||
+	fail "the check of planted crossings names more than them: $(cat "$T/planted.out")"
+
+# The build itself.
+layers_check "$B" >"$T/out" || fail "the layers are crossed in $B:
+$(cat "$T/out")"
+for want in "muxd .* line/line.h" "comprog .* contest/contest.h" \
+    "muxctl .* protocol/protocol.h"; do
+	grep -q "^$want$" "$T/edges" ||
+		fail "the dependency files do not read as expected (no '$want'): $(head -3 "$T/edges")"
+done
 echo ok
