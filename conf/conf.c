@@ -12,6 +12,7 @@
  */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -31,7 +32,8 @@
 #define CONF_CAPTURE_MAX	(1LL << 40)
 
 static const char *conf_top_keys[] = { "control", "state", "captures",
-    "transcripts", "queue_limit", "capture_limit", "sync", "ports",
+    "transcripts", "queue_limit", "capture_limit", "sync", "entry_user",
+    "ports",
     "stations", "entities",
     "schedule", "rules", NULL };
 
@@ -40,6 +42,7 @@ static int	 conf_member(struct conf_ctx *, const config_setting_t *,
 static char	*conf_path(struct conf_ctx *, const char *);
 static int	 conf_dirs(struct conf_ctx *, const config_setting_t *);
 static int	 conf_limits(struct conf_ctx *, const config_setting_t *);
+static int	 conf_entry_user(struct conf_ctx *, const config_setting_t *);
 static int	 conf_bounded(struct conf_ctx *, const config_setting_t *,
 		    const char *, long long, long long, const char *,
 		    long long *);
@@ -234,6 +237,36 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 	return (0);
 }
 
+/*
+ * Read the user exec: entries run as: a user name, never root (whether
+ * it exists is for the machine muxd runs on, when a program starts).
+ */
+static int
+conf_entry_user(struct conf_ctx *ctx, const config_setting_t *root)
+{
+	const config_setting_t	*s = NULL;
+	const char		*v = NULL;
+	size_t			 i;
+	int			 r;
+
+	if ((r = conf_string(ctx, root, "entry_user", "at top level", 0, &v,
+	    &s)) != 1)
+		return (r);
+	for (i = 0; v[i] != '\0'; i++)
+		if (!isalnum((unsigned char)v[i]) && v[i] != '_' &&
+		    (i == 0 || (v[i] != '-' && v[i] != '.')))
+			break;
+	if (i == 0 || v[i] != '\0' || i > 32)
+		return (conf_error(ctx, s, "entry_user '%s' is not a user "
+		    "name", v));
+	if (strcmp(v, "root") == 0)
+		return (conf_error(ctx, s, "entry_user 'root': entries never "
+		    "run as root"));
+	if ((ctx->conf->entry_user = strdup(v)) == NULL)
+		return (conf_nomem(ctx, s));
+	return (0);
+}
+
 /* Read the queue limit and the sync interval, or take their defaults. */
 static int
 conf_limits(struct conf_ctx *ctx, const config_setting_t *root)
@@ -302,6 +335,7 @@ conf_parse(config_t *cf, const char *name, const char *basedir, char *err,
 	}
 	if (conf_keys(&ctx, root, conf_top_keys, "at top level") == -1 ||
 	    conf_dirs(&ctx, root) == -1 || conf_limits(&ctx, root) == -1 ||
+	    conf_entry_user(&ctx, root) == -1 ||
 	    conf_rules_read(&ctx, root) == -1 ||
 	    conf_room_read(&ctx, root) == -1 ||
 	    conf_schedule_read(&ctx, root) == -1)
@@ -456,6 +490,7 @@ conf_free(struct conf *conf)
 	free(conf->state_dir);
 	free(conf->capture_dir);
 	free(conf->transcript_dir);
+	free(conf->entry_user);
 	free(conf);
 }
 

@@ -71,6 +71,8 @@ struct conf {
 	char		*capture_dir;
 	char		*transcript_dir;
 	size_t		 queue_limit;
+	char		*entry_user;	/* exec: programs run as; NULL:
+					   the default */
 	uint64_t	 capture_limit;	/* bytes of output a capture keeps */
 	int		 sync_sec;	/* recordings synced after a write */
 	struct conf_port *ports;

@@ -191,7 +191,12 @@ enum port_dir { PORT_IN, PORT_OUT };	/* read from / written to a port */
  * owner then; event gets what happens to a line; peer and unlink concern
  * the owner of a port (muxd: the link's other port, and link_free());
  * closed is called as a port is freed; clock gives the program's time
- * (the loop's cached time) and must be set.  Any other may be NULL.
+ * (the loop's cached time) and must be set.  spawn starts the program
+ * of an exec: port elsewhere (muxd: as the entries' own user) on the pty
+ * given, returning its pid, or -1 with a reason; kill then signals that
+ * program's process group, and the program is told of its end with
+ * port_child_exited().  Without spawn, the program is a child of the
+ * program's own.  Any other may be NULL.
  */
 struct port_hooks {
 	void		 (*forward)(struct port *, const unsigned char *,
@@ -204,6 +209,8 @@ struct port_hooks {
 	void		 (*unlink)(void *, const char *);
 	void		 (*closed)(struct port *);
 	void		 (*clock)(struct timeval *);
+	pid_t		 (*spawn)(struct port *, int, char *, size_t);
+	void		 (*kill)(pid_t, int);
 };
 void		 port_hooks_set(struct event_base *, const struct port_hooks *);
 struct event_base *port_base(void);
@@ -222,6 +229,8 @@ struct port	*port_find(const char *);
 const char	*port_state_name(enum port_state);
 json_t		*port_json(const struct port *);
 void		 port_child_exited(pid_t, int);
+pid_t		 port_spawn(struct port *, int, char *, size_t);
+void		 port_killpg(pid_t, int);
 
 /* port-tty.c */
 extern const struct port_ops port_tty_ops;
@@ -257,8 +266,10 @@ struct port_exec {
 	const char *const *env;		/* set for it: NAME, value, ..., NULL */
 	const char	*command;	/* run with /bin/sh -c; when NULL, */
 	char *const	*argv;		/* argv[0] looked up in PATH */
+	const char	*user;		/* become this user first (as root;
+					   never root itself); NULL: stay */
 };
-void		 port_exec_run(const struct port_exec *);
+const char	*port_exec_run(const struct port_exec *);
 
 /* port-tcp.c */
 extern const struct port_ops port_tcp_ops;

@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,16 +31,46 @@ const struct port_ops port_exec_ops = {
 };
 
 /*
+ * Become user for good, as a program on a line runs: its groups, gid
+ * and uid, and the variables that name its home.  Root is refused.
+ */
+static const char *
+port_exec_user(const char *user)
+{
+	struct passwd	*pw;
+
+	errno = 0;
+	if ((pw = getpwnam(user)) == NULL) {
+		if (errno == 0)
+			errno = ENOENT;
+		return ("no such user");
+	}
+	if (pw->pw_uid == 0) {
+		errno = EPERM;
+		return ("the user is root");
+	}
+	if (initgroups(pw->pw_name, pw->pw_gid) == -1 ||
+	    setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) == -1 ||
+	    setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) == -1)
+		return ("cannot become the user");
+	setenv("USER", pw->pw_name, 1);
+	setenv("LOGNAME", pw->pw_name, 1);
+	setenv("HOME", pw->pw_dir, 1);
+	return (NULL);
+}
+
+/*
  * In a child after fork(), run a program as x says (muxd's exec: ports,
  * comprog's entry): its terminal and session, its standard input, output
  * and error, every other descriptor closed, the default signal actions
- * and an empty signal mask, its variables; then the program.  Returns
- * only if the program could not be run, with errno set.
+ * and an empty signal mask, its user and variables; then the program.
+ * Returns only if the program could not be run: what failed, errno set.
  */
-void
+const char *
 port_exec_run(const struct port_exec *x)
 {
 	const char *const *e;
+	const char	*why;
 	sigset_t	set;
 	int		fd;
 
@@ -59,12 +91,16 @@ port_exec_run(const struct port_exec *x)
 	signal(SIGWINCH, SIG_DFL);
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
+	if (x->user != NULL && (why = port_exec_user(x->user)) != NULL)
+		return (why);
 	for (e = x->env; e != NULL && e[0] != NULL && e[1] != NULL; e += 2)
 		setenv(e[0], e[1], 1);
-	if (x->command != NULL)
+	if (x->command != NULL) {
 		execl("/bin/sh", "sh", "-c", x->command, (char *)NULL);
-	else
-		execvp(x->argv[0], x->argv);
+		return ("exec /bin/sh");
+	}
+	execvp(x->argv[0], x->argv);
+	return ("exec");
 }
 
 /* Start the program on a new pty. */
@@ -72,6 +108,7 @@ static int
 port_exec_open(struct port *p, char *err, size_t errlen)
 {
 	struct port_exec x = { .tty = -1, .fd = { -1, -1, -1 } };
+	const char	*why;
 	char		name[PATH_MAX];
 	int		master, slave;
 	pid_t		pid;
@@ -80,6 +117,17 @@ port_exec_open(struct port *p, char *err, size_t errlen)
 	    errlen);
 	if (master == -1)
 		return (-1);
+	/* The program's own hook may start it elsewhere, as another user. */
+	if ((pid = port_spawn(p, slave, err, errlen)) != 0) {
+		close(slave);
+		if (pid == -1) {
+			close(master);
+			return (-1);
+		}
+		p->fd = master;
+		p->pid = pid;
+		return (0);
+	}
 	switch (pid = fork()) {
 	case -1:
 		snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -90,8 +138,8 @@ port_exec_open(struct port *p, char *err, size_t errlen)
 		/* The pty is its terminal, input and output; stderr is ours. */
 		x.tty = x.fd[0] = x.fd[1] = slave;
 		x.command = p->addr.path;
-		port_exec_run(&x);
-		fprintf(stderr, "muxd: exec /bin/sh: %s\n", strerror(errno));
+		why = port_exec_run(&x);
+		fprintf(stderr, "muxd: %s: %s\n", why, strerror(errno));
 		_exit(127);
 	}
 	close(slave);
@@ -110,7 +158,7 @@ port_exec_close(struct port *p)
 		close(p->fd);
 	p->fd = -1;
 	if (p->pid > 0)
-		kill(-p->pid, SIGTERM);
+		port_killpg(p->pid, SIGTERM);
 }
 
 /* Make sure the program is gone when the port is removed. */
@@ -118,5 +166,5 @@ static void
 port_exec_release(struct port *p)
 {
 	if (p->pid > 0)
-		kill(-p->pid, SIGTERM);
+		port_killpg(p->pid, SIGTERM);
 }

@@ -80,6 +80,28 @@ port_base(void)
 	return (port_evbase);
 }
 
+/*
+ * Start an exec: port's program on the pty given through the program's
+ * spawn hook: its pid, -1 with a reason, or 0 when there is no hook.
+ */
+pid_t
+port_spawn(struct port *p, int tty, char *err, size_t errlen)
+{
+	if (port_hooks.spawn == NULL)
+		return (0);
+	return (port_hooks.spawn(p, tty, err, errlen));
+}
+
+/* Signal the process group of a program an exec: port started. */
+void
+port_killpg(pid_t pid, int sig)
+{
+	if (port_hooks.kill != NULL)
+		port_hooks.kill(pid, sig);
+	else
+		kill(-pid, sig);
+}
+
 /* Read the program's clock. */
 void
 port_time(struct timeval *tv)
@@ -573,7 +595,7 @@ port_child_exited(pid_t pid, int status)
 			continue;
 		p->pid = -1;
 		/* What it started in its process group ends with it. */
-		kill(-pid, SIGTERM);
+		port_killpg(pid, SIGTERM);
 		if (WIFSIGNALED(status))
 			log_warnx("port %s: program killed by signal %d",
 			    p->name, WTERMSIG(status));

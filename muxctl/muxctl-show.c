@@ -49,6 +49,7 @@ static void	 muxctl_show_placements(const json_t *);
 static void	 muxctl_show_ports(const json_t *);
 static void	 muxctl_show_links(const json_t *);
 static void	 muxctl_show_status(const json_t *);
+static void	 muxctl_show_entries(const json_t *);
 static void	 muxctl_show_schedule(const json_t *);
 static void	 muxctl_show_value(const json_t *);
 static void	 muxctl_show_text(const json_t *);
@@ -474,6 +475,29 @@ muxctl_show_links(const json_t *list)
 	muxctl_show_table_print(&t);
 }
 
+/* Warn when the room's programs (exec:) run as muxd's own user. */
+static void
+muxctl_show_entries(const json_t *st)
+{
+	const json_t	*e = json_object_get(st, "entries"), *p;
+	const char	*user, *kind;
+	size_t		 i;
+
+	if (e == NULL || json_is_true(json_object_get(e, "own")))
+		return;
+	json_array_foreach(json_object_get(st, "ports"), i, p) {
+		kind = muxctl_get_str(p, "kind");
+		if (kind == NULL || strcmp(kind, "exec") != 0)
+			continue;
+		user = muxctl_get_str(e, "user");
+		printf("WARNING: entries run as ");
+		muxctl_show_put_str(stdout, user != NULL ? user : "?", 0);
+		printf(", muxd's own user: they can reach its socket and "
+		    "files\n");
+		return;
+	}
+}
+
 /* Print a status result: the round line, the ports, the links. */
 static void
 muxctl_show_status(const json_t *st)
@@ -497,6 +521,7 @@ muxctl_show_status(const json_t *st)
 		muxctl_show_put_str(stdout, why != NULL ? why : "?", 0);
 		printf("\n");
 	}
+	muxctl_show_entries(st);
 	muxctl_show_round(json_object_get(st, "round"), "running since");
 	putchar('\n');
 	muxctl_show_ports(json_object_get(st, "ports"));

@@ -503,12 +503,13 @@ control_status(void)
 	ls = json_array();
 	TAILQ_FOREACH(l, &links, entry)
 		json_array_append_new(ls, link_json(l));
-	return (json_pack("{ss ss? so so so s{sIsIss?} s{ss?}}", "version",
+	return (json_pack("{ss ss? so so so s{sIsIss?} s{ss?} so}", "version",
 	    MUXD_VERSION, "config", muxd_conf != NULL ? muxd_conf->file :
 	    NULL, "round", round_json(), "ports", ps, "links", ls, "control",
 	    "clients", (json_int_t)control_nclients, "refused",
 	    (json_int_t)control_refused, "refusal", control_refused > 0 ?
-	    control_why : NULL, "state", "error", state_failure()));
+	    control_why : NULL, "state", "error", state_failure(), "entries",
+	    spawn_json()));
 }
 
 /* The link a command's "target" names, itself or by a port; NULL: err. */

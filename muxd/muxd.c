@@ -32,7 +32,9 @@ static const struct port_hooks muxd_port_hooks = {
 	.peer = link_port_peer,
 	.unlink = link_port_unlink,
 	.closed = record_port_close,
-	.clock = muxd_time
+	.clock = muxd_time,
+	.spawn = spawn_run,
+	.kill = spawn_kill
 };
 
 static void	muxd_usage(void) __attribute__((noreturn));
@@ -43,12 +45,10 @@ static void	muxd_ports(const struct conf *);
 static void	muxd_quick(char **, int);
 static void	muxd_shutdown(void);
 static void	muxd_drop(const char *, const char *);
-static void	muxd_port_start(struct port *);
 static int	muxd_list_ports(void);
+static int	muxd_has_exec(char **, int);
 static int	muxd_configure(const struct conf *, char *, size_t);
 
-/* With -u, exec: ports wait for the drop: their programs run as the user. */
-static int	muxd_exec_later;
 
 /*
  * Post what happened to a line on the event bus.  An entry's program
@@ -234,7 +234,7 @@ muxd_ports(const struct conf *cf)
 			continue;
 		p = port_new(cf->ports[i].name, &cf->ports[i].addr,
 		    cf->queue_limit);
-		muxd_port_start(p);
+		port_start(p);
 	}
 }
 
@@ -249,6 +249,7 @@ muxd_configure(const struct conf *cf, char *err, size_t errlen)
 	link_configure(cf);
 	round_configure(cf);
 	record_configure(cf);
+	spawn_configure(cf);
 	return (rules_configure(cf, err, errlen));
 }
 
@@ -322,17 +323,9 @@ muxd_quick(char **pairs, int npairs)
 		if (link_new(name, p[0], p[1], LINK_MANUAL, err,
 		    sizeof(err)) == NULL)
 			fatalx("%s", err);
-		muxd_port_start(p[0]);
-		muxd_port_start(p[1]);
+		port_start(p[0]);
+		port_start(p[1]);
 	}
-}
-
-/* Start a new port, unless it runs a program that must wait for -u. */
-static void
-muxd_port_start(struct port *p)
-{
-	if (!muxd_exec_later || p->addr.kind != ADDR_EXEC)
-		port_start(p);
 }
 
 /*
@@ -344,7 +337,6 @@ static void
 muxd_drop(const char *user, const char *sockpath)
 {
 	const char	*owned[5];
-	struct port	*p;
 	char		 err[MUXD_ERRLEN];
 	int		 i = 0;
 
@@ -360,12 +352,22 @@ muxd_drop(const char *user, const char *sockpath)
 	owned[i] = NULL;
 	if (priv_drop(user, owned, err, sizeof(err)) == -1)
 		fatalx("%s", err);
-	/* Programs on exec: ports start as the user. */
-	muxd_exec_later = 0;
-	TAILQ_FOREACH(p, &ports, entry)
-		if (p->addr.kind == ADDR_EXEC && p->state == PORT_DOWN &&
-		    !evtimer_pending(p->ev_retry, NULL))
-			port_start(p);
+}
+
+/* Whether the room or the quick links run any program (exec:). */
+static int
+muxd_has_exec(char **pairs, int npairs)
+{
+	size_t	i;
+	int	j;
+
+	for (j = 0; j < 2 * npairs; j++)
+		if (strncmp(pairs[j], "exec:", 5) == 0)
+			return (1);
+	for (i = 0; muxd_conf != NULL && i < muxd_conf->nports; i++)
+		if (muxd_conf->ports[i].addr.kind == ADDR_EXEC)
+			return (1);
+	return (0);
 }
 
 /* Close everything in order: links, ports, then the control socket. */
@@ -385,6 +387,7 @@ muxd_shutdown(void)
 	rules_shutdown();
 	while ((p = TAILQ_FIRST(&ports)) != NULL)
 		port_free(p);
+	spawn_close();
 	control_close();
 	muxd_configure(NULL, NULL, 0);
 	conf_free(muxd_conf);
@@ -427,7 +430,6 @@ main(int argc, char *argv[])
 			break;
 		case 'u':
 			user = optarg;
-			muxd_exec_later = 1;
 			break;
 		case 'v':
 			verbose++;
@@ -472,10 +474,13 @@ main(int argc, char *argv[])
 	/* What muxd records is the room's: files 0640, directories 0750. */
 	umask(027);
 	signal(SIGPIPE, SIG_IGN);
+	/* Entries' programs are started by a spawner that keeps root. */
+	spawn_start(user, muxd_has_exec(pairs, npairs));
 	/* Byte times come from muxd_time(), not from the loop's clock. */
 	if ((muxd_base = event_base_new()) == NULL)
 		fatalx("cannot create the event loop");
 	port_hooks_set(muxd_base, &muxd_port_hooks);
+	spawn_listen(muxd_base);
 	for (i = 0; signums[i] != 0; i++) {
 		sigs[i] = evsignal_new(muxd_base, signums[i], muxd_signal,
 		    NULL);

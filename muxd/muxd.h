@@ -185,6 +185,15 @@ void		 state_keep_links(void);
 void		 state_flush(void);
 int		 state_load(void);
 
+/* spawn.c */
+void		 spawn_start(const char *, int);
+void		 spawn_listen(struct event_base *);
+void		 spawn_close(void);
+void		 spawn_configure(const struct conf *);
+pid_t		 spawn_run(struct port *, int, char *, size_t);
+void		 spawn_kill(pid_t, int);
+json_t		*spawn_json(void);
+
 /* priv.c */
 int		 priv_drop(const char *, const char **, char *, size_t);
 

@@ -23,6 +23,8 @@ ports = (
   { name = "bot"; address = "exec:cat >$T/bot.in"; }
 );
 EOC
+# The entry (another user) may write this file, not the directory.
+: >"$T/bot.in"; chmod 666 "$T/bot.in"
 muxd_start -f "$T/room.conf"
 for p in loop left right term busy1 busy2 bot; do wait_port $p up; done
 mctl connect busy1 busy2 >/dev/null || fail "cannot link busy1 and busy2"

@@ -1,19 +1,27 @@
 # muxd -u: the lines and the control socket are opened first, then muxd
 # becomes the user for good; it still routes, records and saves its state,
-# its directories and socket are the user's, and an exec: entry runs as
-# the user too, in a room and in quick mode.
+# its directories and socket are the user's; an exec: entry runs as the
+# entries' user: here the same (said in the log and status, as it gives
+# the entry muxd's files), in quick mode the default one (entry-user.sh
+# has a room of its own).
 . tests/integration/lib.sh
 
 id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 0; }
 [ "$(id -u)" = 0 ] || { echo "skipped: needs root"; exit 0; }
 chmod 755 "$T"
-ENTRY='eol = "lf";' room1
+ENTRY='eol = "lf";' RULES='entry_user = "nobody";' room1
 sed -i 's|address = "pty:'"$T"'/e1"|address = "exec:/bin/sh -c \\"read x; id -un; exec cat\\""|' "$T/room.conf"
 muxd_start -f "$T/room.conf" -u nobody
 grep -q 'running as user nobody' "$T/muxd.log" || fail "muxd did not say it dropped to nobody"
 uid=$(awk '/^Uid:/ { print $2, $3, $4, $5 }' /proc/"$MUXD_PID"/status)
 [ "$uid" = "$(id -u nobody) $(id -u nobody) $(id -u nobody) $(id -u nobody)" ] ||
 	fail "muxd runs with uids $uid, not nobody's"
+grep -q "entries run as nobody, muxd's own user" "$T/muxd.log" ||
+	fail "muxd did not say its entries share its user"
+[ "$(mctl -j status | jq -r .entries.own)" = false ] ||
+	fail "status does not say the entries share muxd's user"
+mctl status | grep -q "^WARNING: entries run as nobody, muxd's own user" ||
+	fail "muxctl status does not warn: $(mctl status | head -3)"
 [ "$(stat -c %U "$SOCK")" = nobody ] || fail "the control socket is not nobody's"
 [ "$(stat -c %U "$T/state")" = nobody ] || fail "the state directory is not nobody's"
 
@@ -34,11 +42,13 @@ wait_for "grep -q 'still here' '$T'/state/transcripts/E1/*.TXT" 5 ||
 mctl round stop >/dev/null || fail "round stop failed"
 muxd_stop
 
-# Quick mode too: the link's program runs as nobody, and so does muxd.
+# Quick mode too: muxd runs as nobody, the link's program as the default
+# entries' user (muxd-entry where it exists).
+eu=nobody; id muxd-entry >/dev/null 2>&1 && eu=muxd-entry
 muxd_start -s "$SOCK" -u nobody --link "pty:$T/q" \
     'exec:/bin/sh -c "read x; id -un; exec cat"'
 [ "$(awk '/^Uid:/ { print $2 }' /proc/"$MUXD_PID"/status)" = "$(id -u nobody)" ] ||
 	fail "muxd in quick mode did not become nobody"
-tty "$T/q" 'type:who\n' 'expect:nobody' >/dev/null ||
-	fail "the exec: program in quick mode did not run as nobody"
+tty "$T/q" 'type:who\n' "expect:$eu" >/dev/null ||
+	fail "the exec: program in quick mode did not run as $eu"
 echo ok

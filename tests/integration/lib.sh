@@ -6,6 +6,10 @@ set -u
 B=${B:-build}
 ROOT=$(pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/${T_NAME:-muxd-test}.XXXXXX")
+# Programs on exec: ports run as the entries' own user (muxd-entry, or
+# nobody), never as root: the scripts a scenario writes for them must be
+# theirs to read and run.
+[ "$(id -u)" = 0 ] && chmod 755 "$T"
 PIDS=
 MUXD_PID=
 TOOLS=$ROOT/$B/tests/tools

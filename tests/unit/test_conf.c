@@ -250,6 +250,32 @@ test_top_level_bounds_are_inclusive(void **state)
 	}
 }
 
+/*
+ * entry_user: unset by default (muxd picks its default), a user name
+ * kept, root and what is no user name refused with file and line.
+ */
+static void
+test_entry_user(void **state)
+{
+	struct conf	*conf;
+
+	(void)state;
+	conf = fixture_conf_load("e.conf", PORTS);
+	assert_null(conf->entry_user);
+	conf_free(conf);
+	conf = fixture_conf_load("e.conf", PORTS "entry_user = \"bot-1\";\n");
+	assert_string_equal(conf->entry_user, "bot-1");
+	conf_free(conf);
+	fixture_conf_error("entry_user = \"root\";\n" PORTS,
+	    "bad.conf:1: entry_user 'root': entries never run as root");
+	fixture_conf_error("entry_user = \"-x\";\n" PORTS,
+	    "bad.conf:1: entry_user '-x' is not a user name");
+	fixture_conf_error("entry_user = \"a b\";\n" PORTS,
+	    "bad.conf:1: entry_user 'a b' is not a user name");
+	fixture_conf_error("entry_user = \"\";\n" PORTS,
+	    "bad.conf:1: entry_user '' is not a user name");
+}
+
 /* A name of 32 allowed characters is accepted. */
 static void
 test_names_of_32_allowed_characters_are_accepted(void **state)
@@ -732,6 +758,7 @@ main(void)
 		cmocka_unit_test(test_error_unknown_address_scheme),
 		cmocka_unit_test(test_error_bad_serial_option),
 		cmocka_unit_test(test_ftdi_ports_on_other_lines),
+		cmocka_unit_test(test_entry_user),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL) +
