@@ -71,9 +71,9 @@ static void
 comprog_usage(void)
 {
 	fprintf(stderr,
-	    "usage: comprog judge [-v] [--remote-echo] [-e eol] [-l log] "
-	    "[-p profile]\n"
-	    "               [-r dir | --no-record] address\n"
+	    "usage: comprog judge [-v] [--local-echo | --remote-echo] [-e eol] "
+	    "[-l log]\n"
+	    "               [-p profile] [-r dir | --no-record] address\n"
 	    "       comprog confederate [-v] -n name [--clock minutes] "
 	    "[-e eol] [-l log]\n"
 	    "               [-p profile] [-r dir | --no-record] address\n"
@@ -259,7 +259,7 @@ main(int argc, char *argv[])
 {
 	enum {
 		OPT_REMOTE_ECHO = 256, OPT_NO_RECORD, OPT_CLOCK, OPT_TYPING,
-		OPT_ECHO, OPT_PROGRAM, OPT_CONTESTANT, OPT_SEED
+		OPT_ECHO, OPT_PROGRAM, OPT_CONTESTANT, OPT_SEED, OPT_LOCAL_ECHO
 	};
 	static const struct option longopts[] = {
 		{ "eol", required_argument, NULL, 'e' },
@@ -269,6 +269,7 @@ main(int argc, char *argv[])
 		{ "record", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "remote-echo", no_argument, NULL, OPT_REMOTE_ECHO },
+		{ "local-echo", no_argument, NULL, OPT_LOCAL_ECHO },
 		{ "no-record", no_argument, NULL, OPT_NO_RECORD },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "typing", required_argument, NULL, OPT_TYPING },
@@ -292,7 +293,7 @@ main(int argc, char *argv[])
 	const char		*typingtext = NULL, *program = NULL;
 	const char		*contestant = NULL, *address;
 	char			 err[LINE_ERRLEN], **prog = NULL;
-	int			 ch, remote_echo = 0, minutes = 0, echo = 0;
+	int			 ch, judge_echo = -1, minutes = 0, echo = 0;
 	long long		 seed = -1;
 	size_t			 i;
 
@@ -334,7 +335,10 @@ main(int argc, char *argv[])
 			comprog_verbose++;
 			break;
 		case OPT_REMOTE_ECHO:
-			remote_echo = 1;
+			judge_echo = PROFILE_ECHO_REMOTE;
+			break;
+		case OPT_LOCAL_ECHO:
+			judge_echo = PROFILE_ECHO_LOCAL;
 			break;
 		case OPT_NO_RECORD:
 			record = NULL;
@@ -382,7 +386,7 @@ main(int argc, char *argv[])
 		    "approved for the opening assertion\n");
 		return (2);
 	}
-	if ((remote_echo && comprog_mode != COMPROG_JUDGE) ||
+	if ((judge_echo != -1 && comprog_mode != COMPROG_JUDGE) ||
 	    (minutes && comprog_mode != COMPROG_CONFED) ||
 	    ((typingtext != NULL || echo) && comprog_mode != COMPROG_ENTRY))
 		comprog_usage();
@@ -393,8 +397,8 @@ main(int argc, char *argv[])
 		fprintf(stderr, "comprog: %s\n", err);
 		return (1);
 	}
-	if (remote_echo)
-		prof.remote_echo = 1;
+	if (judge_echo != -1)
+		prof.echo = (enum profile_echo)judge_echo;
 	if (eol != NULL && (judgeterm_eol_parse(eol, (enum judgeterm_eol *)
 	    &prof.eol) == -1 || prof.eol == JUDGETERM_EOL_ASIS)) {
 		fprintf(stderr, "comprog: -e takes cr, lf or crlf, not '%s'\n",

@@ -52,7 +52,11 @@ struct profile {
 	char		 prompt[PROFILE_PROMPTMAX];	/* shown for ">" */
 	char		 banner[PROFILE_BANNERMAX];	/* at the top */
 	int		 width;		/* line width, columns */
-	int		 remote_echo;	/* the echo comes from muxd */
+	enum profile_echo {		/* who echoes the judge's keys */
+		PROFILE_ECHO_AUTO,	/* muxd if it answers, else comprog */
+		PROFILE_ECHO_LOCAL,	/* comprog */
+		PROFILE_ECHO_REMOTE	/* muxd */
+	}		 echo;
 	int		 eol;		/* enum judgeterm_eol sent for Enter */
 	char		 typing[64];	/* entry: the typing model */
 	int		 fg[PROFILE_NCOLOURS];	/* curses colours, -1 default */

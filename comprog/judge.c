@@ -4,7 +4,7 @@
  * echoed at once, may write several lines and ends a turn with two line
  * ends; "@@nn" CR CR announces judge nn.
  *
- * Local echo (the default, machine to machine): muxd's judgeterm.c runs
+ * Local echo (--local-echo, machine to machine): muxd's judgeterm.c runs
  * here, on the judge's keys; its echo and prompts go to the screen, the
  * keys alone (line ends as the profile says) to the line, and what comes
  * back is the entity's text.  Remote echo (--remote-echo, with muxd in
@@ -13,6 +13,13 @@
  * text.  Either way the entity's text passes muxd's control-sequence
  * filter (filter.c) before the screen, and the transcript gets the keys
  * and the entity's text.
+ *
+ * By default (auto) comprog asks, each time the line comes up, with an
+ * ENQ: muxd's judge terminal answers with an APC string saying whether it
+ * echoes (TX_ANSWER_ECHO), and remote echo is taken; with no answer
+ * within JUDGE_ASK_USEC, local echo, and the keys typed meanwhile are
+ * echoed then.  Until then keys go out as with remote echo.  Answers are
+ * taken out of what the line brings, wherever they come.
  *
  * A key the line cannot take (down, and its queue full) is refused: not
  * echoed, not sent, a bell and the status line say so.
@@ -23,6 +30,8 @@
 #include "comprog.h"
 
 #define JUDGE_TICK_USEC	100000	/* echo.c's expiry while keys wait */
+#define JUDGE_ASK_USEC	1000000	/* muxd's answer to ENQ comes by then */
+#define JUDGE_ANSWERMAX	16	/* the longest answer */
 
 static const struct profile	*judge_prof;
 static struct judgeterm		 judge_jt;	/* local echo */
@@ -30,6 +39,10 @@ static struct echo		 judge_echo;	/* remote echo */
 static struct pane		 judge_pane;
 static struct filter		 judge_filter;
 static struct event		*judge_tick;
+static enum profile_echo	 judge_mode;	/* AUTO: not answered yet */
+static struct event		*judge_ask_ev;	/* no answer by then: local */
+static unsigned char		 judge_ans[JUDGE_ANSWERMAX];
+static size_t			 judge_nans;	/* a beginning of an answer */
 static int			 judge_number = -1;
 static uint64_t			 judge_refused;
 static uint64_t			 judge_filtered;
@@ -45,6 +58,11 @@ static void	judge_sorted(void *, int, unsigned char, const unsigned char *,
 static void	judge_tick_cb(evutil_socket_t, short, void *);
 static void	judge_arm(void);
 static void	judge_filter_cb(void *, const struct filter_span *);
+static void	judge_ask(void);
+static void	judge_ask_cb(evutil_socket_t, short, void *);
+static void	judge_decide(enum profile_echo, const char *);
+static size_t	judge_answers(const unsigned char *, size_t, unsigned char *,
+		    int *);
 
 const struct line_cb judge_line_cb = { judge_read, judge_change };
 
@@ -81,16 +99,19 @@ judge_start(const struct profile *prof)
 		*nl = '\0';
 		pane_note(&judge_pane, s);
 	}
-	if (prof->remote_echo) {
-		echo_init(&judge_echo);
-		if ((judge_tick = evtimer_new(comprog_base, judge_tick_cb,
-		    NULL)) == NULL)
-			fatalx("cannot allocate a timer");
-	} else {
+	echo_init(&judge_echo);
+	if ((judge_tick = evtimer_new(comprog_base, judge_tick_cb,
+	    NULL)) == NULL || (judge_ask_ev = evtimer_new(comprog_base,
+	    judge_ask_cb, NULL)) == NULL)
+		fatalx("cannot allocate a timer");
+	judge_mode = prof->echo;
+	if (judge_mode == PROFILE_ECHO_LOCAL) {
 		judgeterm_init(&judge_jt, 0, (enum judgeterm_eol)prof->eol);
 		judgeterm_prompt(&judge_jt, &out);
 		judge_show_echo(0, out.echo, out.necho);
 	}
+	if (line_is_up())
+		judge_ask();
 	judge_status();
 }
 
@@ -101,20 +122,128 @@ judge_stop(void)
 	if (judge_tick != NULL)
 		event_free(judge_tick);
 	judge_tick = NULL;
+	if (judge_ask_ev != NULL)
+		event_free(judge_ask_ev);
+	judge_ask_ev = NULL;
 	screen_end();
 	pane_free(&judge_pane);
 }
 
-/* Write the status line: the line, what waits, the judge. */
+/* Write the status line: the line, what waits, the judge, the echo. */
 static void
 judge_status(void)
 {
-	char	judge[32];
+	static const char *const echo[] = { "", "echo here",
+	    "echo by muxd" };
+	char	judge[64];
 
-	judge[0] = '\0';
+	snprintf(judge, sizeof(judge), "%s", echo[judge_mode]);
 	if (judge_number >= 0)
-		snprintf(judge, sizeof(judge), "judge %02d", judge_number);
+		snprintf(judge, sizeof(judge), "judge %02d%s%s", judge_number,
+		    *echo[judge_mode] != '\0' ? " | " : "", echo[judge_mode]);
 	comprog_status(judge, judge_refused);
+}
+
+/*
+ * Ask the far end whether it is muxd's judge terminal (auto echo), as
+ * the line comes up.
+ */
+static void
+judge_ask(void)
+{
+	static const unsigned char	enq = TX_ENQ;
+	struct timeval			tv = { 0, JUDGE_ASK_USEC };
+
+	if (judge_prof->echo != PROFILE_ECHO_AUTO || line_send(&enq, 1) == -1)
+		return;
+	judge_mode = PROFILE_ECHO_AUTO;
+	evtimer_add(judge_ask_ev, &tv);
+}
+
+/* No answer came: comprog echoes, and shows the keys typed meanwhile. */
+static void
+judge_ask_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	judge_decide(PROFILE_ECHO_LOCAL, "no answer from muxd: the keys are "
+	    "echoed here");
+	screen_draw();
+}
+
+/*
+ * Take who echoes from now on.  For local echo the judge terminal starts
+ * here, prompted, and keys still waiting for muxd's echo are echoed.
+ */
+static void
+judge_decide(enum profile_echo mode, const char *why)
+{
+	struct judgeterm_out	 out;
+	size_t			 i;
+
+	evtimer_del(judge_ask_ev);
+	if (judge_mode == mode)
+		return;
+	log_info("%s", why);
+	if (mode == PROFILE_ECHO_LOCAL) {
+		judgeterm_init(&judge_jt, 0, (enum judgeterm_eol)
+		    judge_prof->eol);
+		judgeterm_prompt(&judge_jt, &out);
+		judge_show_echo(0, out.echo, out.necho);
+		for (i = 0; i < judge_echo.npend; i++) {
+			judgeterm_byte(&judge_jt, judge_echo.pend[i].key, &out);
+			judge_show_echo(judge_echo.pend[i].key, out.echo,
+			    out.necho);
+		}
+	}
+	echo_init(&judge_echo);
+	judge_mode = mode;
+	judge_status();
+}
+
+/*
+ * Take muxd's answers out of what the line brought (out gets the rest, a
+ * beginning of an answer is kept for the next read); *answer is set to
+ * the mode the last answer asks for, else left.  Returns bytes in out.
+ */
+static size_t
+judge_answers(const unsigned char *buf, size_t n, unsigned char *out,
+    int *answer)
+{
+	static const char *const ans[2] = { TX_ANSWER_ECHO, TX_ANSWER };
+	size_t	i, j, m = 0, len;
+	int	prefix;
+
+	for (i = 0; i < n; i++) {
+		judge_ans[judge_nans++] = buf[i];
+		prefix = 0;
+		for (j = 0; j < 2; j++) {
+			len = strlen(ans[j]);
+			if (judge_nans > len ||
+			    memcmp(judge_ans, ans[j], judge_nans) != 0)
+				continue;
+			if (judge_nans < len) {
+				prefix = 1;
+				continue;
+			}
+			*answer = j == 0 ? PROFILE_ECHO_REMOTE :
+			    PROFILE_ECHO_LOCAL;
+			judge_nans = 0;
+			prefix = 1;
+			break;
+		}
+		if (prefix)
+			continue;
+		/* Not an answer: the bytes are the line's, but a new ESC. */
+		len = judge_nans - (buf[i] == 0x1b ? 1 : 0);
+		memcpy(out + m, judge_ans, len);
+		m += len;
+		judge_nans -= len;
+		if (judge_nans > 0)
+			judge_ans[0] = 0x1b;
+	}
+	return (m);
 }
 
 /* Once a second: the status line. */
@@ -181,7 +310,7 @@ judge_key(const unsigned char *buf, size_t n, const struct timeval *tv)
 	int			 refused = 0;
 
 	for (i = 0; i < n && nkept < sizeof(kept); i++) {
-		if (judge_prof->remote_echo) {
+		if (judge_mode != PROFILE_ECHO_LOCAL) {
 			if (line_send(&buf[i], 1) == -1) {
 				refused++;
 				continue;
@@ -211,7 +340,7 @@ judge_key(const unsigned char *buf, size_t n, const struct timeval *tv)
 		    "already wait for it", refused, line_queued());
 		screen_beep();
 	}
-	if (judge_prof->remote_echo)
+	if (judge_mode != PROFILE_ECHO_LOCAL)
 		judge_arm();
 	judge_status();
 }
@@ -220,12 +349,18 @@ judge_key(const unsigned char *buf, size_t n, const struct timeval *tv)
 static void
 judge_read(const unsigned char *buf, size_t n, const struct timeval *tv)
 {
-	unsigned char	out[PORT_CHUNK];
+	unsigned char	out[PORT_CHUNK], in[PORT_CHUNK + JUDGE_ANSWERMAX];
 	size_t		m;
+	int		answer = -1;
 
-	m = filter_feed(&judge_filter, buf, n > sizeof(out) ? sizeof(out) : n,
-	    out);
-	if (judge_prof->remote_echo) {
+	n = judge_answers(buf, n > PORT_CHUNK ? PORT_CHUNK : n, in, &answer);
+	if (answer != -1)
+		judge_decide((enum profile_echo)answer, answer ==
+		    PROFILE_ECHO_REMOTE ? "muxd answered: it echoes the keys" :
+		    "muxd answered: the keys are echoed here");
+	buf = in;
+	m = filter_feed(&judge_filter, buf, n, out);
+	if (judge_mode != PROFILE_ECHO_LOCAL) {
 		echo_feed(&judge_echo, out, m, comprog_usec(tv), judge_sorted,
 		    (void *)tv);
 		judge_arm();
@@ -259,7 +394,7 @@ judge_tick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)arg;
 	comprog_time(&tv);
 	echo_expire(&judge_echo, comprog_usec(&tv), judge_sorted, &tv);
-	if (judge_echo.lost > lost)
+	if (judge_echo.lost > lost && judge_mode == PROFILE_ECHO_REMOTE)
 		log_warnx("%llu keys were not echoed by the other end (is "
 		    "it muxd, with the terminal convention on?)",
 		    (unsigned long long)(judge_echo.lost - lost));
@@ -274,5 +409,7 @@ judge_change(enum line_change what, const char *msg)
 	(void)msg;
 	if (what == LINE_DOWN)
 		screen_beep();
+	if (what == LINE_UP)
+		judge_ask();
 	judge_status();
 }

@@ -251,12 +251,17 @@ profile_load(const char *file, struct profile *p, char *err, size_t errlen)
 		} else if (strcmp(known[j], "banner") == 0)
 			snprintf(p->banner, sizeof(p->banner), "%s", v);
 		else if (strcmp(known[j], "echo") == 0) {
-			if (strcmp(v, "local") != 0 && strcmp(v, "remote") != 0) {
-				profile_fail(s, file, "echo must be \"local\" "
-				    "or \"remote\"", err, errlen);
+			if (strcmp(v, "auto") == 0)
+				p->echo = PROFILE_ECHO_AUTO;
+			else if (strcmp(v, "local") == 0)
+				p->echo = PROFILE_ECHO_LOCAL;
+			else if (strcmp(v, "remote") == 0)
+				p->echo = PROFILE_ECHO_REMOTE;
+			else {
+				profile_fail(s, file, "echo must be \"auto\", "
+				    "\"local\" or \"remote\"", err, errlen);
 				goto done;
 			}
-			p->remote_echo = strcmp(v, "remote") == 0;
 		} else if (strcmp(known[j], "eol") == 0) {
 			if (judgeterm_eol_parse(v, &eol) == -1 ||
 			    eol == JUDGETERM_EOL_ASIS) {

@@ -354,6 +354,8 @@ judgeterm_byte(struct judgeterm *jt, unsigned char c,
 {
 	memset(out, 0, sizeof(*out));
 
+	if (c == TX_ENQ)
+		return;		/* answered by muxd (link.c), not a key */
 	if (c == JUDGETERM_CR || c == JUDGETERM_LF) {
 		jt->key = JUDGETERM_KEY_NONE;
 		if (jt->eolfirst != 0 && jt->eolfirst != c) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "muxd.h"
+#include "transcripts.h"
 
 #define LINK_NOTICE_SEC	10	/* typing with no link: a notice each */
 #define LINK_TOLD_MAX	256	/* terminals whose last notice is kept */
@@ -25,6 +26,8 @@ static size_t	 link_ntold;
 static const struct conf	*link_conf;
 
 static void	link_discard(struct port *, const char *);
+static const struct conf_station *link_terminal_station(const struct port *);
+static void	link_answer(struct port *, const unsigned char *, size_t);
 
 /* Join two free ports under a name; on failure return NULL with a reason. */
 struct link *
@@ -244,17 +247,43 @@ link_port_unlink(void *owner, const char *reason)
 int
 link_is_terminal(const struct port *p)
 {
+	return (link_terminal_station(p) != NULL);
+}
+
+/*
+ * The station whose terminal a port is, when the room keeps the 1996
+ * convention (muxd is then the judge's terminal); NULL otherwise.
+ */
+static const struct conf_station *
+link_terminal_station(const struct port *p)
+{
 	size_t	s;
 	int	i;
 
 	if (link_conf == NULL || !link_conf->convention ||
 	    (i = conf_port_find(link_conf, p->name)) == -1)
-		return (0);
+		return (NULL);
 	for (s = 0; s < link_conf->nstations; s++)
 		if (link_conf->stations[s].left == i ||
 		    link_conf->stations[s].right == i)
-			return (1);
-	return (0);
+			return (&link_conf->stations[s]);
+	return (NULL);
+}
+
+/*
+ * Answer a judge terminal's ENQ: muxd is its terminal, and says whether
+ * it echoes the keys (comprog judge then shows muxd's echo alone).
+ */
+static void
+link_answer(struct port *p, const unsigned char *buf, size_t n)
+{
+	const struct conf_station	*st;
+	const char			*a;
+
+	if (memchr(buf, TX_ENQ, n) == NULL || (st = link_terminal_station(p)) == NULL)
+		return;
+	a = st->localecho ? TX_ANSWER : TX_ANSWER_ECHO;
+	port_send(p, (const unsigned char *)a, strlen(a));
 }
 
 /*
@@ -310,6 +339,7 @@ void
 link_forward(struct port *src, const unsigned char *buf, size_t n,
     const struct timeval *tv)
 {
+	link_answer(src, buf, n);
 	if (link_of(src) == NULL) {
 		src->unrouted += n;
 		if (link_is_terminal(src) && link_due(src, tv->tv_sec))

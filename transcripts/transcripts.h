@@ -211,7 +211,16 @@ enum cap_err	 cap_file_read(const char *, size_t, char **, size_t *,
  * current line and never reach back into a wrapped or finished line.
  * Empty lines are never emitted.  Text is printable ASCII: other bytes
  * and the backslash are escaped (transcripts(5)).
+ *
+ * A judge's ENQ is no text: it asks whether the far end of the line is
+ * muxd's judge terminal (comprog judge asks, to take muxd's echo), and
+ * muxd answers with an APC string, which terminals do not show, saying
+ * whether it echoes.  The judge's terminal, the transcript and the
+ * screen all leave the ENQ out.
  */
+#define TX_ENQ			0x05
+#define TX_ANSWER_ECHO		"\033_muxd echo\033\\"
+#define TX_ANSWER		"\033_muxd\033\\"
 enum tx_who { TX_JUDGE, TX_PROGRAM };
 enum tx_out_kind {
 	TX_OUT_LINE,	/* a screen line: who, judge, usec, text, len */

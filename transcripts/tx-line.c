@@ -149,6 +149,8 @@ tx_line_feed(struct tx_line *m, enum tx_who who, unsigned char b,
 	size_t		 n, room;
 	int		 emitted = 0;
 
+	if (who == TX_JUDGE && b == TX_ENQ)
+		return (0);		/* a terminal's question, no text */
 	if (b == '\r' || b == '\n') {
 		if (s->eol != 0 && s->eol != b) {
 			s->eol = 0;	/* the second half of CRLF or LFCR */

@@ -525,6 +525,18 @@ test_a_long_line_is_kept_in_part(void **state)
 	assert_int_equal(strlen(o.line), JUDGETERM_LINEMAX);
 }
 
+/* A terminal's ENQ is no key: not echoed, not sent, not in the line. */
+static void
+test_enq_is_no_key(void **state)
+{
+	static struct term	t;
+
+	(void)state;
+	start(&t, 0, JUDGETERM_EOL_CR);
+	keys(&t, S("\x05Hi\x05\r"));
+	expect_term(&t, S(">Hi\r\n>"), S("Hi\r"), "LINE(Hi)");
+}
+
 static void
 test_the_announcement_bytes(void **state)
 {
@@ -575,6 +587,7 @@ main(void)
 		cmocka_unit_test(test_key_sequences_and_controls_are_not_echoed),
 		cmocka_unit_test(test_a_long_line_is_kept_in_part),
 		cmocka_unit_test(test_the_announcement_bytes),
+		cmocka_unit_test(test_enq_is_no_key),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

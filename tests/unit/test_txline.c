@@ -115,6 +115,20 @@ test_backspace(void **state)
 	check(&r, "P@30:a!|");
 }
 
+/* A judge's ENQ (a terminal's question) is no text; an entity's is. */
+static void
+test_enq(void **state)
+{
+	struct run	r;
+
+	(void)state;
+	run_init(&r, 80, 3);
+	FEED(&r, TX_JUDGE, "\x05hi\x05\b!\r", 0);
+	check(&r, "J03@1:h!|");
+	FEED(&r, TX_PROGRAM, "\x05ok\r", 10);
+	check(&r, "P@10:\\x05ok|");
+}
+
 /* CR, LF, CRLF and LFCR each end exactly one line. */
 static void
 test_line_endings(void **state)
@@ -291,6 +305,7 @@ main(void)
 		cmocka_unit_test(test_announce),
 		cmocka_unit_test(test_interleave_flush),
 		cmocka_unit_test(test_random_bytes),
+		cmocka_unit_test(test_enq),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
