@@ -1,6 +1,6 @@
 # muxctl watch streams events live: a round starting, lines going down and
 # up, and bytes dropped past the queue limit while a line is away, which
-# are counted and announced, never silent.  SIGTERM then stops muxd
+# are counted, announced and marked in the link's capture, never silent.  SIGTERM then stops muxd
 # cleanly: it exits 0 and removes its socket and its pty links.
 . tests/integration/lib.sh
 
@@ -34,6 +34,8 @@ wait_for "[ \"\$(port_field entity dropped)\" = 44 ]" 5 ||
 [ "$(port_field entity queued)" = 256 ] || fail "queue does not hold its limit"
 grep '"event":"drop"' "$T/events" | grep -q '"port":"entity"' || fail "no drop event"
 grep -q 'port entity: queue full (256 bytes), dropping' "$T/muxd.log" || fail "drop not logged"
+wait_for "cat '$T'/state/captures/*.cast 2>/dev/null | grep -q '\"drop entity [0-9]* '" 5 ||
+	fail "no drop marker in the link's capture: $(ls "$T"/state/captures)"
 
 cable entity
 wait_for "grep -q '\"event\":\"port.up\".*\"port\":\"entity\"' '$T/events'" 15 || fail "no port.up event"
