@@ -43,7 +43,7 @@ static int		 comprog_exit;
 static struct event	*comprog_ev_key;
 static struct event	*comprog_ev_second;
 
-static void	comprog_usage(void) __attribute__((noreturn));
+static void	comprog_usage(int) __attribute__((noreturn));
 static void	comprog_log(int, const char *);
 static void	comprog_atexit(void);
 static void	comprog_signal(evutil_socket_t, short, void *);
@@ -66,11 +66,11 @@ comprog_usec(const struct timeval *tv)
 	return ((int64_t)tv->tv_sec * 1000000 + tv->tv_usec);
 }
 
-/* Print the usage and exit. */
+/* Print the usage and exit: on stdout with 0 (--help), else stderr. */
 static void
-comprog_usage(void)
+comprog_usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status == 0 ? stdout : stderr,
 	    "usage: comprog judge [-v] [--local-echo | --remote-echo] [-e eol] "
 	    "[-l log]\n"
 	    "               [-p profile] [-r dir | --no-record] address\n"
@@ -81,8 +81,8 @@ comprog_usage(void)
 	    "[-e eol] [-l log] [-n name]\n"
 	    "               [-p profile] [-r dir | --no-record] "
 	    "address -- program [arg ...]\n"
-	    "       comprog -V\n");
-	exit(2);
+	    "       comprog --help | --version\n");
+	exit(status);
 }
 
 /*
@@ -298,12 +298,14 @@ main(int argc, char *argv[])
 	size_t			 i;
 
 	if (argc < 2)
-		comprog_usage();
+		comprog_usage(2);
 	mode = argv[1];
 	if (strcmp(mode, "-V") == 0 || strcmp(mode, "--version") == 0) {
 		printf("comprog %s\n", MUXD_VERSION);
 		return (0);
 	}
+	if (strcmp(mode, "-h") == 0 || strcmp(mode, "--help") == 0)
+		comprog_usage(0);
 	if (strcmp(mode, "judge") == 0)
 		comprog_mode = COMPROG_JUDGE;
 	else if (strcmp(mode, "confederate") == 0)
@@ -311,7 +313,7 @@ main(int argc, char *argv[])
 	else if (strcmp(mode, "entry") == 0)
 		comprog_mode = COMPROG_ENTRY;
 	else
-		comprog_usage();
+		comprog_usage(2);
 	optind = 2;
 	while ((ch = getopt_long(argc, argv, "+e:l:n:p:r:v", longopts,
 	    NULL)) != -1) {
@@ -367,20 +369,20 @@ main(int argc, char *argv[])
 			seed = strtoll(optarg, NULL, 10);
 			break;
 		default:
-			comprog_usage();
+			comprog_usage(2);
 		}
 	}
 	if (optind >= argc)
-		comprog_usage();
+		comprog_usage(2);
 	address = argv[optind++];
 	if (comprog_mode == COMPROG_ENTRY) {
 		if (optind < argc && strcmp(argv[optind], "--") == 0)
 			optind++;
 		if (optind >= argc)
-			comprog_usage();
+			comprog_usage(2);
 		prog = &argv[optind];
 	} else if (optind != argc)
-		comprog_usage();
+		comprog_usage(2);
 	if (comprog_mode == COMPROG_CONFED && (name == NULL || *name == '\0')) {
 		fprintf(stderr, "comprog: confederate needs -n NAME, the name "
 		    "approved for the opening assertion\n");
@@ -389,7 +391,7 @@ main(int argc, char *argv[])
 	if ((judge_echo != -1 && comprog_mode != COMPROG_JUDGE) ||
 	    (minutes && comprog_mode != COMPROG_CONFED) ||
 	    ((typingtext != NULL || echo) && comprog_mode != COMPROG_ENTRY))
-		comprog_usage();
+		comprog_usage(2);
 
 	profile_defaults(&prof, comprog_mode);
 	if (profile != NULL && profile_load(profile, &prof, err,

@@ -68,7 +68,7 @@ struct muxctl_conn {
 static struct muxctl_conn muxctl_c;
 static json_t	*muxctl_id;
 
-static void	muxctl_usage(void) __attribute__((noreturn));
+static void	muxctl_usage(int) __attribute__((noreturn));
 static int	muxctl_open(struct muxctl_conn *, const char *);
 static void	muxctl_write(struct muxctl_conn *, const char *, size_t);
 static enum muxctl_rd muxctl_read_line(struct muxctl_conn *, char **,
@@ -89,11 +89,11 @@ static void	 muxctl_flush(void);
 static json_t	*muxctl_ports_run(void);
 static int	 muxctl_ports_local(int);
 
-/* Print the usage text and exit with the usage status. */
+/* Print the usage text and exit: on stdout with 0 (--help), else stderr. */
 static void
-muxctl_usage(void)
+muxctl_usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status == 0 ? stdout : stderr,
 	    "usage: muxctl [-j] [-s socket] status\n"
 	    "       muxctl [-j] [-s socket] round start N [--force]\n"
 	    "       muxctl [-j] [-s socket] round stop\n"
@@ -106,8 +106,9 @@ muxctl_usage(void)
 	    "       muxctl [-j] [-s socket] ports [--local]\n"
 	    "       muxctl [-j] [-s socket] cablecheck [PORT ...]\n"
 	    "       muxctl [-s socket] watch --text\n"
-	    "       muxctl [-s socket] send JSON\n");
-	exit(PROTOCOL_EXIT_USAGE);
+	    "       muxctl [-s socket] send JSON\n"
+	    "       muxctl --help | --version\n");
+	exit(status);
 }
 
 /* Connect to the control socket at path; return -1 with errno if not. */
@@ -503,11 +504,11 @@ muxctl_arg_check(const char *arg)
 
 	if (*arg == '\0') {
 		warnx("empty name");
-		muxctl_usage();
+		muxctl_usage(PROTOCOL_EXIT_USAGE);
 	}
 	if ((s = json_string(arg)) == NULL) {
 		warnx("not valid UTF-8: %s", arg);
-		muxctl_usage();
+		muxctl_usage(PROTOCOL_EXIT_USAGE);
 	}
 	json_decref(s);
 }
@@ -763,6 +764,14 @@ main(int argc, char *argv[])
 	path = getenv("MUXD_SOCKET");
 	if (path == NULL || *path == '\0')
 		path = PROTOCOL_CONTROL_PATH;
+	if (argc > 1 && (strcmp(argv[1], "-V") == 0 ||
+	    strcmp(argv[1], "--version") == 0)) {
+		printf("muxctl %s\n", MUXD_VERSION);
+		return (PROTOCOL_EXIT_OK);
+	}
+	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0))
+		muxctl_usage(PROTOCOL_EXIT_OK);
 	opterr = 0;
 	while ((ch = getopt(argc, argv, "+js:")) != -1) {
 		switch (ch) {
@@ -779,32 +788,32 @@ main(int argc, char *argv[])
 				warnx("unknown option -%c", optopt);
 			else
 				warnx("unknown option");
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1)
-		muxctl_usage();
+		muxctl_usage(PROTOCOL_EXIT_USAGE);
 	if (*path == '\0') {
 		warnx("empty socket path");
-		muxctl_usage();
+		muxctl_usage(PROTOCOL_EXIT_USAGE);
 	}
 
 	cmd = argv[0];
 	if (strcmp(cmd, "status") == 0 || strcmp(cmd, "schedule") == 0 ||
 	    strcmp(cmd, "reload") == 0) {
 		if (argc != 1)
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 	} else if (strcmp(cmd, "watch") == 0) {
 		if (argc == 2 && strcmp(argv[1], "--text") == 0) {
 			if (json) {
 				warnx("watch --text: not with -j");
-				muxctl_usage();
+				muxctl_usage(PROTOCOL_EXIT_USAGE);
 			}
 			text = 1;
 		} else if (argc != 1)
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 	} else if (strcmp(cmd, "round") == 0) {
 		sub = argc > 1 ? argv[1] : "";
 		if (strcmp(sub, "start") == 0 && (argc == 3 || (argc == 4 &&
@@ -812,7 +821,7 @@ main(int argc, char *argv[])
 			if ((n = muxctl_positive(argv[2])) == -1) {
 				warnx("round: not a positive integer: %s",
 				    argv[2]);
-				muxctl_usage();
+				muxctl_usage(PROTOCOL_EXIT_USAGE);
 			}
 			cmd = protocol_cmd_name(PROTOCOL_CMD_ROUND_START);
 			args = json_pack("{s:i,s:b}", "round", n, "force",
@@ -820,17 +829,17 @@ main(int argc, char *argv[])
 		} else if (strcmp(sub, "stop") == 0 && argc == 2)
 			cmd = protocol_cmd_name(PROTOCOL_CMD_ROUND_STOP);
 		else
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 	} else if (strcmp(cmd, "connect") == 0) {
 		if (argc != 3)
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 		muxctl_arg_check(argv[1]);
 		muxctl_arg_check(argv[2]);
 		args = json_pack("{s:s,s:s}", "a", argv[1], "b", argv[2]);
 	} else if (strcmp(cmd, "disconnect") == 0 ||
 	    strcmp(cmd, "release") == 0) {
 		if (argc != 2)
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 		muxctl_arg_check(argv[1]);
 		args = json_pack("{s:s}", "target", argv[1]);
 	} else if (strcmp(cmd, "cablecheck") == 0) {
@@ -841,22 +850,22 @@ main(int argc, char *argv[])
 		if (argc == 2 && strcmp(argv[1], "--local") == 0)
 			return muxctl_ports_local(json);
 		if (argc != 1)
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 	} else if (strcmp(cmd, "send") == 0) {
 		if (argc != 2)
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 		if (*argv[1] == '\0' || strchr(argv[1], '\n') != NULL) {
 			warnx("send: the request must be one non-empty line");
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 		}
 		if (strlen(argv[1]) + 1 > PROTOCOL_LINE_MAX) {
 			warnx("send: request longer than %d bytes",
 			    PROTOCOL_LINE_MAX);
-			muxctl_usage();
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
 		}
 	} else {
 		warnx("unknown command: %s", cmd);
-		muxctl_usage();
+		muxctl_usage(PROTOCOL_EXIT_USAGE);
 	}
 
 	if (muxctl_open(c, path) == -1) {

@@ -37,7 +37,7 @@ static const struct port_hooks muxd_port_hooks = {
 	.kill = spawn_kill
 };
 
-static void	muxd_usage(void) __attribute__((noreturn));
+static void	muxd_usage(int) __attribute__((noreturn));
 static int	muxd_check(const char *);
 static int	muxd_probe(const struct conf *, char *, size_t);
 static void	muxd_signal(evutil_socket_t, short, void *);
@@ -102,14 +102,15 @@ muxd_list_ports(void)
 
 /* Print the usage and exit. */
 static void
-muxd_usage(void)
+muxd_usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status == 0 ? stdout : stderr,
 	    "usage: muxd [-dnVv] [-f file] [-s socket] [-u user]\n"
 	    "       muxd [-v] [-s socket] [-u user] --link address address "
 	    "[--link address address ...]\n"
-	    "       muxd --ports\n");
-	exit(2);
+	    "       muxd --ports\n"
+	    "       muxd --help | --version\n");
+	exit(status);
 }
 
 /*
@@ -401,6 +402,7 @@ main(int argc, char *argv[])
 		{ "link", required_argument, NULL, 'L' },
 		{ "ports", no_argument, NULL, 'P' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct event	*sigs[5];
@@ -437,11 +439,13 @@ main(int argc, char *argv[])
 		case 'V':
 			printf("muxd %s\n", MUXD_VERSION);
 			return (0);
+		case 'h':
+			muxd_usage(0);
 		case 'P':
 			return (muxd_list_ports());
 		case 'L':
 			if (optind >= argc || argv[optind][0] == '-')
-				muxd_usage();
+				muxd_usage(2);
 			pairs = reallocarray(pairs, 2 * (npairs + 1),
 			    sizeof(*pairs));
 			if (pairs == NULL)
@@ -451,11 +455,11 @@ main(int argc, char *argv[])
 			npairs++;
 			break;
 		default:
-			muxd_usage();
+			muxd_usage(2);
 		}
 	}
 	if (optind != argc || (npairs > 0 && (check || daemonize || fset)))
-		muxd_usage();
+		muxd_usage(2);
 	if (check)
 		return (muxd_check(file));
 

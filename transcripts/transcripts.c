@@ -23,20 +23,24 @@ static const struct cmd_entry *cmd_table[] = {
 	NULL
 };
 
-static void	usage(void) __attribute__((noreturn));
+static void	usage(int) __attribute__((noreturn));
 
-/* Print the synopsis of every command and exit. */
+/*
+ * Print the synopsis of every command and exit: on stdout with 0 (--help),
+ * else on stderr.
+ */
 static void
-usage(void)
+usage(int status)
 {
 	const struct cmd_entry	**c;
+	FILE			 *f = status == 0 ? stdout : stderr;
 
-	fprintf(stderr, "usage: transcripts command [argument ...]\n");
+	fprintf(f, "usage: transcripts command [argument ...]\n");
 	for (c = cmd_table; *c != NULL; c++)
-		fprintf(stderr, "       transcripts %s %s\n", (*c)->name,
+		fprintf(f, "       transcripts %s %s\n", (*c)->name,
 		    (*c)->usage);
-	fprintf(stderr, "       transcripts -V\n");
-	exit(1);
+	fprintf(f, "       transcripts --help | --version\n");
+	exit(status);
 }
 
 /* Print one command's synopsis and exit. */
@@ -44,7 +48,7 @@ void
 cmd_usage(const struct cmd_entry *c)
 {
 	fprintf(stderr, "usage: transcripts %s %s\n", c->name, c->usage);
-	exit(1);
+	exit(2);
 }
 
 /* Report a library error on stderr: "transcripts: file:line: offset: what". */
@@ -63,17 +67,17 @@ main(int argc, char **argv)
 	const struct cmd_entry	**c;
 
 	if (argc < 2)
-		usage();
+		usage(2);
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("transcripts %s\n", MUXD_VERSION);
 		return (0);
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "help") == 0)
-		usage();
+		usage(0);
 	for (c = cmd_table; *c != NULL; c++)
 		if (strcmp(argv[1], (*c)->name) == 0)
 			return ((*c)->exec(argc - 1, argv + 1));
 	warnx("unknown command \"%s\"", argv[1]);
-	usage();
+	usage(2);
 }

@@ -20,17 +20,19 @@
 
 #define MUXD_UDEV_CONF	"/etc/muxd.conf"
 
-static void	muxd_udev_usage(void) __attribute__((noreturn));
+static void	muxd_udev_usage(int) __attribute__((noreturn));
 static int	muxd_udev_safe(const char *);
 static int	muxd_udev_port(FILE *, const struct conf_port *,
 		    const char *);
 
-/* Print the usage and exit. */
+/* Print the usage and exit: on stdout with 0 (--help), else stderr. */
 static void
-muxd_udev_usage(void)
+muxd_udev_usage(int status)
 {
-	fprintf(stderr, "usage: muxd-udev [-f file] [-o output]\n");
-	exit(2);
+	fprintf(status == 0 ? stdout : stderr,
+	    "usage: muxd-udev [-f file] [-o output]\n"
+	    "       muxd-udev --help | --version\n");
+	exit(status);
 }
 
 /* Tell whether a string can stand in a udev rule between quotes. */
@@ -103,6 +105,14 @@ main(int argc, char *argv[])
 	size_t		 i;
 	int		 ch, failed = 0;
 
+	if (argc > 1 && (strcmp(argv[1], "-V") == 0 ||
+	    strcmp(argv[1], "--version") == 0)) {
+		printf("muxd-udev %s\n", MUXD_VERSION);
+		return (0);
+	}
+	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0))
+		muxd_udev_usage(0);
 	while ((ch = getopt(argc, argv, "f:o:")) != -1) {
 		switch (ch) {
 		case 'f':
@@ -112,11 +122,11 @@ main(int argc, char *argv[])
 			output = optarg;
 			break;
 		default:
-			muxd_udev_usage();
+			muxd_udev_usage(2);
 		}
 	}
 	if (optind != argc)
-		muxd_udev_usage();
+		muxd_udev_usage(2);
 	if ((cf = conf_load(file, msg, sizeof(msg))) == NULL)
 		errx(1, "%s", msg);
 	if (output != NULL) {
