@@ -7,6 +7,21 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man
+EXAMPLESDIR = $(PREFIX)/share/doc/muxd/examples
+# System files go to the vendor directories under /usr, else to /etc.
+ifeq ($(PREFIX),/usr)
+SYSCONFDIR ?= /etc
+SYSTEMDDIR ?= /usr/lib/systemd/system
+SYSUSERSDIR ?= /usr/lib/sysusers.d
+TMPFILESDIR ?= /usr/lib/tmpfiles.d
+UDEVRULESDIR ?= /usr/lib/udev/rules.d
+else
+SYSCONFDIR ?= /etc
+SYSTEMDDIR ?= /etc/systemd/system
+SYSUSERSDIR ?= /etc/sysusers.d
+TMPFILESDIR ?= /etc/tmpfiles.d
+UDEVRULESDIR ?= /etc/udev/rules.d
+endif
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 
@@ -97,7 +112,6 @@ PROGS = $(B)/muxd/muxd $(B)/muxctl/muxctl
 # stable names from its configuration.
 UDEV_PROG := $(B)/udev/muxd-udev
 UDEV_RULES := udev/60-muxd.rules udev/61-muxd-access.rules
-UDEVRULESDIR ?= /etc/udev/rules.d
 PROGS += $(UDEV_PROG)
 PROGS += $(TX_PROG)
 # comprog, the matching communications program: comprog/*.c with the line
@@ -122,8 +136,10 @@ $(B)/$(d)/lib$(d).a: $$(patsubst %.c,$(B)/%.o,$$(wildcard $(d)/*.c)) ; \
 	$$(AR) rcs $$@ $$^))
 
 # muxd syncs its recordings in a thread (muxd/record-sync.c).
+# It tells systemd when it is ready, and its status (muxd/notify.c).
 $(B)/muxd/muxd: $(MUXD_OBJS) $(CONF_LIBS) $(TX_LIB)
-	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PC_LIBS) -lutil
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PC_LIBS) \
+		$(shell $(PKG_CONFIG) --libs libsystemd) -lutil
 
 # muxctl speaks the protocol and links nothing of the daemon; "ports
 # --local" runs the installed muxd.
@@ -273,6 +289,17 @@ install: $(PROGS)
 	install -m 644 udev/muxd-udev.8 $(DESTDIR)$(MANDIR)/man8/
 	install -d $(DESTDIR)$(UDEVRULESDIR)
 	install -m 644 $(UDEV_RULES) $(DESTDIR)$(UDEVRULESDIR)/
+	install -d $(DESTDIR)$(SYSTEMDDIR) $(DESTDIR)$(SYSUSERSDIR) \
+		$(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(EXAMPLESDIR)
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		-e 's|@EXAMPLESDIR@|$(EXAMPLESDIR)|g' \
+		contrib/systemd/muxd.service.in >$(DESTDIR)$(SYSTEMDDIR)/muxd.service
+	chmod 644 $(DESTDIR)$(SYSTEMDDIR)/muxd.service
+	install -m 644 contrib/systemd/muxd.sysusers \
+		$(DESTDIR)$(SYSUSERSDIR)/muxd.conf
+	install -m 644 contrib/systemd/muxd.tmpfiles \
+		$(DESTDIR)$(TMPFILESDIR)/muxd.conf
+	install -m 644 contrib/examples/*.conf $(DESTDIR)$(EXAMPLESDIR)/
 
 clean:
 	rm -rf build build-asan

@@ -270,8 +270,12 @@ muxd_reload(char *err, size_t errlen)
 		snprintf(err, errlen, "quick mode has no configuration");
 		return (-1);
 	}
-	if ((cf = conf_load(muxd_conf->file, err, errlen)) == NULL)
+	notify_reloading();
+	cf = conf_load(muxd_conf->file, err, errlen);
+	if (cf == NULL) {
+		notify_reloaded();
 		return (-1);
+	}
 	if (strcmp(cf->control, muxd_conf->control) != 0)
 		log_warnx("reload: the control socket stays %s until muxd "
 		    "restarts", muxd_conf->control);
@@ -297,6 +301,7 @@ muxd_reload(char *err, size_t errlen)
 	round_reload();
 	state_save();
 	log_info("configuration %s reloaded", cf->file);
+	notify_reloaded();
 	events_post(PROTOCOL_EV_CONFIG_RELOAD, json_pack("{ss}", "file", cf->file));
 	return (0);
 }
@@ -378,6 +383,7 @@ muxd_shutdown(void)
 	struct link	*l;
 	struct port	*p;
 
+	notify_stopping();
 	events_post(PROTOCOL_EV_MUXD_STOP, NULL);
 	state_keep_links();
 	link_configure(NULL);	/* no entry program is started anew */
@@ -512,6 +518,7 @@ main(int argc, char *argv[])
 	}
 	log_info("muxd %s running, %d ports", MUXD_VERSION, npairs > 0 ?
 	    2 * npairs : (int)muxd_conf->nports);
+	notify_start();
 	event_base_dispatch(muxd_base);
 
 	muxd_shutdown();

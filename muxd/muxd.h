@@ -185,6 +185,12 @@ void		 state_keep_links(void);
 void		 state_flush(void);
 int		 state_load(void);
 
+/* notify.c */
+void		 notify_start(void);
+void		 notify_reloading(void);
+void		 notify_reloaded(void);
+void		 notify_stopping(void);
+
 /* spawn.c */
 void		 spawn_start(const char *, int);
 void		 spawn_listen(struct event_base *);

@@ -248,6 +248,8 @@ spawn_serve(int s)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	if ((sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) == -1)
 		_exit(1);
+	/* Entries do not speak for the service. */
+	unsetenv("NOTIFY_SOCKET");
 	/* Signals meant for muxd (a terminal's ^C, a reload) are not ours. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);

@@ -1,0 +1,61 @@
+# muxd as a service: "make install" puts a unit, sysusers.d and
+# tmpfiles.d entries and example rooms where systemd looks; the unit
+# passes systemd-analyze verify; the entries make the users muxd and
+# muxd-entry (muxd in dialout) and muxd's directories; and muxd speaks
+# sd_notify: READY=1 with a status line (lines up, the round), the status
+# following rounds, RELOADING=1 then READY=1 on a reload, STOPPING=1.
+. tests/integration/lib.sh
+
+command -v systemd-analyze >/dev/null 2>&1 || fail "systemd-analyze is not installed (apt-get install systemd)"
+I=$T/inst
+make -s -C "$ROOT" B="$B" install PREFIX="$I/usr" SYSTEMDDIR="$I/unit" \
+    SYSUSERSDIR="$I/sysusers" TMPFILESDIR="$I/tmpfiles" \
+    UDEVRULESDIR="$I/udev" >"$T/make.out" 2>&1 || fail "make install failed: $(cat "$T/make.out")"
+for f in unit/muxd.service sysusers/muxd.conf tmpfiles/muxd.conf \
+    usr/share/doc/muxd/examples/room2004.conf udev/60-muxd.rules; do
+	[ -s "$I/$f" ] || fail "make install did not install $f"
+done
+grep -q "^ExecStart=$I/usr/sbin/muxd -u muxd -f /etc/muxd.conf\$" "$I/unit/muxd.service" ||
+	fail "the unit does not run the installed muxd: $(grep Exec "$I/unit/muxd.service")"
+systemd-analyze verify --man=no "$I/unit/muxd.service" >"$T/verify" 2>&1 ||
+	fail "systemd-analyze verify failed: $(cat "$T/verify")"
+[ -s "$T/verify" ] && fail "systemd-analyze verify: $(cat "$T/verify")"
+grep -q '^Type=notify$' "$I/unit/muxd.service" || fail "the unit is not Type=notify"
+
+# The users and directories, made in a root of their own.
+mkdir -p "$T/root/etc"
+systemd-sysusers --root="$T/root" "$I/sysusers/muxd.conf" >/dev/null 2>&1 ||
+	fail "systemd-sysusers refused the entries"
+for u in muxd muxd-entry; do
+	grep -q "^$u:" "$T/root/etc/passwd" || fail "no user $u made"
+done
+grep -q '^dialout:.*muxd' "$T/root/etc/group" || fail "muxd is not in dialout"
+systemd-tmpfiles --root="$T/root" --create "$I/tmpfiles/muxd.conf" >"$T/tmpf" 2>&1 ||
+	fail "systemd-tmpfiles failed: $(cat "$T/tmpf")"
+uid=$(awk -F: '$1 == "muxd" { print $3 }' "$T/root/etc/passwd")
+for d in var/lib/muxd run/muxd; do
+	[ "$(stat -c '%u %a' "$T/root/$d")" = "$uid 750" ] ||
+		fail "$d is $(stat -c '%u %a' "$T/root/$d"), not muxd's 750"
+done
+
+# sd_notify, to a socket of ours.
+bg socat -u "UNIX-RECV:$T/notify.sock" "OPEN:$T/notify,creat,append"
+wait_for "[ -S '$T/notify.sock' ]" 5 || fail "no notify socket"
+room1
+NOTIFY_SOCKET=$T/notify.sock muxd_start -f "$T/room.conf"
+wait_for "grep -q 'READY=1' '$T/notify'" 5 || fail "no READY=1: $(cat "$T/notify")"
+wait_for "grep -q 'STATUS=4 of 4 lines up, no round running' '$T/notify'" 5 ||
+	fail "no status line: $(cat "$T/notify")"
+round_start 1
+wait_for "grep -q 'STATUS=4 of 4 lines up, round 1 running' '$T/notify'" 5 ||
+	fail "the status does not follow the round: $(cat "$T/notify")"
+: >"$T/notify"
+kill -HUP "$MUXD_PID"
+wait_for "grep -q 'READY=1' '$T/notify'" 5 || fail "no READY=1 after the reload"
+grep -q 'RELOADING=1' "$T/notify" || fail "no RELOADING=1: $(cat "$T/notify")"
+[ "$(grep -n 'RELOADING=1' "$T/notify" | cut -d: -f1 | head -1)" -le \
+    "$(grep -n 'READY=1' "$T/notify" | cut -d: -f1 | tail -1)" ] ||
+	fail "READY=1 came before RELOADING=1: $(cat "$T/notify")"
+muxd_stop
+grep -q 'STOPPING=1' "$T/notify" || fail "no STOPPING=1: $(cat "$T/notify")"
+echo ok
