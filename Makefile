@@ -141,6 +141,9 @@ $(B)/muxd/muxd: $(MUXD_OBJS) $(CONF_LIBS) $(TX_LIB)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --libs libsystemd) -lutil
 
+# muxd names the example rooms when there is no configuration.
+$(B)/muxd/muxd.o: ALL_CFLAGS += -DMUXD_EXAMPLES='"$(EXAMPLESDIR)"'
+
 # muxctl speaks the protocol and links nothing of the daemon; "ports
 # --local" runs the installed muxd.
 $(B)/muxctl/muxctl.o: ALL_CFLAGS += -DMUXCTL_MUXD='"$(SBINDIR)/muxd"'

@@ -18,6 +18,9 @@
 #include "muxd.h"
 
 #define MUXD_CONF	"/etc/muxd.conf"
+#ifndef MUXD_EXAMPLES
+#define MUXD_EXAMPLES	"/usr/local/share/doc/muxd/examples"
+#endif
 
 struct event_base	*muxd_base;
 struct conf		*muxd_conf;
@@ -38,7 +41,7 @@ static const struct port_hooks muxd_port_hooks = {
 };
 
 static void	muxd_usage(int) __attribute__((noreturn));
-static int	muxd_check(const char *);
+static int	muxd_check(const char *, int);
 static int	muxd_probe(const struct conf *, char *, size_t);
 static void	muxd_signal(evutil_socket_t, short, void *);
 static void	muxd_ports(const struct conf *);
@@ -177,16 +180,24 @@ muxd_probe(const struct conf *cf, char *err, size_t errlen)
 	return (0);
 }
 
-/* Check a configuration file for -n: "configuration OK" or the error. */
+/*
+ * Check a configuration file for -n: its settings and the room's logic,
+ * and with devices (-nn) that every line can be opened now; "configuration
+ * OK" or the error.
+ */
 static int
-muxd_check(const char *file)
+muxd_check(const char *file, int devices)
 {
 	struct conf	*cf;
 	char		 err[MUXD_ERRLEN];
 
 	if ((cf = conf_load(file, err, sizeof(err))) == NULL ||
-	    muxd_probe(cf, err, sizeof(err)) == -1) {
+	    (devices && muxd_probe(cf, err, sizeof(err)) == -1)) {
 		fprintf(stderr, "%s\n", err);
+		if (cf == NULL && strcmp(file, MUXD_CONF) == 0 &&
+		    access(file, F_OK) == -1)
+			fprintf(stderr, "muxd: a room to start from: %s "
+			    "(muxd.conf(5))\n", MUXD_EXAMPLES);
 		conf_free(cf);
 		return (1);
 	}
@@ -431,7 +442,7 @@ main(int argc, char *argv[])
 			fset = 1;
 			break;
 		case 'n':
-			check = 1;
+			check++;
 			break;
 		case 's':
 			sockpath = optarg;
@@ -467,7 +478,7 @@ main(int argc, char *argv[])
 	if (optind != argc || (npairs > 0 && (check || daemonize || fset)))
 		muxd_usage(2);
 	if (check)
-		return (muxd_check(file));
+		return (muxd_check(file, check > 1));
 
 	log_init(!daemonize, verbose);
 	/* Reloads must find the file after daemon(3) moves to /. */

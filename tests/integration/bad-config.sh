@@ -8,10 +8,17 @@ cable ok1
 cable ok2
 
 # expect_bad "expected message" [probe] < config text
-# (probe: only -n fails; the daemon starts and retries the device)
+# (probe: only -nn fails, -n checks no hardware; the daemon starts and
+# retries the device)
 expect_bad() {
 	cat >"$T/bad.conf"
-	if "$MUXD" -n -f "$T/bad.conf" >"$T/out" 2>&1; then
+	n=-n
+	if [ "${2:-}" = probe ]; then
+		"$MUXD" -n -f "$T/bad.conf" >"$T/out" 2>&1 ||
+			fail "-n opened a device ($1): $(cat "$T/out")"
+		n=-nn
+	fi
+	if "$MUXD" $n -f "$T/bad.conf" >"$T/out" 2>&1; then
 		fail "accepted a bad configuration ($1)"
 	fi
 	grep -qF "$T/bad.conf:$1" "$T/out" || fail "expected '$T/bad.conf:$1', got: $(cat "$T/out")"
@@ -43,7 +50,7 @@ expect_bad "1: port 'a': bad TCP port '99999'" <<EOC
 ports = ( { name = "a"; address = "tcp:localhost:99999"; } );
 EOC
 
-# A device another program holds is busy, by -n.
+# A device another program holds is busy, by -nn (-n checks no hardware).
 bg flock -o "$T/busy.dev" sleep 60
 wait_for "grep -q 'busy.dev' /proc/locks 2>/dev/null || lslocks 2>/dev/null | grep -q flock" 2
 sleep 0.3
@@ -55,8 +62,14 @@ ports = (
   { name = "y"; address = "$T/ok2.dev"; }
 );
 EOC
-"$MUXD" -n -f "$T/room.conf" >"$T/out" 2>&1 && fail "-n accepted a busy device"
+"$MUXD" -n -f "$T/room.conf" >"$T/out" 2>&1 || fail "-n opened the devices: $(cat "$T/out")"
+"$MUXD" -nn -f "$T/room.conf" >"$T/out" 2>&1 && fail "-nn accepted a busy device"
 grep -q "room.conf:3: port 'held': .*busy.dev (.*) is busy" "$T/out" || fail "busy device not named: $(cat "$T/out")"
+# Away from its hardware, a room checks: the shipped examples do.
+for ex in "$ROOT"/contrib/examples/*.conf; do
+	"$MUXD" -n -f "$ex" >"$T/out" 2>&1 || fail "-n refused $ex without its hardware: $(cat "$T/out")"
+	"$MUXD" -nn -f "$ex" >/dev/null 2>&1 && fail "-nn found the devices of $ex on this host"
+done
 
 # At run time the busy line is reported down and retried; the others work.
 muxd_start -f "$T/room.conf"
