@@ -111,7 +111,7 @@ PROGS = $(B)/muxd/muxd $(B)/muxctl/muxctl
 # udev rules for the adapters, and muxd-udev, which writes a room's
 # stable names from its configuration.
 UDEV_PROG := $(B)/udev/muxd-udev
-UDEV_RULES := udev/60-muxd.rules udev/61-muxd-access.rules
+UDEV_RULES := udev/60-muxd.rules udev/63-muxd-spare.rules
 PROGS += $(UDEV_PROG)
 PROGS += $(TX_PROG)
 # comprog, the matching communications program: comprog/*.c with the line

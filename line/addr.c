@@ -13,7 +13,8 @@
  * OPTION is baud=N (or just N), data=5..8, parity=none|odd|even|mark|space,
  * stop=1|2, flow=none|rtscts|xonxoff|dtrdsr, or a frame such as 8N1.
  * A device path also takes serial=SERIAL, the USB serial number of the
- * adapter behind it (for udev rules and port listings).  ftdi: also takes
+ * adapter behind it (for udev rules and port listings), and with it
+ * interface=A..D, which tty of a chip of several it is.  ftdi: also takes
  * usb=VID:PID (hex, default 0403:6001), latency=1..255 (ms, default 1)
  * and interface=A..D.  HOST may be an IPv6 address in brackets.
  */
@@ -174,13 +175,14 @@ unknown:
 	snprintf(err, errlen, "unknown option '%s' (baud=N, data=N, "
 	    "parity=P, stop=N, flow=F, or a frame like 8N1%s)", opt,
 	    a->kind == ADDR_FTDI ? "; usb=VID:PID, latency=MS, interface=A..D"
-	    : a->kind == ADDR_DEVICE ? "; serial=SERIAL" : "");
+	    : a->kind == ADDR_DEVICE ? "; serial=SERIAL, interface=A..D" : "");
 	return (-1);
 }
 
 /*
- * Apply an option of USB adapters: serial= on a device path, usb=,
- * latency= and interface= on ftdi:.  Returns 0, -1 with a message, or 1
+ * Apply an option of USB adapters: serial= and interface= (which tty of a
+ * chip of several) on a device path, usb=, latency= and interface= on
+ * ftdi:.  Returns 0, -1 with a message, or 1
  * when the key is none of these.
  */
 static int
@@ -202,7 +204,8 @@ addr_usb_option(const char *key, const char *val, struct addr *a, char *err,
 		a->serial = strdup(val);
 		return (0);
 	}
-	if (a->kind != ADDR_FTDI)
+	if (a->kind != ADDR_FTDI && (a->kind != ADDR_DEVICE ||
+	    strcmp(key, "interface") != 0))
 		return (1);
 	if (strcmp(key, "usb") == 0) {
 		/* 1 to 4 hex digits each: sscanf alone takes signs, 0x. */
@@ -462,6 +465,12 @@ addr_format(const struct addr *a)
 		if (r != -1 && a->serial != NULL) {
 			t = s;
 			r = asprintf(&s, "%s,serial=%s", t, a->serial);
+			free(t);
+		}
+		if (r != -1 && a->interface != 0) {
+			t = s;
+			r = asprintf(&s, "%s,interface=%c", t,
+			    'A' + a->interface - 1);
 			free(t);
 		}
 		break;

@@ -76,7 +76,9 @@ struct addr {
 	int		 usb_vendor;	/* ftdi: 0x0403 unless usb=VID:PID */
 	int		 usb_product;	/* ftdi: 0x6001 unless usb=VID:PID */
 	int		 latency;	/* ftdi: latency timer, ms (1) */
-	int		 interface;	/* ftdi: 0 any (A), 1..4 A..D */
+	int		 interface;	/* ftdi: 0 any (A), 1..4 A..D; a
+					   device's tty of a chip of several,
+					   0: not said */
 };
 int		 addr_parse(const char *, struct addr *, char *, size_t);
 void		 addr_free(struct addr *);

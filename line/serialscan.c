@@ -72,8 +72,9 @@ serialscan_driver(const char *devdir, char *buf, size_t len)
 }
 
 /*
- * Add the entries of a directory of links (/dev/serial/by-id, /dev/muxd)
- * that resolve to real under key: a string for the first, or an array.
+ * Add the entries of a directory of links (/dev/serial/by-id and by-path,
+ * /dev/muxd) that resolve to real under key: a string for the first two
+ * (keys by_id, by_path), or an array.
  */
 static void
 serialscan_links(json_t *o, const char *key, const char *dir,
@@ -92,7 +93,7 @@ serialscan_links(json_t *o, const char *key, const char *dir,
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (realpath(path, res) == NULL || strcmp(res, real) != 0)
 			continue;
-		if (strcmp(key, "by_id") == 0) {
+		if (strncmp(key, "by_", 3) == 0) {
 			json_object_set_new(o, key, json_string(path));
 			break;
 		}
@@ -137,6 +138,37 @@ serialscan_locker(const char *path)
 	}
 	fclose(f);
 	return (NULL);
+}
+
+/*
+ * The address options that name a USB tty in a room, for udev rules
+ * (muxd-udev): "serial=S", with ",interface=X" on a chip of several ttys
+ * (A for interface 0); NULL without a serial number.
+ */
+static json_t *
+serialscan_options(const char *sysdir, const char *serial)
+{
+	char	 dir[PATH_MAX], num[16], nif[16], opt[200];
+	int	 i;
+
+	if (serial == NULL || *serial == '\0')
+		return (NULL);
+	/* ttyUSB: device is the usb-serial port, its parent the interface;
+	   ttyACM: device is the interface. */
+	snprintf(dir, sizeof(dir), "%s/..", sysdir);
+	if (serialscan_attr(dir, "bInterfaceNumber", num, sizeof(num)) == -1) {
+		snprintf(dir, sizeof(dir), "%s", sysdir);
+		serialscan_attr(dir, "bInterfaceNumber", num, sizeof(num));
+	}
+	strncat(dir, "/..", sizeof(dir) - strlen(dir) - 1);
+	serialscan_attr(dir, "bNumInterfaces", nif, sizeof(nif));
+	i = (int)strtol(num, NULL, 16);
+	if (num[0] != '\0' && i >= 0 && i < 4 && (i > 0 || atoi(nif) > 1))
+		snprintf(opt, sizeof(opt), "serial=%s,interface=%c", serial,
+		    'A' + i);
+	else
+		snprintf(opt, sizeof(opt), "serial=%s", serial);
+	return (json_string(opt));
 }
 
 /* Tell whether a USB device directory has a tty below one of its ports. */
@@ -251,7 +283,7 @@ serialscan_list(char *err, size_t errlen)
 	const char	*name, *s;
 	char		 sysdir[PATH_MAX], drv[64], real[PATH_MAX];
 	char		 vidpid[16], addr[160];
-	json_t		*list, *o, *locker;
+	json_t		*list, *o, *locker, *opts;
 	int		 i, vid = 0, pid = 0, bus, dev;
 	enum sp_transport t;
 
@@ -296,6 +328,8 @@ serialscan_list(char *err, size_t errlen)
 			s = sp_get_port_usb_serial(sps[i]);
 			json_object_set_new(o, "serial", s != NULL ?
 			    json_string(s) : json_null());
+			if ((opts = serialscan_options(sysdir, s)) != NULL)
+				json_object_set_new(o, "options", opts);
 			if (sp_get_port_usb_bus_address(sps[i], &bus, &dev) ==
 			    SP_OK) {
 				json_object_set_new(o, "bus",
@@ -312,6 +346,8 @@ serialscan_list(char *err, size_t errlen)
 		}
 		if (realpath(name, real) != NULL) {
 			serialscan_links(o, "by_id", "/dev/serial/by-id",
+			    real);
+			serialscan_links(o, "by_path", "/dev/serial/by-path",
 			    real);
 			serialscan_links(o, "links", "/dev/muxd", real);
 		}

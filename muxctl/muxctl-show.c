@@ -806,7 +806,12 @@ muxctl_show_serial(const json_t *list)
 		note = NULL;
 		if ((fp = open_memstream(&note, &len)) == NULL)
 			err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");
+		if ((s = muxctl_get_str(o, "options")) != NULL)
+			fprintf(fp, " ,%s", s);
 		if ((s = muxctl_get_str(o, "by_id")) != NULL)
+			fprintf(fp, " %s", s);
+		if ((s = muxctl_get_str(o, "by_path")) != NULL &&
+		    muxctl_get_str(o, "serial") == NULL)
 			fprintf(fp, " %s", s);
 		json_array_foreach(json_object_get(o, "links"), j, l)
 			if (json_is_string(l))

@@ -11,6 +11,7 @@
  * install them as /etc/udev/rules.d/62-muxd-room.rules.
  */
 #include <err.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,17 @@ muxd_udev_safe(const char *s)
 	return (1);
 }
 
-/* Write the rule for one port; -1 with a message naming it if it cannot. */
+/* What every rule of a room's line sets: theirs is muxd's, not others'. */
+#define MUXD_UDEV_ROOM	"ENV{MUXD_PORT}=\"%s\", ENV{MUXD_ROOM}=\"1\", " \
+	"ENV{ID_MM_DEVICE_IGNORE}=\"1\", GROUP=\"muxd\", MODE=\"0660\"\n"
+
+/*
+ * Write the rules for one port; -1 with a message naming it if it
+ * cannot.  A device path with serial= (and interface=) or an ftdi: port
+ * is matched by its adapter's serial number and named; a path under
+ * /dev/serial/ (by-path, by-id) is matched by that name.  Each is given
+ * to group muxd and kept from ModemManager.
+ */
 static int
 muxd_udev_port(FILE *out, const struct conf_port *cp, const char *file)
 {
@@ -53,18 +64,28 @@ muxd_udev_port(FILE *out, const struct conf_port *cp, const char *file)
 	const char		*link;
 	char			 name[256];
 
-	if (a->serial == NULL || (a->kind != ADDR_DEVICE &&
-	    a->kind != ADDR_FTDI)) {
-		fprintf(out, "# port %s (%s): no USB serial number; add "
-		    "serial=SERIAL to its address for a rule\n", cp->name,
-		    cp->address);
-		return (0);
-	}
-	if (!muxd_udev_safe(a->serial) || !muxd_udev_safe(cp->name)) {
+	if (!muxd_udev_safe(cp->name) || (a->serial != NULL &&
+	    !muxd_udev_safe(a->serial))) {
 		warnx("%s:%d: port '%s': a quote, backslash or control "
 		    "character cannot go into a udev rule", file, cp->line,
 		    cp->name);
 		return (-1);
+	}
+	if (a->kind == ADDR_DEVICE && a->serial == NULL &&
+	    strncmp(a->path, "/dev/serial/", 12) == 0 &&
+	    muxd_udev_safe(a->path)) {
+		fprintf(out, "# port %s: %s\n", cp->name, cp->address);
+		fprintf(out, "SUBSYSTEM==\"tty\", SYMLINK==\"%s\", "
+		    MUXD_UDEV_ROOM, a->path + 5, cp->name);
+		return (0);
+	}
+	if (a->serial == NULL || (a->kind != ADDR_DEVICE &&
+	    a->kind != ADDR_FTDI)) {
+		fprintf(out, "# port %s (%s): no USB serial number; add "
+		    "serial=SERIAL to its address, or name it by "
+		    "/dev/serial/by-path/, for a rule\n", cp->name,
+		    cp->address);
+		return (0);
 	}
 	if (a->kind == ADDR_DEVICE) {
 		if (strncmp(a->path, "/dev/", 5) != 0 || a->path[5] == '\0' ||
@@ -82,16 +103,20 @@ muxd_udev_port(FILE *out, const struct conf_port *cp, const char *file)
 	fprintf(out, "# port %s: %s\n", cp->name, cp->address);
 	fprintf(out, "SUBSYSTEM==\"tty\", SUBSYSTEMS==\"usb\", "
 	    "ATTRS{serial}==\"%s\", ", a->serial);
-	if (a->kind == ADDR_FTDI) {
+	if (a->kind == ADDR_FTDI)
 		fprintf(out, "ATTRS{idVendor}==\"%04x\", ATTRS{idProduct}=="
 		    "\"%04x\", ", a->usb_vendor, a->usb_product);
-		/* Set by usb_id in 60-serial.rules, from the interface. */
-		if (a->interface != 0)
-			fprintf(out, "ENV{ID_USB_INTERFACE_NUM}==\"%02x\", ",
-			    a->interface - 1);
-	}
-	fprintf(out, "SYMLINK+=\"%s\", ENV{MUXD_PORT}=\"%s\"\n", link,
-	    cp->name);
+	/* Set by usb_id in 60-serial.rules, from the interface. */
+	if (a->interface != 0)
+		fprintf(out, "ENV{ID_USB_INTERFACE_NUM}==\"%02x\", ",
+		    a->interface - 1);
+	fprintf(out, "SYMLINK+=\"%s\", " MUXD_UDEV_ROOM, link, cp->name);
+	/* libftdi opens the USB device itself. */
+	if (a->kind == ADDR_FTDI)
+		fprintf(out, "SUBSYSTEM==\"usb\", ENV{DEVTYPE}==\"usb_device\", "
+		    "ATTR{serial}==\"%s\", ATTR{idVendor}==\"%04x\", "
+		    "ATTR{idProduct}==\"%04x\", " MUXD_UDEV_ROOM, a->serial,
+		    a->usb_vendor, a->usb_product, cp->name);
 	return (0);
 }
 
@@ -134,10 +159,15 @@ main(int argc, char *argv[])
 		if ((out = fopen(tmp, "w")) == NULL)
 			err(1, "%s", tmp);
 	}
-	fprintf(out, "# Stable names for the USB serial adapters of %s,\n"
-	    "# by serial number.  Written by muxd-udev; write it again when "
-	    "the room\n# changes.  Goes with 60-muxd.rules and "
-	    "61-muxd-access.rules.\n", cf->file);
+	if (getgrnam("muxd") == NULL)
+		warnx("warning: there is no group muxd, and udev drops a "
+		    "GROUP= it cannot find (systemd-sysusers, or groupadd "
+		    "--system muxd)");
+	fprintf(out, "# The lines of %s: stable names for its USB serial\n"
+	    "# adapters by serial number, group muxd, no ModemManager.  "
+	    "Written by\n# muxd-udev; write it again when the room changes.  "
+	    "Goes with\n# 60-muxd.rules and 63-muxd-spare.rules.\n",
+	    cf->file);
 	fprintf(out, "ACTION==\"remove\", GOTO=\"muxd_room_end\"\n");
 	for (i = 0; i < cf->nports; i++)
 		if (muxd_udev_port(out, &cf->ports[i], cf->file) == -1)

@@ -322,6 +322,8 @@ usb_canonical(void **state)
 	    "flow=xonxoff");
 	format_is("/dev/muxd/j1-left,serial=A1B2C3,19200",
 	    "/dev/muxd/j1-left,baud=19200,8N1,serial=A1B2C3");
+	format_is("/dev/muxd/j1-right,interface=c,serial=Q4",
+	    "/dev/muxd/j1-right,baud=9600,8N1,serial=Q4,interface=C");
 	parse_ok("ftdi:A1B2C3,latency=1", &a);
 	parse_ok("ftdi:A1B2C3,usb=0403:6001", &b);
 	assert_true(addr_equal(&a, &b));
@@ -364,6 +366,8 @@ usb_bad(void **state)
 	parse_bad("ftdi:A1,data=5", "7 or 8 data bits, not 5");
 	parse_bad("ftdi:A1,serial=B", "unknown option 'serial=B'");
 	parse_bad("/dev/ttyUSB0,latency=1", "unknown option 'latency=1'");
+	parse_bad("/dev/ttyUSB0,interface=E", "interface 'E' not A, B, C or D");
+	parse_bad("pty:/tmp/x,interface=A", "unknown option 'interface=A'");
 	parse_bad("/dev/ttyUSB0,serial=", "serial= needs a USB serial number");
 	parse_bad("pty:/tmp/x,serial=A", "unknown option 'serial=A'");
 	parse_bad("usb:A1", "ftdi:SERIAL");

@@ -38,6 +38,11 @@ q() { jq -r "$1" "$T/ports.json"; }
 	fail "LAB0001 is not listed as muxd's j1-left on $U1: $(cat "$T/ports.json")"
 q '.ports[] | select(.serial == "LAB0001") | .by_id' | grep -q '^/dev/serial/by-id/.*LAB0001' ||
 	fail "LAB0001 has no by-id name"
+q '.ports[] | select(.serial == "LAB0001") | .by_path' | grep -q '^/dev/serial/by-path/' ||
+	fail "LAB0001 has no by-path name"
+# What to write into the room's address, for muxd-udev.
+[ "$(q '.ports[] | select(.serial == "LAB0002") | .options')" = serial=LAB0002 ] ||
+	fail "LAB0002's address options are not serial=LAB0002: $(cat "$T/ports.json")"
 q '.ports[] | select(.serial == "LAB0001") | .links[]' | grep -qx /dev/muxd/j1-left ||
 	fail "LAB0001 does not show /dev/muxd/j1-left"
 [ "$(q '.ports[] | select(.serial == "LAB0003") | [.device // "none", .driver, .port, .ftdi] | join(" ")')" = \

@@ -1,7 +1,8 @@
 # udevd in the guest with the project's rules: 60-muxd.rules sets the
-# FTDI latency timer to 1 ms and tags the adapters, 61-muxd-access.rules
-# gives them to group muxd, and the rules muxd-udev writes from a room's
-# configuration make stable names by serial number.  muxd runs on a stable
+# FTDI latency timer to 1 ms and tags the adapters, and the rules
+# muxd-udev writes from a room's configuration make stable names by
+# serial number and give the room's lines (and theirs alone: a spare
+# adapter keeps its group) to group muxd, kept from ModemManager.  muxd runs on a stable
 # name; both adapters are unplugged and plugged back in the other order,
 # so the ttyUSB numbers swap: muxd reopens the same adapter under its name
 # and delivers what the other side typed meanwhile.
@@ -25,6 +26,7 @@ uart s1
 ftdi u1 LAB0001
 ftdi u2 LAB0002
 ftdi u3 LAB0003
+ftdi u4 SPARE04
 UDEV=1
 boot
 S=$(gdev s1)
@@ -36,16 +38,33 @@ U1=$(gdev u1)
 [ "$(guest 'readlink -f /dev/muxd/c1')" = "$(gdev u3)" ] ||
 	fail "/dev/muxd/c1 is not the adapter LAB0003"
 guest_ok 'ls /dev/serial/by-id/ | grep -q LAB0001'
+SPARE=$(gdev u4)
 for t in $(guest 'ls /sys/bus/usb-serial/devices'); do
 	[ "$(guest "cat /sys/bus/usb-serial/devices/$t/latency_timer")" = 1 ] ||
 		fail "$t: latency_timer is not 1 ms"
+	if [ "/dev/$t" = "$SPARE" ]; then
+		[ "$(guest "stat -c '%G' /dev/$t")" != muxd ] ||
+			fail "the spare adapter $t was given to group muxd"
+		guest "udevadm info -q property /dev/$t" | grep -q '^ID_MM_DEVICE_IGNORE=1' &&
+			fail "the spare adapter $t is kept from ModemManager"
+		continue
+	fi
 	[ "$(guest "stat -c '%G %a' /dev/$t")" = "muxd 660" ] ||
 		fail "/dev/$t is not group muxd, mode 660: $(guest "ls -l /dev/$t")"
+	guest "udevadm info -q property /dev/$t" | grep -q '^ID_MM_DEVICE_IGNORE=1' ||
+		fail "/dev/$t is not kept from ModemManager"
 done
+# The USB device of the ftdi: line is muxd's too (libftdi opens it), and
+# only that one.
 guest_ok 'for d in /sys/bus/usb/devices/*; do
 	[ "$(cat $d/idVendor 2>/dev/null)" = 0403 ] || continue
 	n=$(printf "/dev/bus/usb/%03d/%03d" $(cat $d/busnum) $(cat $d/devnum))
-	[ "$(stat -c "%G %a" $n)" = "muxd 660" ] || { ls -l $n; exit 1; }
+	g=$(stat -c "%G %a" $n)
+	if [ "$(cat $d/serial)" = LAB0003 ]; then
+		[ "$g" = "muxd 660" ] || { ls -l $n; exit 1; }
+	else
+		[ "${g%% *}" != muxd ] || { ls -l $n; exit 1; }
+	fi
 done'
 
 guest_muxd "-s /run/muxd/muxd.sock --link /dev/muxd/j1-left,115200 $S,115200"
