@@ -7,7 +7,11 @@
  *	pty:PATH[,OPTION...]		a pty created by muxd, linked at PATH
  *	exec:COMMAND			COMMAND run by /bin/sh on a pty
  *	tcp:HOST:PORT			TCP connection to HOST
- *	tcp-listen:[HOST:]PORT		TCP listener, one peer at a time
+ *	tcp-listen:[HOST:]PORT[,allow=NET...] TCP listener, one peer at a
+ *					time; on loopback without HOST, on
+ *					every address with "*"; allow=
+ *					ADDRESS[/BITS] (repeated) the peers
+ *					taken
  *	ftdi:SERIAL[,OPTION...]		FTDI adapter by USB serial number
  *
  * OPTION is baud=N (or just N), data=5..8, parity=none|odd|even|mark|space,
@@ -18,6 +22,11 @@
  * usb=VID:PID (hex, default 0403:6001), latency=1..255 (ms, default 1)
  * and interface=A..D.  HOST may be an IPv6 address in brackets.
  */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +46,8 @@ static const char *addr_flows[] = { "none", "rtscts", "xonxoff", "dtrdsr" };
 static int	addr_options(char *, struct addr *, char *, size_t);
 static int	addr_option(const char *, struct addr *, char *, size_t);
 static int	addr_hostport(const char *, int, struct addr *, char *, size_t);
+static int	addr_net_parse(const char *, struct addr_net *);
+static int	addr_allow_list(char *, struct addr *, char *, size_t);
 static int	addr_lookup(const char *, const char **, size_t);
 static int	addr_number(const char *, int *);
 static int	addr_usb_option(const char *, const char *, struct addr *,
@@ -343,6 +354,103 @@ addr_hostport(const char *s, int listen, struct addr *a, char *err,
 	return (0);
 }
 
+/*
+ * Parse NET, an address with an optional /BITS (all of them by default),
+ * into n; -1 when it is none.
+ */
+static int
+addr_net_parse(const char *s, struct addr_net *n)
+{
+	char		 buf[INET6_ADDRSTRLEN + 8], *slash;
+	int		 max;
+
+	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
+		return (-1);
+	if ((slash = strchr(buf, '/')) != NULL)
+		*slash++ = '\0';
+	memset(n, 0, sizeof(*n));
+	if (inet_pton(AF_INET, buf, n->net) == 1) {
+		n->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, buf, n->net) == 1) {
+		n->family = AF_INET6;
+		max = 128;
+	} else
+		return (-1);
+	n->bits = max;
+	if (slash != NULL && (addr_number(slash, &n->bits) == -1 ||
+	    n->bits > max))
+		return (-1);
+	return (0);
+}
+
+/* Parse the options of a tcp-listen: address: allow=NET, repeated. */
+static int
+addr_allow_list(char *opts, struct addr *a, char *err, size_t errlen)
+{
+	char	*opt;
+
+	while ((opt = strsep(&opts, ",")) != NULL) {
+		if (strncmp(opt, "allow=", 6) != 0) {
+			snprintf(err, errlen, "unknown option '%s' (tcp-listen: "
+			    "takes allow=ADDRESS[/BITS])", opt);
+			return (-1);
+		}
+		if (a->nallow == ADDR_ALLOW_MAX) {
+			snprintf(err, errlen, "more than %d allow= networks",
+			    ADDR_ALLOW_MAX);
+			return (-1);
+		}
+		if (addr_net_parse(opt + 6, &a->allow[a->nallow]) == -1) {
+			snprintf(err, errlen, "bad %s (an IPv4 or IPv6 "
+			    "address, with /BITS for a network)", opt);
+			return (-1);
+		}
+		a->nallow++;
+	}
+	return (0);
+}
+
+/* Tell whether a peer may connect to a tcp-listen: address. */
+int
+addr_allowed(const struct addr *a, const struct sockaddr *sa)
+{
+	const struct addr_net	*n;
+	const unsigned char	*p;
+	int			 i, family, bits, full;
+
+	if (a->nallow == 0)
+		return (1);
+	if (sa->sa_family == AF_INET) {
+		family = AF_INET;
+		p = (const unsigned char *)
+		    &((const struct sockaddr_in *)sa)->sin_addr;
+	} else if (sa->sa_family == AF_INET6) {
+		p = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+		family = AF_INET6;
+		/* A mapped IPv4 peer of a listener on [::]. */
+		if (IN6_IS_ADDR_V4MAPPED(
+		    &((const struct sockaddr_in6 *)sa)->sin6_addr)) {
+			family = AF_INET;
+			p += 12;
+		}
+	} else
+		return (0);
+	for (i = 0; i < a->nallow; i++) {
+		n = &a->allow[i];
+		if (n->family != family)
+			continue;
+		bits = n->bits;
+		full = bits / 8;
+		if (memcmp(n->net, p, full) != 0)
+			continue;
+		if (bits % 8 == 0 || ((n->net[full] ^ p[full]) &
+		    (0xff << (8 - bits % 8)) & 0xff) == 0)
+			return (1);
+	}
+	return (0);
+}
+
 /* Parse an address; on failure return -1 with a message in err. */
 int
 addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
@@ -375,8 +483,19 @@ addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
 	}
 	if (strncmp(text, "tcp-listen:", 11) == 0) {
 		a->kind = ADDR_TCP_LISTEN;
-		if (addr_hostport(text + 11, 1, a, err, errlen) == -1)
+		if ((copy = strdup(text + 11)) == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return (-1);
+		}
+		if ((opts = strchr(copy, ',')) != NULL)
+			*opts++ = '\0';
+		if (addr_hostport(copy, 1, a, err, errlen) == -1 ||
+		    (opts != NULL && addr_allow_list(opts, a, err,
+		    errlen) == -1)) {
+			free(copy);
 			goto fail;
+		}
+		free(copy);
 		return (0);
 	}
 	if (strncmp(text, "ftdi:", 5) == 0) {
@@ -439,8 +558,8 @@ addr_free(struct addr *a)
 char *
 addr_format(const struct addr *a)
 {
-	char	*s = NULL, *t, iface[16];
-	int	 r = -1;
+	char	*s = NULL, *t, iface[16], net[INET6_ADDRSTRLEN];
+	int	 r = -1, i;
 
 	switch (a->kind) {
 	case ADDR_EXEC:
@@ -454,6 +573,14 @@ addr_format(const struct addr *a)
 		    a->host != NULL ? a->host : "",
 		    a->host != NULL && strchr(a->host, ':') ? "]" : "",
 		    a->host != NULL ? ":" : "", a->service);
+		for (i = 0; r != -1 && i < a->nallow; i++) {
+			inet_ntop(a->allow[i].family, a->allow[i].net, net,
+			    sizeof(net));
+			t = s;
+			r = asprintf(&s, "%s,allow=%s/%d", t, net,
+			    a->allow[i].bits);
+			free(t);
+		}
 		break;
 	case ADDR_DEVICE:
 	case ADDR_PTY:

@@ -61,10 +61,16 @@ enum addr_parity {
 enum addr_flow {
 	ADDR_FLOW_NONE, ADDR_FLOW_RTSCTS, ADDR_FLOW_XONXOFF, ADDR_FLOW_DTRDSR
 };
+#define ADDR_ALLOW_MAX		8	/* allow= of a tcp-listen: */
+struct addr_net {			/* a network: ADDRESS/BITS */
+	int		 family;	/* AF_INET or AF_INET6 */
+	unsigned char	 net[16];
+	int		 bits;
+};
 struct addr {
 	enum addr_kind	 kind;
 	char		*path;		/* device, link path or command */
-	char		*host;		/* tcp: NULL means any (listen) */
+	char		*host;		/* tcp-listen: NULL loopback, "*" any */
 	char		*service;	/* tcp port */
 	int		 baud;
 	int		 databits;
@@ -79,6 +85,9 @@ struct addr {
 	int		 interface;	/* ftdi: 0 any (A), 1..4 A..D; a
 					   device's tty of a chip of several,
 					   0: not said */
+	struct addr_net	 allow[ADDR_ALLOW_MAX];	/* tcp-listen: the peers
+						   taken; none: any */
+	int		 nallow;
 };
 int		 addr_parse(const char *, struct addr *, char *, size_t);
 void		 addr_free(struct addr *);
@@ -86,6 +95,8 @@ int		 addr_copy(struct addr *, const struct addr *);
 char		*addr_format(const struct addr *);
 int		 addr_equal(const struct addr *, const struct addr *);
 int		 addr_same_line(const struct addr *, const struct addr *);
+struct sockaddr;
+int		 addr_allowed(const struct addr *, const struct sockaddr *);
 int		 addr_baud_valid(int);
 const char	*addr_kind_name(enum addr_kind);
 

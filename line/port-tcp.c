@@ -3,9 +3,11 @@
  * reconnects with backoff when the peer goes: the host name is looked up
  * with libevent's asynchronous resolver (evdns: /etc/hosts, then the
  * name servers of /etc/resolv.conf), and each address found is tried in
- * turn until one connects.  tcp-listen:[HOST:]PORT keeps
- * a listener and takes one peer at a time; a second peer is told why and
- * closed.  Nagle is off on every connection: each byte goes out at once.
+ * turn until one connects.  tcp-listen:[HOST:]PORT keeps a listener, on
+ * loopback unless HOST says otherwise ("*": every address), and takes one
+ * peer at a time, of its allow= networks when it has any; a second peer
+ * is told why and closed, a peer not allowed closed at once.  Nagle is off
+ * on every connection: each byte goes out at once.
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -27,6 +29,8 @@ static int	port_tcp_open(struct port *, char *, size_t);
 static void	port_tcp_close(struct port *);
 static void	port_tcp_release(struct port *);
 static void	port_tcp_connected(evutil_socket_t, short, void *);
+#define PORT_TCP_LOOPBACK	"127.0.0.1"	/* tcp-listen:PORT binds it */
+
 static int	port_tcp_listen_open(struct port *, char *, size_t);
 static void	port_tcp_listen_close(struct port *);
 static void	port_tcp_listen_release(struct port *);
@@ -62,20 +66,33 @@ const struct port_ops port_tcp_listen_ops = {
 	port_tcp_listen_release
 };
 
+/*
+ * The host a listener binds: loopback unless the address names one ("*"
+ * for every address of the host, as NULL to getaddrinfo).
+ */
+static const char *
+port_tcp_bind_host(const struct addr *a)
+{
+	if (a->host == NULL)
+		return (PORT_TCP_LOOPBACK);
+	return (strcmp(a->host, "*") == 0 ? NULL : a->host);
+}
+
 /* Look up the address's host and port. */
 static int
 port_tcp_resolve(const struct addr *a, int passive, struct addrinfo **res,
     char *err, size_t errlen)
 {
 	struct addrinfo	hints;
+	const char	*host = passive ? port_tcp_bind_host(a) : a->host;
 	int		r;
 
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = passive ? AI_PASSIVE : 0;
-	if ((r = getaddrinfo(a->host, a->service, &hints, res)) != 0) {
-		snprintf(err, errlen, "%s:%s: %s", a->host ? a->host : "*",
+	if ((r = getaddrinfo(host, a->service, &hints, res)) != 0) {
+		snprintf(err, errlen, "%s:%s: %s", host != NULL ? host : "*",
 		    a->service, gai_strerror(r));
 		return (-1);
 	}
@@ -337,7 +354,8 @@ port_tcp_listen_open(struct port *p, char *err, size_t errlen)
 	if (bind(s, res->ai_addr, res->ai_addrlen) == -1 ||
 	    listen(s, 4) == -1) {
 		snprintf(err, errlen, "listen on %s:%s: %s",
-		    p->addr.host ? p->addr.host : "*", p->addr.service,
+		    port_tcp_bind_host(&p->addr) != NULL ?
+		    port_tcp_bind_host(&p->addr) : "*", p->addr.service,
 		    strerror(errno));
 		freeaddrinfo(res);
 		close(s);
@@ -345,8 +363,10 @@ port_tcp_listen_open(struct port *p, char *err, size_t errlen)
 	}
 	freeaddrinfo(res);
 	port_tcp_watch(p, s, EV_READ | EV_PERSIST, port_tcp_accept);
-	log_info("port %s: listening on %s:%s", p->name,
-	    p->addr.host ? p->addr.host : "*", p->addr.service);
+	log_info("port %s: listening on %s:%s%s", p->name,
+	    port_tcp_bind_host(&p->addr) != NULL ?
+	    port_tcp_bind_host(&p->addr) : "*", p->addr.service,
+	    p->addr.nallow > 0 ? ", for the allowed peers alone" : "");
 	return (1);
 }
 
@@ -404,6 +424,12 @@ port_tcp_accept(evutil_socket_t s, short what, void *arg)
 		return;
 	}
 	port_tcp_peer(&ss, peer, sizeof(peer));
+	if (!addr_allowed(&p->addr, (struct sockaddr *)&ss)) {
+		close(c);
+		log_warnx("port %s: refused %s: not an allowed peer", p->name,
+		    peer);
+		return;
+	}
 	if (p->fd != -1 && port_tcp_gone(p->fd, msg, sizeof(msg)))
 		port_down(p, "%s (noticed as a new peer came)", msg);
 	if (p->fd != -1) {

@@ -3,7 +3,12 @@
  * option, the defaults, the canonical form, and the messages for bad ones;
  * ftdi:SERIAL and serial= for USB adapters included.
  */
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
 #include <setjmp.h>
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -417,6 +422,69 @@ same_line(void **state)
 	}
 }
 
+/* A peer's address as a sockaddr, for addr_allowed(). */
+static int
+allowed(const struct addr *a, const char *peer)
+{
+	struct sockaddr_in	 s4;
+	struct sockaddr_in6	 s6;
+
+	memset(&s4, 0, sizeof(s4));
+	memset(&s6, 0, sizeof(s6));
+	if (inet_pton(AF_INET, peer, &s4.sin_addr) == 1) {
+		s4.sin_family = AF_INET;
+		return (addr_allowed(a, (struct sockaddr *)&s4));
+	}
+	assert_int_equal(inet_pton(AF_INET6, peer, &s6.sin6_addr), 1);
+	s6.sin6_family = AF_INET6;
+	return (addr_allowed(a, (struct sockaddr *)&s6));
+}
+
+/*
+ * tcp-listen: binds loopback without a host, every address with "*";
+ * allow= networks (repeated, IPv4 and IPv6, /BITS) are the peers taken,
+ * a mapped IPv4 peer of a [::] listener included; without any, all.
+ */
+static void
+tcp_listen_allow(void **state)
+{
+	struct addr	a;
+
+	(void)state;
+	parse_ok("tcp-listen:7000", &a);
+	assert_null(a.host);
+	assert_int_equal(a.nallow, 0);
+	assert_true(allowed(&a, "192.0.2.1"));
+	addr_free(&a);
+	format_is("tcp-listen:*:7000,allow=192.0.2.0/24,allow=2001:db8::/32",
+	    "tcp-listen:*:7000,allow=192.0.2.0/24,allow=2001:db8::/32");
+	format_is("tcp-listen:[::]:7000,allow=10.1.2.3",
+	    "tcp-listen:[::]:7000,allow=10.1.2.3/32");
+	parse_ok("tcp-listen:*:7000,allow=192.0.2.128/25,allow=2001:db8::/32,"
+	    "allow=10.0.0.7", &a);
+	assert_true(allowed(&a, "192.0.2.200"));
+	assert_false(allowed(&a, "192.0.2.127"));
+	assert_true(allowed(&a, "10.0.0.7"));
+	assert_false(allowed(&a, "10.0.0.8"));
+	assert_true(allowed(&a, "2001:db8:1::5"));
+	assert_false(allowed(&a, "2001:db9::5"));
+	assert_true(allowed(&a, "::ffff:192.0.2.130"));
+	assert_false(allowed(&a, "::ffff:192.0.3.130"));
+	addr_free(&a);
+	parse_ok("tcp-listen:*:7000,allow=0.0.0.0/0", &a);
+	assert_true(allowed(&a, "203.0.113.9"));
+	assert_false(allowed(&a, "2001:db8::1"));
+	addr_free(&a);
+	parse_bad("tcp-listen:7000,allow=300.1.1.1", "bad allow=300.1.1.1");
+	parse_bad("tcp-listen:7000,allow=10.0.0.0/33", "bad allow=10.0.0.0/33");
+	parse_bad("tcp-listen:7000,allow=::1/129", "bad allow=::1/129");
+	parse_bad("tcp-listen:7000,baud=9600", "unknown option 'baud=9600'");
+	parse_bad("tcp-listen:7000,allow=1.1.1.1,allow=1.1.1.2,"
+	    "allow=1.1.1.3,allow=1.1.1.4,allow=1.1.1.5,allow=1.1.1.6,"
+	    "allow=1.1.1.7,allow=1.1.1.8,allow=1.1.1.9",
+	    "more than 8 allow= networks");
+}
+
 int
 main(void)
 {
@@ -437,6 +505,7 @@ main(void)
 		cmocka_unit_test(usb_copy),
 		cmocka_unit_test(usb_bad),
 		cmocka_unit_test(same_line),
+		cmocka_unit_test(tcp_listen_allow),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
