@@ -77,7 +77,8 @@ struct rules {
 	struct event		*ev;		/* next injected key, release */
 	char			 inject[ASSERTION_NAMEMAX + 64];
 	size_t			 ninject;	/* inject: its length */
-	size_t			 injected;	/* inject: keys typed */
+	size_t			 injected;	/* inject: its bytes typed */
+	size_t			 keys;		/* inject: keys typed */
 	struct typing		 typing;
 };
 
@@ -788,7 +789,7 @@ rules_inject_key(struct rules *r)
 	    i <= r->ninject - r->injected)
 		n = i;
 	r->injected += n;
-	if (r->injected == n) {
+	if (r->keys++ == 0) {
 		record_link_note(l, "inject start %s", r->entity);
 		events_post(PROTOCOL_EV_INJECT, json_pack("{ss ss si ss}", "link",
 		    l->name, "entity", r->entity, "judge", r->judge, "state",
@@ -807,7 +808,7 @@ rules_inject_key(struct rules *r)
 		    (unsigned char)r->inject[r->injected]) * 1000);
 		return;
 	}
-	record_link_note(l, "inject done %zu keys", r->ninject);
+	record_link_note(l, "inject done %zu keys", r->keys);
 	events_post(PROTOCOL_EV_INJECT, json_pack("{ss ss si ss}", "link", l->name,
 	    "entity", r->entity, "judge", r->judge, "state", "done"));
 	rules_release_now(r, "assertion injected");

@@ -109,4 +109,19 @@ send_text '' '' 'don\xe2t \xe2 caf\xc3\xa9\r\n'
 # An entity's setting overrides the room's.
 send_text 'charset = "iso-8859-1";' 'charset = "utf-8";' \
     'don\xe2\x80\x99t \xe2\x80\x94 caf\xc3\xa9\r\n'
+
+# Injected for the entity, the UTF-8 name is typed a character a key.
+muxd_stop
+rm -rf "$T/state"
+charset_room 'charset = "utf-8"; rules = { assertion = "inject"; typing = "0"; };' ''
+muxd_start -f "$T/room.conf"
+round_start 1
+J=$(facing E1)
+tty "$J" 'expect:Hello, my name is Jos\xc3\xa9 and I am the human\r\n' >"$T/j.out" ||
+	fail "the injected assertion did not reach the judge: $(cat "$T/j.out")"
+wait_for "grep -q 'PASS assertion E1' '$T/state/compliance.txt'" 5 ||
+	fail "the injected assertion did not pass: $(cat "$T/state/compliance.txt" 2>/dev/null)"
+mctl round stop >/dev/null
+grep -q '"m", "inject done 43 keys"' "$T"/state/captures/round01-J1-*.cast ||
+	fail "the injection did not type 43 keys: $(grep -h 'inject done' "$T"/state/captures/*.cast)"
 echo ok
