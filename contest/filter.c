@@ -589,12 +589,5 @@ filter_finish(struct filter *f)
 size_t
 filter_count(const struct filter *f, const unsigned char *p, size_t n)
 {
-	size_t	i, c;
-
-	if (f->charset != CAP_UTF8)
-		return (n);
-	for (i = 0, c = 0; i < n; i++)
-		if (!utf8_cont(p[i]))
-			c++;
-	return (c);
+	return (f->charset == CAP_UTF8 ? utf8_count(p, n) : n);
 }

@@ -225,6 +225,7 @@ int		 utf8_decode(const unsigned char *, size_t, size_t *,
 enum utf8_step	 utf8_byte(struct utf8 *, unsigned char);
 int		 utf8_end(struct utf8 *);
 int		 utf8_cont(unsigned char);
+size_t		 utf8_count(const unsigned char *, size_t);
 
 /* tx-line.c */
 /*
@@ -359,7 +360,7 @@ struct stats_series {
 	int64_t		*v;		/* gaps or latencies, usec */
 	size_t		 n;
 	size_t		 cap;		/* private */
-	size_t		 keys;		/* bytes typed (cadence series) */
+	size_t		 keys;		/* characters typed (cadence series) */
 	size_t		 bursts;	/* bursts, or answers (latency) */
 };
 struct stats {
@@ -370,6 +371,7 @@ struct stats {
 	int		 last_who;	/* private */
 	int		 judge_eol;	/* private */
 	size_t		 interruptions;	/* output begun mid judge line */
+	enum cap_encoding charset;	/* utf-8: a character is one key */
 };
 struct stats_summary {
 	size_t		 keys;

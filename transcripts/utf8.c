@@ -41,6 +41,22 @@ utf8_cont(unsigned char c)
 }
 
 /*
+ * Count the characters of UTF-8 bytes: those that are no continuation
+ * byte, so that a character split over chunks counts once, with its
+ * first byte.
+ */
+size_t
+utf8_count(const unsigned char *p, size_t n)
+{
+	size_t	i, c;
+
+	for (i = 0, c = 0; i < n; i++)
+		if (!utf8_cont(p[i]))
+			c++;
+	return (c);
+}
+
+/*
  * Tell the length of the valid UTF-8 sequence at p (1..4) and its code
  * point, or 0 when the bytes there are not valid UTF-8.
  */
