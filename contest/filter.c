@@ -86,6 +86,7 @@ static int	filter_c1(struct filter *, unsigned char);
 static int	filter_common(struct filter *, unsigned char, int *);
 static int	filter_esc(struct filter *, unsigned char);
 static int	filter_seq(struct filter *, unsigned char);
+static void	filter_stresc(struct filter *);
 static int	filter_str(struct filter *, unsigned char);
 static int	filter_step(struct filter *, unsigned char);
 static size_t	filter_bad(struct filter *, const struct utf8 *,
@@ -408,6 +409,22 @@ filter_seq(struct filter *f, unsigned char c)
 	return (0);
 }
 
+/*
+ * After ESC inside a control string, a byte that is not '\\': the string
+ * ended before the ESC, which begins a new sequence (the byte at offset
+ * f->cin comes next).
+ */
+static void
+filter_stresc(struct filter *f)
+{
+	f->len--;
+	f->bytes--;
+	filter_done(f, FILTER_END_ABORT);
+	filter_begin(f, FILTER_ESC, f->cin - 1);
+	filter_add(f, FILTER_ESCB);
+	f->state = FILTER_S_ESC;
+}
+
 /* Decide a byte inside a control string (OSC, DCS, SOS, PM, APC). */
 static int
 filter_str(struct filter *f, unsigned char c)
@@ -418,13 +435,7 @@ filter_str(struct filter *f, unsigned char c)
 			filter_done(f, FILTER_END_DONE);
 			return (0);
 		}
-		/* The string ended before the ESC, which begins a new one. */
-		f->len--;
-		f->bytes--;
-		filter_done(f, FILTER_END_ABORT);
-		filter_begin(f, FILTER_ESC, f->cin - 1);
-		filter_add(f, FILTER_ESCB);
-		f->state = FILTER_S_ESC;
+		filter_stresc(f);
 		return (filter_esc(f, c));
 	}
 	if (c == FILTER_ESCB) {
@@ -490,11 +501,14 @@ filter_bad(struct filter *f, const struct utf8 *u, unsigned char *out)
 {
 	size_t	i;
 
+	f->cin = f->in - u->n;
+	if (f->state == FILTER_S_STRESC)
+		filter_stresc(f);
 	if (f->state == FILTER_GROUND) {
 		if (f->kind != FILTER_UTF8)
 			filter_flush(f);
 		if (f->len == 0)
-			filter_begin(f, FILTER_UTF8, f->in - u->n);
+			filter_begin(f, FILTER_UTF8, f->cin);
 	}
 	for (i = 0; i < u->n; i++)
 		filter_add(f, u->b[i]);

@@ -602,6 +602,13 @@ test_utf8_invalid_sequences_are_removed(void **state)
 	assert_int_equal(r.f.bytes, 13);
 	assert_int_equal(r.f.seqs, 0);
 	check_splits(0, S(text));
+	/* After ESC in a string: the string ends, ESC begins a sequence. */
+	run_utf8(&r, S("\033]0;x\033\x80y!"));
+	expect_out(&r, S("!"));
+	expect_span(&r, 0, FILTER_OSC, FILTER_END_ABORT, "\033]0;x");
+	expect_span(&r, 1, FILTER_ESC, FILTER_END_DONE, "\033\x80y");
+	assert_int_equal(r.spans[1].in, 5);
+	check_splits(0, S("\033]0;x\033\x80y!"));
 	/* Pass-through forwards them, and reports them. */
 	run(&r, 1, 0, S(text), 0);
 	expect_out(&r, S(text));
