@@ -10,8 +10,9 @@
  *	PENDING	the text so far can still become the assertion;
  *	PASS	the assertion was made with the approved name;
  *	NAME	the assertion was made with another name (compared with the
- *		approved one ignoring case, surrounding blanks and the width
- *		of blank runs; with no approved name, every name is NAME);
+ *		approved one ignoring surrounding blanks, the width of blank
+ *		runs and the case of ASCII letters, on a UTF-8 link of every
+ *		letter; with no approved name, every name is NAME);
  *	FAIL	the text departs from the assertion: the offending text and
  *		the byte offset where the departure was detected are kept.
  *
@@ -125,6 +126,7 @@ static int	assertion_end(struct assertion *, uint64_t);
 static size_t	assertion_norm(const char *, char *, size_t);
 static pcre2_code *assertion_compile(const char *, uint32_t, int, int *,
 		    char *, size_t);
+static int	assertion_name_utf8(const char *, const char *);
 static int	assertion_text(struct assertion *, const unsigned char *, size_t,
 		    uint64_t);
 
@@ -344,6 +346,38 @@ assertion_name_equal(const char *x, const char *y)
 	return (nx[0] != '\0' && strcmp(nx, ny) == 0);
 }
 
+/*
+ * Tell whether two UTF-8 names are the same, ignoring the case of every
+ * letter (Unicode case folding, pcre2's), blanks around and the width of
+ * blank runs.
+ */
+static int
+assertion_name_utf8(const char *x, const char *y)
+{
+	char			 nx[ASSERTION_NAMEMAX + 1], ny[ASSERTION_NAMEMAX + 1];
+	pcre2_code		*code;
+	pcre2_match_data	*md;
+	PCRE2_SIZE		 eoff;
+	size_t			 n;
+	int			 ecode, rc = -1;
+
+	if (x == NULL || y == NULL)
+		return (0);
+	n = assertion_norm(x, nx, sizeof(nx));
+	assertion_norm(y, ny, sizeof(ny));
+	if (ny[0] == '\0' || (code = pcre2_compile((PCRE2_SPTR)ny,
+	    PCRE2_ZERO_TERMINATED, PCRE2_LITERAL | PCRE2_CASELESS | PCRE2_UTF |
+	    PCRE2_MATCH_INVALID_UTF | PCRE2_ANCHORED | PCRE2_ENDANCHORED,
+	    &ecode, &eoff, NULL)) == NULL)
+		return (0);
+	if ((md = pcre2_match_data_create_from_pattern(code, NULL)) != NULL) {
+		rc = pcre2_match(code, (PCRE2_SPTR)nx, n, 0, 0, md, NULL);
+		pcre2_match_data_free(md);
+	}
+	pcre2_code_free(code);
+	return (rc >= 0);
+}
+
 /* Match the utterance so far; opts is 0 or PCRE2_PARTIAL_HARD. */
 static int
 assertion_match(struct assertion *a, uint32_t opts)
@@ -407,8 +441,9 @@ static void
 assertion_complete(struct assertion *a, uint64_t off)
 {
 	assertion_name(a);
-	if (a->approved != NULL &&
-	    assertion_name_equal(a->res.name, a->approved))
+	if (a->approved != NULL && (assertion_name_equal(a->res.name,
+	    a->approved) || (a->utf8 &&
+	    assertion_name_utf8(a->res.name, a->approved))))
 		assertion_set(a, ASSERTION_PASS, 1, off, NULL);
 	else
 		assertion_set(a, ASSERTION_NAME, 1, off, a->approved == NULL ?
