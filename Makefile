@@ -69,7 +69,7 @@ INC_transcripts = -Itranscripts
 INC_protocol = -Iprotocol
 INC_contest = -Icontest -Itranscripts
 INC_line = -Iline
-INC_conf = -Iconf -Iline -Icontest -Iprotocol
+INC_conf = -Iconf -Iline -Icontest -Iprotocol -Itranscripts
 INC_muxd = -Imuxd -Iline -Icontest -Iconf -Iprotocol -Itranscripts
 INC_muxctl = -Imuxctl -Iprotocol
 INC_comprog = -Icomprog -Iline -Icontest -Iconf -Iprotocol -Itranscripts
@@ -190,7 +190,7 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) transcripts/transcripts.h
 # comprog's harness is built from its byte state machines and judgeterm.
 $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
     comprog/pane.c contest/judgeterm.c transcripts/tx-line.c \
-    comprog/comprog.h contest/contest.h
+    transcripts/utf8.c comprog/comprog.h contest/contest.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^)
 
@@ -201,7 +201,7 @@ $(B)/tests/fuzz/fuzz_addr: tests/fuzz/fuzz_addr.c line/addr.c line/line.h
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 CONTEST_FUZZERS := $(patsubst %,$(B)/tests/fuzz/fuzz_%,filter assertion)
 $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
-    contest/contest.h
+    transcripts/utf8.c contest/contest.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 
@@ -209,7 +209,7 @@ $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
 # layers below it, as the unit tests are.
 $(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c $(wildcard conf/*.c) \
     line/addr.c $(wildcard contest/*.c) protocol/protocol.c transcripts/tx-line.c \
-    $(wildcard conf/*.h)
+    transcripts/utf8.c transcripts/cap-encoding.c $(wildcard conf/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 

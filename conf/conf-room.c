@@ -27,7 +27,7 @@ static const char *conf_port_keys[] = { "name", "address", NULL };
 static const char *conf_station_keys[] = { "name", "judge", "left", "right",
     "localecho", NULL };
 static const char *conf_entity_keys[] = { "name", "kind", "port", "approved",
-    "program", "contestant", "eol", "announce", "fresh", NULL };
+    "program", "contestant", "eol", "announce", "fresh", "charset", NULL };
 
 static int	 conf_room_name_valid(const char *);
 static int	 conf_room_text_valid(const char *);

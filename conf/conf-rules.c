@@ -1,7 +1,7 @@
 /*
  * The contest-rule settings of the configuration: the room's "rules"
- * group, a station's "localecho" and an entity's "eol", "announce" and
- * "fresh".
+ * group and "charset", a station's "localecho" and an entity's "eol",
+ * "announce", "fresh" and "charset".
  *
  *	rules = {
  *		convention = true;	# 1996 prompt and echo on judge terminals
@@ -11,6 +11,7 @@
  *		pattern = "...";	# pcre2, a group named "name"
  *		burst = 8;		# characters within 1 ms that are a burst
  *	};
+ *	charset = "utf-8";		# or "iso-8859-1"; an entity's own wins
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ static const char *conf_rules_keys[] = { "convention", "filter", "assertion",
 
 static int	conf_rules_bool(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *, int *);
+static int	conf_rules_charset(struct conf_ctx *, const config_setting_t *,
+		    const char *, int *);
 
 /* Read an optional boolean setting; 1 when present, 0 absent, -1 error. */
 static int
@@ -50,7 +53,29 @@ conf_rules_bool(struct conf_ctx *ctx, const config_setting_t *group,
 	return (1);
 }
 
-/* Read the room's rules group, setting the defaults first. */
+/*
+ * Read an optional "charset" setting, "iso-8859-1" or "utf-8", into an
+ * enum cap_encoding; -1 with file and line when it is neither.
+ */
+static int
+conf_rules_charset(struct conf_ctx *ctx, const config_setting_t *g,
+    const char *what, int *out)
+{
+	const config_setting_t	*s = NULL;
+	enum cap_encoding	 enc;
+	const char		*v;
+	int			 r;
+
+	if ((r = conf_string(ctx, g, "charset", what, 0, &v, &s)) != 1)
+		return (r);
+	if (cap_encoding_parse(v, &enc) == -1)
+		return (conf_error(ctx, s, "charset '%s' %s is neither "
+		    "\"iso-8859-1\" nor \"utf-8\"", v, what));
+	*out = (int)enc;
+	return (0);
+}
+
+/* Read the room's rules group and charset, setting the defaults first. */
 int
 conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 {
@@ -67,8 +92,12 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 	conf->filter = 1;
 	conf->assertion = CONF_ASSERT_CHECK;
 	conf->burst = 8;
+	conf->charset = CAP_LATIN1;
 	if ((conf->typing = strdup(CONF_RULES_TYPING)) == NULL)
 		return (conf_nomem(ctx, root));
+	if (conf_rules_charset(ctx, root, "at top level", &conf->charset) ==
+	    -1)
+		return (-1);
 	if ((g = config_setting_get_member(root, "rules")) == NULL)
 		return (0);
 	if (!config_setting_is_group(g))
@@ -149,15 +178,20 @@ conf_rules_station(struct conf_ctx *ctx, const config_setting_t *g,
 	    -1 ? -1 : 0);
 }
 
-/* Read an entity's rule settings: eol, announce and fresh. */
+/*
+ * Read an entity's rule settings: eol, announce, fresh and charset (the
+ * room's unless set; with utf-8, the assertion pattern must compile for
+ * it).
+ */
 int
 conf_rules_entity(struct conf_ctx *ctx, const config_setting_t *g,
     struct conf_entity *e)
 {
 	const config_setting_t	*s = NULL;
+	struct assertion_pattern *ap;
 	enum judgeterm_eol	 eol = JUDGETERM_EOL_CR;
 	const char		*v;
-	char			 what[64];
+	char			 what[64], msg[LINE_ERRLEN / 2];
 	int			 r;
 
 	snprintf(what, sizeof(what), "in entity '%s'", e->name);
@@ -170,6 +204,19 @@ conf_rules_entity(struct conf_ctx *ctx, const config_setting_t *g,
 	if (conf_rules_bool(ctx, g, "announce", what, &e->announce) == -1 ||
 	    conf_rules_bool(ctx, g, "fresh", what, &e->fresh) == -1)
 		return (-1);
+	e->charset = ctx->conf->charset;
+	if (conf_rules_charset(ctx, g, what, &e->charset) == -1)
+		return (-1);
+	if (e->charset == CAP_UTF8) {
+		ctx->conf->utf8 = 1;
+		if ((ap = assertion_pattern_new(ctx->conf->pattern,
+		    ASSERTION_NOJIT | ASSERTION_UTF8, msg, sizeof(msg))) ==
+		    NULL)
+			return (conf_error(ctx, (s = config_setting_get_member(g,
+			    "charset")) != NULL ? s : g, "entity '%s': %s",
+			    e->name, msg));
+		assertion_pattern_free(ap);
+	}
 	if (e->fresh && e->port >= 0 &&
 	    ctx->conf->ports[e->port].addr.kind != ADDR_EXEC)
 		return (conf_error(ctx, g, "entity '%s': fresh needs an exec: "

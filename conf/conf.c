@@ -35,7 +35,7 @@ static const char *conf_top_keys[] = { "control", "state", "captures",
     "transcripts", "queue_limit", "capture_limit", "sync", "entry_user",
     "ports",
     "stations", "entities",
-    "schedule", "rules", NULL };
+    "schedule", "rules", "charset", NULL };
 
 static int	 conf_member(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *, int, const config_setting_t **);

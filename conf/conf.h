@@ -51,6 +51,7 @@ struct conf_entity {
 	int		 eol;		/* enum judgeterm_eol towards it */
 	int		 announce;	/* send "@@nn" CR CR at link start */
 	int		 fresh;		/* exec: a new program each link */
+	int		 charset;	/* enum cap_encoding of its bytes */
 	int		 line;
 };
 struct conf_part {			/* one judge comparing a pair */
@@ -95,6 +96,8 @@ struct conf {
 	char		*typing;	/* inject: the typing model */
 	char		*pattern;	/* its pcre2 pattern, NULL: default */
 	int		 burst;		/* characters in 1 ms that are a burst */
+	int		 charset;	/* enum cap_encoding: the room's */
+	int		 utf8;		/* some entity's charset is utf-8 */
 };
 struct conf	*conf_load(const char *, char *, size_t);
 struct conf	*conf_load_string(const char *, const char *, char *, size_t);

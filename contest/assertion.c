@@ -10,8 +10,9 @@
  *	PENDING	the text so far can still become the assertion;
  *	PASS	the assertion was made with the approved name;
  *	NAME	the assertion was made with another name (compared with the
- *		approved one ignoring case, surrounding blanks and the width
- *		of blank runs; with no approved name, every name is NAME);
+ *		approved one ignoring surrounding blanks, the width of blank
+ *		runs and the case of ASCII letters, on a UTF-8 link of every
+ *		letter; with no approved name, every name is NAME);
  *	FAIL	the text departs from the assertion: the offending text and
  *		the byte offset where the departure was detected are kept.
  *
@@ -40,15 +41,25 @@
  * and editing bytes included.  The verdict depends only on the bytes, not
  * on how they were split into calls.
  *
+ * Character sets.  By default the utterance is ISO-8859-1, a character a
+ * byte, matched on bytes (no UTF).  On a UTF-8 link (assertion_charset)
+ * it is read a character at a time (utf8.c) and matched as UTF-8 with
+ * Unicode properties (PCRE2_UTF, PCRE2_UCP, PCRE2_MATCH_INVALID_UTF, so
+ * that [[:alpha:]] is any letter and (?i) folds any case), only when a
+ * character is whole; an erase takes back a whole character, a C1
+ * control (U+0080..U+009F) is not text, and bytes that are no character
+ * are ignored (the control filter has removed them already).
+ *
  * The pattern is configurable.  It is matched anchored at the start of the
- * utterance, on bytes (no UTF), and must have a named group "name" around
- * X.  The default, spelt out in assertion_default_pattern, tolerates:
+ * utterance and must have a named group "name" around X.  The default,
+ * spelt out in assertion_default_pattern, tolerates:
  *
  *	- any case ("hello, MY NAME is alice and i am the human");
  *	- an optional comma after "Hello" and before "and", and any run of
  *	  spaces and TABs between words ("Hello,my name is  Alice, and ...");
  *	- a name of one to four words of letters (bytes 0x80-0xff count as
- *	  letters, for accented names), apostrophes, dots and hyphens
+ *	  letters, for accented names; on a UTF-8 link, every letter and
+ *	  U+0080..U+00FF), apostrophes, dots and hyphens
  *	  ("Mary-Ann O'Neil", "J. R. Smith"); the word "and" cannot be part
  *	  of the name;
  *	- anything after "human" that is not a letter, digit, apostrophe or
@@ -85,12 +96,18 @@ static const char assertion_default[] =
 struct assertion_pattern {
 	pcre2_code	*code;
 	int		 jit;		/* JIT compiled for both match modes */
+	pcre2_code	*ucode;		/* for UTF-8 links, or NULL */
+	int		 ujit;
 };
 
 struct assertion {
 	struct assertion_pattern *pat;
 	pcre2_match_data *md;
 	char		*approved;	/* NULL: no name approved */
+	pcre2_code	*code;		/* the pattern's, for the charset */
+	int		 jit;
+	int		 utf8;		/* the utterance is UTF-8 */
+	struct utf8	 u8;		/* utf8: the character being read */
 	uint64_t	 offset;	/* bytes fed so far */
 	char		 text[ASSERTION_TEXTMAX + 1];	/* the utterance */
 	size_t		 len;
@@ -107,6 +124,11 @@ static void	assertion_complete(struct assertion *, uint64_t);
 static int	assertion_update(struct assertion *, uint64_t);
 static int	assertion_end(struct assertion *, uint64_t);
 static size_t	assertion_norm(const char *, char *, size_t);
+static pcre2_code *assertion_compile(const char *, uint32_t, int, int *,
+		    char *, size_t);
+static int	assertion_name_utf8(const char *, const char *);
+static int	assertion_text(struct assertion *, const unsigned char *, size_t,
+		    uint64_t);
 
 /* Return the default pattern (see the comment at the top of this file). */
 const char *
@@ -116,16 +138,49 @@ assertion_default_pattern(void)
 }
 
 /*
+ * Compile a pattern with options, JIT compiled unless nojit (*jit tells);
+ * NULL with a message in err.
+ */
+static pcre2_code *
+assertion_compile(const char *regex, uint32_t opts, int nojit, int *jit,
+    char *err, size_t errlen)
+{
+	pcre2_code	*code;
+	PCRE2_UCHAR	 msg[256];
+	PCRE2_SIZE	 eoff;
+	int		 ecode, rc;
+
+	code = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED,
+	    PCRE2_ANCHORED | opts, &ecode, &eoff, NULL);
+	if (code == NULL) {
+		pcre2_get_error_message(ecode, msg, sizeof(msg));
+		snprintf(err, errlen, "assertion pattern%s: %s at offset %zu",
+		    opts & PCRE2_UTF ? " (utf-8)" : "", (const char *)msg,
+		    (size_t)eoff);
+		return (NULL);
+	}
+	rc = pcre2_substring_number_from_name(code, (PCRE2_SPTR)"name");
+	if (rc < 0 && rc != PCRE2_ERROR_NOUNIQUESUBSTRING) {
+		snprintf(err, errlen, "assertion pattern: no group named "
+		    "\"name\" (write (?<name>...) around the entity's name)");
+		pcre2_code_free(code);
+		return (NULL);
+	}
+	*jit = !nojit && pcre2_jit_compile(code,
+	    PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_HARD) == 0;
+	return (code);
+}
+
+/*
  * Compile a pattern (NULL for the default).  flags: ASSERTION_NOJIT to
- * use the interpreter.  On error, NULL with a message in err.
+ * use the interpreter, ASSERTION_UTF8 to compile it for UTF-8 links as
+ * well.  On error, NULL with a message in err.
  */
 struct assertion_pattern *
 assertion_pattern_new(const char *regex, int flags, char *err, size_t errlen)
 {
 	struct assertion_pattern	*p;
-	PCRE2_UCHAR			 msg[256];
-	PCRE2_SIZE			 eoff;
-	int				 ecode, rc;
+	int				 nojit = flags & ASSERTION_NOJIT;
 
 	if (regex == NULL)
 		regex = assertion_default;
@@ -134,27 +189,19 @@ assertion_pattern_new(const char *regex, int flags, char *err, size_t errlen)
 		snprintf(err, errlen, "assertion pattern: out of memory");
 		return (NULL);
 	}
-	p->code = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED,
-	    PCRE2_ANCHORED | PCRE2_NEVER_UTF, &ecode, &eoff, NULL);
+	p->code = assertion_compile(regex, PCRE2_NEVER_UTF, nojit, &p->jit,
+	    err, errlen);
 	if (p->code == NULL) {
-		pcre2_get_error_message(ecode, msg, sizeof(msg));
-		snprintf(err, errlen, "assertion pattern: %s at offset %zu",
-		    (const char *)msg, (size_t)eoff);
 		free(p);
 		return (NULL);
 	}
-	rc = pcre2_substring_number_from_name(p->code,
-	    (PCRE2_SPTR)"name");
-	if (rc < 0 && rc != PCRE2_ERROR_NOUNIQUESUBSTRING) {
-		snprintf(err, errlen, "assertion pattern: no group named "
-		    "\"name\" (write (?<name>...) around the entity's name)");
+	if ((flags & ASSERTION_UTF8) && (p->ucode = assertion_compile(regex,
+	    PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, nojit, &p->ujit,
+	    err, errlen)) == NULL) {
 		pcre2_code_free(p->code);
 		free(p);
 		return (NULL);
 	}
-	if (!(flags & ASSERTION_NOJIT) && pcre2_jit_compile(p->code,
-	    PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_HARD) == 0)
-		p->jit = 1;
 	return (p);
 }
 
@@ -165,6 +212,7 @@ assertion_pattern_free(struct assertion_pattern *p)
 	if (p == NULL)
 		return;
 	pcre2_code_free(p->code);
+	pcre2_code_free(p->ucode);
 	free(p);
 }
 
@@ -188,6 +236,8 @@ assertion_new(struct assertion_pattern *p, const char *approved)
 	if (a == NULL)
 		return (NULL);
 	a->pat = p;
+	a->code = p->code;
+	a->jit = p->jit;
 	a->md = pcre2_match_data_create_from_pattern(p->code, NULL);
 	if (a->md == NULL) {
 		free(a);
@@ -203,6 +253,27 @@ assertion_new(struct assertion_pattern *p, const char *approved)
 	}
 	a->res.verdict = ASSERTION_PENDING;
 	return (a);
+}
+
+/*
+ * Read the utterance in a character set (assertion_new: ISO-8859-1),
+ * before the first byte; -1 when the pattern was not compiled for it.
+ */
+int
+assertion_charset(struct assertion *a, enum cap_encoding charset)
+{
+	if (charset != CAP_UTF8) {
+		a->code = a->pat->code;
+		a->jit = a->pat->jit;
+		a->utf8 = 0;
+		return (0);
+	}
+	if (a->pat->ucode == NULL)
+		return (-1);
+	a->code = a->pat->ucode;
+	a->jit = a->pat->ujit;
+	a->utf8 = 1;
+	return (0);
 }
 
 /* Free a checker. */
@@ -275,14 +346,46 @@ assertion_name_equal(const char *x, const char *y)
 	return (nx[0] != '\0' && strcmp(nx, ny) == 0);
 }
 
+/*
+ * Tell whether two UTF-8 names are the same, ignoring the case of every
+ * letter (Unicode case folding, pcre2's), blanks around and the width of
+ * blank runs.
+ */
+static int
+assertion_name_utf8(const char *x, const char *y)
+{
+	char			 nx[ASSERTION_NAMEMAX + 1], ny[ASSERTION_NAMEMAX + 1];
+	pcre2_code		*code;
+	pcre2_match_data	*md;
+	PCRE2_SIZE		 eoff;
+	size_t			 n;
+	int			 ecode, rc = -1;
+
+	if (x == NULL || y == NULL)
+		return (0);
+	n = assertion_norm(x, nx, sizeof(nx));
+	assertion_norm(y, ny, sizeof(ny));
+	if (ny[0] == '\0' || (code = pcre2_compile((PCRE2_SPTR)ny,
+	    PCRE2_ZERO_TERMINATED, PCRE2_LITERAL | PCRE2_CASELESS | PCRE2_UTF |
+	    PCRE2_MATCH_INVALID_UTF | PCRE2_ANCHORED | PCRE2_ENDANCHORED,
+	    &ecode, &eoff, NULL)) == NULL)
+		return (0);
+	if ((md = pcre2_match_data_create_from_pattern(code, NULL)) != NULL) {
+		rc = pcre2_match(code, (PCRE2_SPTR)nx, n, 0, 0, md, NULL);
+		pcre2_match_data_free(md);
+	}
+	pcre2_code_free(code);
+	return (rc >= 0);
+}
+
 /* Match the utterance so far; opts is 0 or PCRE2_PARTIAL_HARD. */
 static int
 assertion_match(struct assertion *a, uint32_t opts)
 {
-	if (a->pat->jit)
-		return (pcre2_jit_match(a->pat->code, (PCRE2_SPTR)a->text,
+	if (a->jit)
+		return (pcre2_jit_match(a->code, (PCRE2_SPTR)a->text,
 		    a->len, 0, opts, a->md, NULL));
-	return (pcre2_match(a->pat->code, (PCRE2_SPTR)a->text, a->len, 0,
+	return (pcre2_match(a->code, (PCRE2_SPTR)a->text, a->len, 0,
 	    opts, a->md, NULL));
 }
 
@@ -338,8 +441,9 @@ static void
 assertion_complete(struct assertion *a, uint64_t off)
 {
 	assertion_name(a);
-	if (a->approved != NULL &&
-	    assertion_name_equal(a->res.name, a->approved))
+	if (a->approved != NULL && (assertion_name_equal(a->res.name,
+	    a->approved) || (a->utf8 &&
+	    assertion_name_utf8(a->res.name, a->approved))))
 		assertion_set(a, ASSERTION_PASS, 1, off, NULL);
 	else
 		assertion_set(a, ASSERTION_NAME, 1, off, a->approved == NULL ?
@@ -399,6 +503,27 @@ assertion_end(struct assertion *a, uint64_t off)
 }
 
 /*
+ * Add the n bytes of a character to the utterance at offset off and
+ * judge it; 1 when the result changed.
+ */
+static int
+assertion_text(struct assertion *a, const unsigned char *p, size_t n,
+    uint64_t off)
+{
+	if (a->len + n > ASSERTION_TEXTMAX) {
+		if (a->res.verdict != ASSERTION_FAIL)
+			assertion_set(a, ASSERTION_FAIL, 1, off,
+			    "the utterance is too long for the assertion");
+		a->res.final = 1;
+		return (1);
+	}
+	memcpy(a->text + a->len, p, n);
+	a->len += n;
+	a->text[a->len] = '\0';
+	return (assertion_update(a, off));
+}
+
+/*
  * Feed one byte of the entity's output.  Returns 1 when the result
  * (verdict or finality) changed, 0 otherwise.  Bytes after a final
  * verdict are ignored.
@@ -411,6 +536,8 @@ assertion_byte(struct assertion *a, unsigned char c)
 	if (a->res.final)
 		return (0);
 	off = a->offset++;
+	if (a->utf8 && a->u8.held && !utf8_cont(c))
+		(void)utf8_byte(&a->u8, c);	/* a beginning cut off */
 	switch (c) {
 	case ASSERTION_CR:
 	case ASSERTION_LF:
@@ -421,7 +548,12 @@ assertion_byte(struct assertion *a, unsigned char c)
 	case ASSERTION_DEL:
 		if (a->len == 0)
 			return (0);
-		a->text[--a->len] = '\0';
+		/* A whole character: on UTF-8, its continuation bytes. */
+		do
+			a->len--;
+		while (a->utf8 && a->len > 0 &&
+		    utf8_cont((unsigned char)a->text[a->len]));
+		a->text[a->len] = '\0';
 		if (a->len == 0) {	/* all erased: not begun after all */
 			if (a->res.verdict == ASSERTION_PENDING)
 				return (0);
@@ -440,16 +572,12 @@ assertion_byte(struct assertion *a, unsigned char c)
 			return (0);	/* not text */
 		break;
 	}
-	if (a->len == ASSERTION_TEXTMAX) {
-		if (a->res.verdict != ASSERTION_FAIL)
-			assertion_set(a, ASSERTION_FAIL, 1, off,
-			    "the utterance is too long for the assertion");
-		a->res.final = 1;
-		return (1);
-	}
-	a->text[a->len++] = (char)c;
-	a->text[a->len] = '\0';
-	return (assertion_update(a, off));
+	if (!a->utf8 || c < 0x80)
+		return (assertion_text(a, &c, 1, off));
+	/* UTF-8: a whole character that is not a C1 control is text. */
+	if (utf8_byte(&a->u8, c) != UTF8_CHAR || a->u8.cp < 0xa0)
+		return (0);
+	return (assertion_text(a, a->u8.b, a->u8.n, off));
 }
 
 /* Feed a chunk; returns the verdict after its last byte. */

@@ -23,9 +23,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "transcripts.h"	/* enum cap_encoding, struct utf8 */
+
 /* filter.c */
 #define FILTER_LIMIT		4096	/* default longest sequence, bytes */
 #define FILTER_TEXTMAX		4096	/* removed bytes kept for a report */
+#define FILTER_HELDMAX		3	/* utf-8: most bytes a chunk gives late */
 enum filter_kind {
 	FILTER_CONTROL,		/* a run of lone C0 or C1 controls */
 	FILTER_ESC,		/* ESC x, or ESC, intermediates, final */
@@ -34,7 +37,8 @@ enum filter_kind {
 	FILTER_DCS,		/* ESC P or 0x90 ... ST */
 	FILTER_SOS,		/* ESC X or 0x98 ... ST */
 	FILTER_PM,		/* ESC ^ or 0x9e ... ST */
-	FILTER_APC		/* ESC _ or 0x9f ... ST */
+	FILTER_APC,		/* ESC _ or 0x9f ... ST */
+	FILTER_UTF8		/* utf-8: a run of bytes that are no character */
 };
 enum filter_end {
 	FILTER_END_DONE,	/* ended as a terminal would end it */
@@ -62,7 +66,12 @@ struct filter {
 	uint64_t	 cuts;		/* sequences cut off at the limit */
 	uint64_t	 in;		/* bytes fed */
 	uint64_t	 out;		/* bytes forwarded */
+	enum cap_encoding charset;	/* how the bytes read */
 	/* private to filter.c */
+	struct utf8	 u8;		/* utf-8: the character being read */
+	const unsigned char *cur;	/* utf-8: the character being decided */
+	size_t		 ncur;
+	uint64_t	 cin;		/* input offset of its first byte */
 	int		 state;
 	enum filter_kind kind;
 	size_t		 len;
@@ -72,10 +81,14 @@ struct filter {
 };
 void		 filter_init(struct filter *, int, size_t,
 		    void (*)(void *, const struct filter_span *), void *);
+void		 filter_charset(struct filter *, enum cap_encoding);
 int		 filter_byte(struct filter *, unsigned char);
 void		 filter_flush(struct filter *);
+void		 filter_finish(struct filter *);
 size_t		 filter_feed(struct filter *, const unsigned char *, size_t,
 		    unsigned char *);
+size_t		 filter_count(const struct filter *, const unsigned char *,
+		    size_t);
 int		 filter_pending(const struct filter *);
 const char	*filter_kind_name(enum filter_kind);
 const char	*filter_end_name(enum filter_end);
@@ -84,6 +97,7 @@ const char	*filter_end_name(enum filter_end);
 #define ASSERTION_TEXTMAX	512	/* longest utterance checked, bytes */
 #define ASSERTION_NAMEMAX	128
 #define ASSERTION_NOJIT		0x1	/* assertion_pattern_new: interpreter */
+#define ASSERTION_UTF8		0x2	/* ... also for UTF-8 links */
 enum assertion_verdict {
 	ASSERTION_PENDING,	/* the text may still become the assertion */
 	ASSERTION_PASS,		/* asserted with the approved name */
@@ -107,6 +121,7 @@ void		 assertion_pattern_free(struct assertion_pattern *);
 int		 assertion_pattern_jit(const struct assertion_pattern *);
 struct assertion *assertion_new(struct assertion_pattern *, const char *);
 void		 assertion_free(struct assertion *);
+int		 assertion_charset(struct assertion *, enum cap_encoding);
 int		 assertion_byte(struct assertion *, unsigned char);
 enum assertion_verdict assertion_feed(struct assertion *, const void *,
 		    size_t);
@@ -179,7 +194,9 @@ struct judgeterm_out {			/* what one keystroke gives */
 struct judgeterm {
 	int		 localecho;	/* the terminal echoes by itself */
 	enum judgeterm_eol eol;
+	enum cap_encoding charset;	/* how the keystrokes read */
 	/* private to judgeterm.c */
+	struct utf8	 u8;		/* utf-8: the character being typed */
 	int		 prompted;	/* the current line has its prompt */
 	int		 col0;		/* the judge's cursor is at column 0 */
 	int		 eols;		/* consecutive line ends */
@@ -191,6 +208,7 @@ struct judgeterm {
 void		 judgeterm_init(struct judgeterm *, int, enum judgeterm_eol);
 void		 judgeterm_byte(struct judgeterm *, unsigned char,
 		    struct judgeterm_out *);
+void		 judgeterm_charset(struct judgeterm *, enum cap_encoding);
 void		 judgeterm_cursor(struct judgeterm *, int);
 void		 judgeterm_prompt(struct judgeterm *, struct judgeterm_out *);
 void		 judgeterm_unprompt(struct judgeterm *, struct judgeterm_out *);

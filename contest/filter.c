@@ -30,6 +30,20 @@
  * ground and what follows passes as text.  In pass-through mode the same
  * runs are recognised, counted and reported, but every byte is forwarded.
  *
+ * A link whose character set is UTF-8 (filter_charset) is read as a
+ * terminal in UTF-8 reads it: a character at a time (utf8.c), the state
+ * machine above run on its code point, so that a C1 control is U+0080..
+ * U+009F (C2 80..C2 9F) and the bytes 0x80-0xbf of other characters are
+ * text.  A character passes or is removed whole; its beginning is held
+ * until its last byte comes (at most FILTER_HELDMAX bytes, given with the
+ * chunk that completes it).  Inside a sequence a character above U+00FF
+ * counts as 0xff, and a cut falls after the character that reaches the
+ * limit.  Bytes that are no character (a continuation byte
+ * alone, C0, C1, F5-FF, an overlong form, a surrogate, a beginning cut
+ * off by another byte or by the end of the link) are removed and
+ * reported as a run of kind "utf8", like a run of lone controls; inside
+ * a sequence they belong to it.
+ *
  * This file does no I/O and keeps no global state.
  */
 #include <stddef.h>
@@ -72,8 +86,12 @@ static int	filter_c1(struct filter *, unsigned char);
 static int	filter_common(struct filter *, unsigned char, int *);
 static int	filter_esc(struct filter *, unsigned char);
 static int	filter_seq(struct filter *, unsigned char);
+static void	filter_stresc(struct filter *);
 static int	filter_str(struct filter *, unsigned char);
 static int	filter_step(struct filter *, unsigned char);
+static size_t	filter_bad(struct filter *, const struct utf8 *,
+		    unsigned char *);
+static size_t	filter_utf8(struct filter *, unsigned char, unsigned char *);
 
 /* Set up a filter; limit 0 means FILTER_LIMIT. */
 void
@@ -90,6 +108,13 @@ filter_init(struct filter *f, int passthrough, size_t limit,
 	f->cb = cb;
 	f->arg = arg;
 	f->state = FILTER_GROUND;
+}
+
+/* Read the bytes in a character set (filter_init: ISO-8859-1). */
+void
+filter_charset(struct filter *f, enum cap_encoding charset)
+{
+	f->charset = charset;
 }
 
 /* Name a kind of removed run, for markers and messages. */
@@ -113,6 +138,8 @@ filter_kind_name(enum filter_kind kind)
 		return ("pm");
 	case FILTER_APC:
 		return ("apc");
+	case FILTER_UTF8:
+		return ("utf8");
 	}
 	return ("unknown");
 }
@@ -150,16 +177,29 @@ filter_begin(struct filter *f, enum filter_kind kind, uint64_t in)
 	f->span_out = f->out;
 }
 
-/* Add a byte to the current run. */
+/*
+ * Add a byte to the current run; c standing for the UTF-8 character
+ * being decided adds its bytes.
+ */
 static void
 filter_add(struct filter *f, unsigned char c)
 {
-	if (f->len < sizeof(f->text))
-		f->text[f->len] = c;
-	f->len++;
-	f->bytes++;
-	if (f->kind == FILTER_CONTROL)
-		f->controls++;
+	const unsigned char	*p = &c;
+	size_t			 n = 1, i;
+
+	if (f->ncur > 0 && c >= 0x80) {
+		p = f->cur;
+		n = f->ncur;
+		f->ncur = 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (f->len < sizeof(f->text))
+			f->text[f->len] = p[i];
+		f->len++;
+		f->bytes++;
+		if (f->kind == FILTER_CONTROL)
+			f->controls++;
+	}
 }
 
 /* End the current run: count it, report it, return to ground. */
@@ -168,7 +208,7 @@ filter_done(struct filter *f, enum filter_end end)
 {
 	struct filter_span	span;
 
-	if (f->kind != FILTER_CONTROL)
+	if (f->kind != FILTER_CONTROL && f->kind != FILTER_UTF8)
 		f->seqs++;
 	if (end == FILTER_END_CUT)
 		f->cuts++;
@@ -224,7 +264,7 @@ filter_ground(struct filter *f, unsigned char c)
 	}
 	if (c == FILTER_ESCB) {
 		filter_flush(f);
-		filter_begin(f, FILTER_ESC, f->in - 1);
+		filter_begin(f, FILTER_ESC, f->cin);
 		filter_add(f, c);
 		f->state = FILTER_S_ESC;
 		return (0);
@@ -233,8 +273,10 @@ filter_ground(struct filter *f, unsigned char c)
 		return (filter_c1(f, c));
 
 	/* Another C0 control: extend the run of lone controls. */
+	if (f->kind != FILTER_CONTROL)
+		filter_flush(f);
 	if (f->len == 0)
-		filter_begin(f, FILTER_CONTROL, f->in - 1);
+		filter_begin(f, FILTER_CONTROL, f->cin);
 	filter_add(f, c);
 	if (f->len >= f->limit)
 		filter_done(f, FILTER_END_DONE);
@@ -281,7 +323,7 @@ filter_c1(struct filter *f, unsigned char c)
 	enum filter_kind	kind = filter_introducer(c);
 
 	filter_flush(f);
-	filter_begin(f, kind, f->in - 1);
+	filter_begin(f, kind, f->cin);
 	filter_add(f, c);
 	if (kind != FILTER_CONTROL)
 		filter_enter(f, kind);
@@ -367,6 +409,22 @@ filter_seq(struct filter *f, unsigned char c)
 	return (0);
 }
 
+/*
+ * After ESC inside a control string, a byte that is not '\\': the string
+ * ended before the ESC, which begins a new sequence (the byte at offset
+ * f->cin comes next).
+ */
+static void
+filter_stresc(struct filter *f)
+{
+	f->len--;
+	f->bytes--;
+	filter_done(f, FILTER_END_ABORT);
+	filter_begin(f, FILTER_ESC, f->cin - 1);
+	filter_add(f, FILTER_ESCB);
+	f->state = FILTER_S_ESC;
+}
+
 /* Decide a byte inside a control string (OSC, DCS, SOS, PM, APC). */
 static int
 filter_str(struct filter *f, unsigned char c)
@@ -377,13 +435,7 @@ filter_str(struct filter *f, unsigned char c)
 			filter_done(f, FILTER_END_DONE);
 			return (0);
 		}
-		/* The string ended before the ESC, which begins a new one. */
-		f->len--;
-		f->bytes--;
-		filter_done(f, FILTER_END_ABORT);
-		filter_begin(f, FILTER_ESC, f->in - 2);
-		filter_add(f, FILTER_ESCB);
-		f->state = FILTER_S_ESC;
+		filter_stresc(f);
 		return (filter_esc(f, c));
 	}
 	if (c == FILTER_ESCB) {
@@ -430,7 +482,7 @@ filter_byte(struct filter *f, unsigned char c)
 {
 	int	pass;
 
-	f->in++;
+	f->cin = f->in++;
 	pass = filter_step(f, c);
 	if (f->passthrough)
 		pass = 1;
@@ -440,8 +492,80 @@ filter_byte(struct filter *f, unsigned char c)
 }
 
 /*
- * Filter a chunk into out (room for n bytes; out may be in itself) and
- * report a trailing run of lone controls.  Returns the bytes to forward.
+ * Remove what a UTF-8 reader took that is no character: in ground, a run
+ * of kind FILTER_UTF8; inside a sequence, part of it.  Returns the bytes
+ * forwarded to out (pass-through: all of them; none when out is NULL).
+ */
+static size_t
+filter_bad(struct filter *f, const struct utf8 *u, unsigned char *out)
+{
+	size_t	i;
+
+	f->cin = f->in - u->n;
+	if (f->state == FILTER_S_STRESC)
+		filter_stresc(f);
+	if (f->state == FILTER_GROUND) {
+		if (f->kind != FILTER_UTF8)
+			filter_flush(f);
+		if (f->len == 0)
+			filter_begin(f, FILTER_UTF8, f->cin);
+	}
+	for (i = 0; i < u->n; i++)
+		filter_add(f, u->b[i]);
+	if (f->state == FILTER_GROUND) {
+		if (f->len >= f->limit)
+			filter_done(f, FILTER_END_DONE);
+	} else
+		filter_limit(f);
+	if (!f->passthrough || out == NULL)
+		return (0);
+	memcpy(out, u->b, u->n);
+	f->out += u->n;
+	return (u->n);
+}
+
+/*
+ * Decide one byte of a UTF-8 link: the bytes forwarded to out, a whole
+ * character or nothing (held, or removed).
+ */
+static size_t
+filter_utf8(struct filter *f, unsigned char c, unsigned char *out)
+{
+	struct utf8	*u = &f->u8;
+	size_t		 n;
+	int		 pass;
+
+	switch (utf8_byte(u, c)) {
+	case UTF8_MORE:
+		f->in++;
+		return (0);
+	case UTF8_CUT:
+		n = filter_bad(f, u, out);
+		return (n + filter_utf8(f, c, out + n));
+	case UTF8_BAD:
+		f->in++;
+		return (filter_bad(f, u, out));
+	case UTF8_CHAR:
+		break;
+	}
+	f->cin = f->in - (u->n - 1);
+	f->in++;
+	f->cur = u->b;
+	f->ncur = u->n;
+	pass = filter_step(f, u->cp < 0x100 ? (unsigned char)u->cp : 0xff);
+	f->ncur = 0;
+	if (!pass && !f->passthrough)
+		return (0);
+	memcpy(out, u->b, u->n);
+	f->out += u->n;
+	return (u->n);
+}
+
+/*
+ * Filter a chunk into out and report a trailing run of lone controls.
+ * Returns the bytes to forward.  ISO-8859-1: out has room for n bytes
+ * and may be in itself.  UTF-8: out has room for n + FILTER_HELDMAX
+ * bytes (a character begun in the chunk before) and is apart from in.
  */
 size_t
 filter_feed(struct filter *f, const unsigned char *in, size_t n,
@@ -450,9 +574,34 @@ filter_feed(struct filter *f, const unsigned char *in, size_t n,
 	size_t	i, o;
 
 	for (i = 0, o = 0; i < n; i++) {
-		if (filter_byte(f, in[i]))
+		if (f->charset == CAP_UTF8)
+			o += filter_utf8(f, in[i], out + o);
+		else if (filter_byte(f, in[i]))
 			out[o++] = in[i];
 	}
 	filter_flush(f);
 	return (o);
+}
+
+/*
+ * End the stream: the beginning of a UTF-8 character it cut off is
+ * removed and reported, then the pending run.
+ */
+void
+filter_finish(struct filter *f)
+{
+	if (utf8_end(&f->u8))
+		filter_bad(f, &f->u8, NULL);
+	filter_flush(f);
+}
+
+/*
+ * Count the characters of a chunk for the burst rule: its bytes, but on
+ * a UTF-8 link the bytes that are no continuation byte, so that each
+ * character counts once wherever the chunks split it.
+ */
+size_t
+filter_count(const struct filter *f, const unsigned char *p, size_t n)
+{
+	return (f->charset == CAP_UTF8 ? utf8_count(p, n) : n);
 }

@@ -33,6 +33,12 @@
  * echoes locally" nothing is echoed (the terminal shows the keystrokes,
  * its line ends included) but prompts are still written.
  *
+ * On a UTF-8 link (judgeterm_charset) the keystrokes are read a character
+ * at a time (utf8.c): a character of U+00A0 and above is echoed whole
+ * when its last byte comes, and BS or DEL erases it whole, with one
+ * "\b \b"; a C1 control (U+0080..U+009F), bytes that are no character
+ * and a beginning cut off are not echoed.
+ *
  * To the entity.  Exactly the judge's keystrokes, never an echo nor a
  * prompt, with each line end replaced by the entity's choice of CR, LF or
  * CRLF (JUDGETERM_EOL_ASIS keeps the judge's bytes, pairs included).
@@ -80,6 +86,13 @@ judgeterm_init(struct judgeterm *jt, int localecho, enum judgeterm_eol eol)
 	jt->localecho = localecho;
 	jt->eol = eol;
 	jt->col0 = 1;
+}
+
+/* Read the keystrokes in a character set (judgeterm_init: ISO-8859-1). */
+void
+judgeterm_charset(struct judgeterm *jt, enum cap_encoding charset)
+{
+	jt->charset = charset;
 }
 
 /*
@@ -352,7 +365,12 @@ void
 judgeterm_byte(struct judgeterm *jt, unsigned char c,
     struct judgeterm_out *out)
 {
+	const unsigned char	*p = &c;
+	size_t			 n = 1;
+
 	memset(out, 0, sizeof(*out));
+	if (jt->u8.held && !utf8_cont(c))
+		(void)utf8_byte(&jt->u8, c);	/* a beginning cut off */
 
 	if (c == TX_ENQ)
 		return;		/* answered by muxd (link.c), not a key */
@@ -377,23 +395,36 @@ judgeterm_byte(struct judgeterm *jt, unsigned char c,
 		jt->key = JUDGETERM_KEY_NONE;
 		if (jt->len == 0)
 			return;
-		jt->len--;
+		/* A whole character: on UTF-8, its continuation bytes. */
+		do
+			jt->len--;
+		while (jt->charset == CAP_UTF8 && jt->len > 0 &&
+		    jt->len < JUDGETERM_LINEMAX &&
+		    utf8_cont((unsigned char)jt->line[jt->len]));
 		if (!jt->localecho)
 			judgeterm_echo(out, "\b \b", 3);
 		return;
 	}
 	if (judgeterm_key(jt, c))
 		return;
-	if (c != JUDGETERM_TAB && (c < 0x20 || (c >= 0x80 && c < 0xa0)))
+	if (jt->charset == CAP_UTF8 && c >= 0x80) {
+		if (utf8_byte(&jt->u8, c) != UTF8_CHAR || jt->u8.cp < 0xa0)
+			return;		/* a part, a control, no character */
+		p = jt->u8.b;
+		n = jt->u8.n;
+	} else if (c != JUDGETERM_TAB && (c < 0x20 || (c >= 0x80 &&
+	    c < 0xa0)))
 		return;			/* a control: not echoed */
 
 	if (!jt->prompted)
 		judgeterm_doprompt(jt, out);
 	if (!jt->localecho)
 		judgeterm_echo(out, c == JUDGETERM_TAB ? " " :
-		    (const char *)&c, 1);
+		    (const char *)p, n);
 	jt->col0 = 0;
-	if (jt->len < JUDGETERM_LINEMAX)
-		jt->line[jt->len] = (char)c;
-	jt->len++;
+	for (; n > 0; p++, n--) {
+		if (jt->len < JUDGETERM_LINEMAX)
+			jt->line[jt->len] = (char)*p;
+		jt->len++;
+	}
 }

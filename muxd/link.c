@@ -280,7 +280,8 @@ link_answer(struct port *p, const unsigned char *buf, size_t n)
 	const struct conf_station	*st;
 	const char			*a;
 
-	if (memchr(buf, TX_ENQ, n) == NULL || (st = link_terminal_station(p)) == NULL)
+	if (memchr(buf, TX_ENQ, n) == NULL ||
+	    (st = link_terminal_station(p)) == NULL)
 		return;
 	a = st->localecho ? TX_ANSWER : TX_ANSWER_ECHO;
 	port_send(p, (const unsigned char *)a, strlen(a));

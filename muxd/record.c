@@ -196,6 +196,8 @@ record_meta(const struct link *l, struct cap_meta *m)
 	    "entry" : "confederate");
 	cap_meta_set(&m->program, en != NULL ? en->program : NULL);
 	cap_meta_set(&m->contestant, en != NULL ? en->contestant : NULL);
+	if (en != NULL)
+		m->charset = (enum cap_encoding)en->charset;
 	cap_meta_set(&m->judge_port, l->a->name);
 	addr = addr_format(&l->a->addr);
 	cap_meta_set(&m->judge_address, addr);

@@ -14,6 +14,11 @@
  * early as the text allows; output that comes in bursts (conf->burst or
  * more characters within a millisecond) is counted against 2004 rule 5.
  *
+ * Each machine reads the link's bytes in the entity's character set
+ * (muxd.conf "charset"): ISO-8859-1, a character a byte, or UTF-8, where
+ * a character of several bytes passes, is shown, erased and counted
+ * whole.
+ *
  * The room's assertion policy: "check" reports only; "inject" types the
  * assertion for the entity with the approved name, key by key with a
  * typing model (typing.c), at the start of its first interaction with
@@ -54,6 +59,8 @@ struct rules {
 	struct assertion	*assertion;	/* NULL: not checked here */
 	enum assertion_verdict	 said;		/* last verdict announced */
 	int			 convention;
+	enum cap_encoding	 charset;	/* the entity's */
+	struct utf8		 text8[2];	/* utf-8: judge's, entity's text */
 	char			 entity[64];	/* its name */
 	int			 judge;		/* from the schedule */
 	int			 spoke;		/* the entity wrote something */
@@ -70,7 +77,8 @@ struct rules {
 	struct event		*ev;		/* next injected key, release */
 	char			 inject[ASSERTION_NAMEMAX + 64];
 	size_t			 ninject;	/* inject: its length */
-	size_t			 injected;	/* inject: keys typed */
+	size_t			 injected;	/* inject: its bytes typed */
+	size_t			 keys;		/* inject: keys typed */
 	struct typing		 typing;
 };
 
@@ -95,8 +103,8 @@ static void	rules_report(struct rules *, int, const char *, const char *,
 		    const char *, ...) __attribute__((format(printf, 5, 6)));
 static void	rules_escape(const char *, char *, size_t);
 static void	rules_assertion(struct rules *);
-static void	rules_burst(struct rules *, size_t, const struct timeval *,
-		    int);
+static void	rules_burst(struct rules *, const unsigned char *, size_t,
+		    const struct timeval *, int);
 static void	rules_to_judge(struct rules *, const unsigned char *,
 		    size_t);
 static void	rules_entity_out(struct rules *, const unsigned char *,
@@ -131,8 +139,8 @@ rules_configure(const struct conf *cf, char *err, size_t errlen)
 	rules_conf = cf;
 	if (rules_conf == NULL)
 		return (0);
-	if ((ap = assertion_pattern_new(rules_conf->pattern, 0, err, errlen)) ==
-	    NULL)
+	if ((ap = assertion_pattern_new(rules_conf->pattern, rules_conf->utf8 ?
+	    ASSERTION_UTF8 : 0, err, errlen)) == NULL)
 		return (-1);
 	if (rules_pattern != NULL) {
 		if (rules_nretired == RULES_RETIRED_MAX) {
@@ -203,17 +211,26 @@ rules_link_open(struct link *l)
 	r->judge = st->judge;
 	r->convention = rules_conf->convention;
 	r->policy = rules_conf->assertion;
+	r->charset = (enum cap_encoding)en->charset;
 	judgeterm_init(&r->jt, st->localecho, (enum judgeterm_eol)en->eol);
+	judgeterm_charset(&r->jt, r->charset);
 	/* What came before may have left the judge's cursor in mid-line. */
 	judgeterm_cursor(&r->jt, !l->a->midline);
 	view_init(&r->view);
 	view_live(&r->view);
+	view_charset(&r->view, r->charset);
 	filter_init(&r->filter, !rules_conf->filter, 0, rules_filtered, r);
+	filter_charset(&r->filter, r->charset);
 	if (rules_conf->assertion &&
-	    rules_verdict_find(en->name, r->judge) == NULL &&
-	    (r->assertion = assertion_new(rules_pattern, en->approved)) ==
-	    NULL)
-		fatal("assertion_new");
+	    rules_verdict_find(en->name, r->judge) == NULL) {
+		if ((r->assertion = assertion_new(rules_pattern,
+		    en->approved)) == NULL)
+			fatal("assertion_new");
+		if (assertion_charset(r->assertion, r->charset) == -1)
+			fatalx("entity %s: the assertion pattern is not "
+			    "compiled for %s", en->name,
+			    cap_encoding_name(r->charset));
+	}
 	l->rules = r;
 	record_link_note(l, "judge %02d schedule", r->judge);
 	if (r->assertion != NULL && (r->policy == CONF_ASSERT_INJECT ||
@@ -250,7 +267,7 @@ rules_link_close(struct link *l)
 
 	if (r == NULL)
 		return;
-	filter_flush(&r->filter);
+	filter_finish(&r->filter);
 	if (r->ev != NULL)
 		event_free(r->ev);
 	if (r->holding)
@@ -455,41 +472,65 @@ rules_filtered(void *arg, const struct filter_span *sp)
 
 /*
  * Show referees the text of a conversation as it goes: the judge's
- * keystrokes and the entity's output as the judge gets it, each byte one
- * code point (ISO-8859-1), only when someone watches.
+ * keystrokes and the entity's output as the judge gets it, only when
+ * someone watches.  ISO-8859-1: each byte one code point; UTF-8: each
+ * character whole (read with a reader per side, so that one split over
+ * reads is whole too), what is no character as U+FFFD.
  */
 static void
 rules_text(struct rules *r, const char *who, const unsigned char *buf,
     size_t n)
 {
-	char	u[PORT_CHUNK * 2];
-	size_t	i, k = 0;
+	char		 u[(PORT_CHUNK + FILTER_HELDMAX) * 3];
+	struct utf8	*rd = &r->text8[*who == 'j' ? 0 : 1];
+	size_t		 i, k = 0;
 
 	if (n == 0 || !events_wanted(PROTOCOL_EV_TEXT))
 		return;
 	for (i = 0; i < n; i++) {
-		if (buf[i] < 0x80)
+		if (r->charset == CAP_UTF8) {
+			switch (utf8_byte(rd, buf[i])) {
+			case UTF8_MORE:
+				break;
+			case UTF8_CHAR:
+				memcpy(u + k, rd->b, rd->n);
+				k += rd->n;
+				break;
+			case UTF8_CUT:
+				i--;		/* read again */
+				/* FALLTHROUGH */
+			case UTF8_BAD:
+				memcpy(u + k, "\xef\xbf\xbd", 3);
+				k += 3;
+				break;
+			}
+		} else if (buf[i] < 0x80)
 			u[k++] = buf[i];
 		else {
 			u[k++] = 0xc0 | (buf[i] >> 6);
 			u[k++] = 0x80 | (buf[i] & 0x3f);
 		}
 	}
+	if (k == 0)
+		return;
 	events_post(PROTOCOL_EV_TEXT, json_pack("{ss ss si ss ss#}", "link", r->link->name,
 	    "entity", r->entity, "judge", r->judge, "who", who, "text", u,
 	    (int)k));
 }
 
 /*
- * Count the entity's output that comes faster than a typist could.  A
- * chunk that waited in the line (the port was held back, or just came up
- * again) says nothing of how it was typed: it is counted apart and starts
- * no run.
+ * Count the entity's output that comes faster than a typist could, in
+ * characters (filter_count: on UTF-8 a character of several bytes is
+ * one, wherever the chunks split it).  A chunk that waited in the line
+ * (the port was held back, or just came up again) says nothing of how it
+ * was typed: it is counted apart and starts no run.
  */
 static void
-rules_burst(struct rules *r, size_t n, const struct timeval *tv, int waited)
+rules_burst(struct rules *r, const unsigned char *buf, size_t len,
+    const struct timeval *tv, int waited)
 {
 	long long	gap;
+	size_t		n = filter_count(&r->filter, buf, len);
 
 	if (waited) {
 		r->released += n;
@@ -561,7 +602,7 @@ static void
 rules_from_entity(struct rules *r, const unsigned char *buf, size_t n,
     const struct timeval *tv, int waited)
 {
-	rules_burst(r, n, tv, waited);
+	rules_burst(r, buf, n, tv, waited);
 	if (r->link->deferred)
 		rules_hold_push(r, buf, n, tv);
 	else
@@ -576,7 +617,7 @@ static void
 rules_entity_out(struct rules *r, const unsigned char *buf, size_t n,
     const struct timeval *tv, int released)
 {
-	unsigned char	 out[PORT_CHUNK];
+	unsigned char	 out[PORT_CHUNK + FILTER_HELDMAX];
 	size_t		 m, i;
 
 	m = filter_feed(&r->filter, buf, n, out);
@@ -737,29 +778,37 @@ rules_timer_cb(evutil_socket_t fd, short what, void *arg)
 static void
 rules_inject_key(struct rules *r)
 {
-	struct link	*l = r->link;
-	struct timeval	 tv;
-	unsigned char	 c = (unsigned char)r->inject[r->injected++];
+	struct link		*l = r->link;
+	struct timeval		 tv;
+	const unsigned char	*key;
+	size_t			 n = 1, i;
 
-	if (r->injected == 1) {
+	key = (const unsigned char *)r->inject + r->injected;
+	/* On UTF-8 a character of several bytes is one key. */
+	if (r->charset == CAP_UTF8 && (i = utf8_len(key[0])) > 1 &&
+	    i <= r->ninject - r->injected)
+		n = i;
+	r->injected += n;
+	if (r->keys++ == 0) {
 		record_link_note(l, "inject start %s", r->entity);
 		events_post(PROTOCOL_EV_INJECT, json_pack("{ss ss si ss}", "link",
 		    l->name, "entity", r->entity, "judge", r->judge, "state",
 		    "start"));
 	}
 	muxd_time(&tv);
-	record_link_output(l, &c, 1, &tv);
+	record_link_output(l, key, n, &tv);
 	r->spoke = 1;
-	rules_text(r, "entity", &c, 1);
-	rules_to_judge(r, &c, 1);
-	if (r->assertion != NULL && assertion_byte(r->assertion, c))
-		rules_assertion(r);
+	rules_text(r, "entity", key, n);
+	rules_to_judge(r, key, n);
+	for (i = 0; i < n; i++)
+		if (r->assertion != NULL && assertion_byte(r->assertion, key[i]))
+			rules_assertion(r);
 	if (r->injected < r->ninject) {
-		rules_arm(r, (int64_t)typing_delay(&r->typing, c,
+		rules_arm(r, (int64_t)typing_delay(&r->typing, key[n - 1],
 		    (unsigned char)r->inject[r->injected]) * 1000);
 		return;
 	}
-	record_link_note(l, "inject done %zu keys", r->ninject);
+	record_link_note(l, "inject done %zu keys", r->keys);
 	events_post(PROTOCOL_EV_INJECT, json_pack("{ss ss si ss}", "link", l->name,
 	    "entity", r->entity, "judge", r->judge, "state", "done"));
 	rules_release_now(r, "assertion injected");

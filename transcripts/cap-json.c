@@ -51,44 +51,6 @@ cap_json_time(char *o, int64_t usec)
 }
 
 /*
- * Tell the length of the valid UTF-8 sequence at p (1..4) and its code
- * point, or 0 when the bytes there are not valid UTF-8.
- */
-int
-cap_json_utf8(const unsigned char *p, size_t len, size_t *used,
-    unsigned int *cp)
-{
-	unsigned int	c = p[0], min;
-	size_t		n, i;
-
-	if (c < 0x80) {
-		*used = 1;
-		*cp = c;
-		return (1);
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 1; c &= 0x1f; min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 2; c &= 0x0f; min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 3; c &= 0x07; min = 0x10000;
-	} else
-		return (0);
-	if (n >= len)
-		return (0);
-	for (i = 1; i <= n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return (0);
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return (0);
-	*used = n + 1;
-	*cp = c;
-	return (1);
-}
-
-/*
  * Write a JSON string (with its quotes) for n bytes; at most
  * CAP_JSON_MAX(n) - 64 + 2 bytes.  ISO-8859-1: each byte is a code point,
  * U+00A0..U+00FF written as UTF-8, controls, DEL and U+0080..U+009F as
@@ -110,7 +72,7 @@ cap_json_string(char *out, const unsigned char *s, size_t n,
 			continue;
 		}
 		if (b >= 0x80 && enc == CAP_UTF8) {
-			if (cap_json_utf8(s + i, n - i, &used, &cp)) {
+			if (utf8_decode(s + i, n - i, &used, &cp)) {
 				memcpy(o, s + i, used);
 				o += used;
 				i += used - 1;
@@ -311,7 +273,7 @@ cap_json_decode(const char *p, size_t len, size_t *i, enum cap_encoding enc,
 			return (CAP_ESYNTAX);
 		}
 		if (c >= 0x80) {
-			if (!cap_json_utf8(s + j, len - j, &used, &cp)) {
+			if (!utf8_decode(s + j, len - j, &used, &cp)) {
 				snprintf(msg, msglen, "invalid UTF-8");
 				*i = j;
 				return (CAP_ESYNTAX);

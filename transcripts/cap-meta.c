@@ -17,6 +17,8 @@ static enum cap_err cap_meta_get_str(json_t *, const char *, char **,
 		    struct cap_error *);
 static enum cap_err cap_meta_get_int(json_t *, const char *, long long,
 		    long long, int, long long *, struct cap_error *);
+static enum cap_err cap_meta_get_encoding(json_t *, const char *,
+		    enum cap_encoding *, struct cap_error *);
 
 /* The string fields of a meta, for copying and freeing them alike. */
 #define CAP_META_STRINGS(m) { &(m)->title, &(m)->term, &(m)->station, \
@@ -97,7 +99,7 @@ cap_meta_utf8_valid(const char *s)
 	unsigned int		 cp;
 
 	while (len > 0) {
-		if (!cap_json_utf8(p, len, &used, &cp))
+		if (!utf8_decode(p, len, &used, &cp))
 			return (0);
 		p += used;
 		len -= used;
@@ -226,8 +228,11 @@ cap_meta_to_json(const struct cap_meta *m)
 	r |= cap_meta_put(h, "title", m->title);
 	r |= cap_meta_put(env, "TERM", m->term);
 	r |= json_object_set(h, "env", env);
-	r |= json_object_set_new(x, "encoding", json_string(m->encoding ==
-	    CAP_LATIN1 ? "iso-8859-1" : "utf-8"));
+	r |= json_object_set_new(x, "encoding",
+	    json_string(cap_encoding_name(m->encoding)));
+	if (m->charset != CAP_LATIN1)
+		r |= json_object_set_new(x, "charset",
+		    json_string(cap_encoding_name(m->charset)));
 	r |= cap_meta_put(x, "software", m->software);
 	r |= json_object_set_new(x, "segment", json_integer(m->segment));
 	if (m->round > 0)
@@ -317,6 +322,24 @@ cap_meta_get_int(json_t *o, const char *key, long long min, long long max,
 	return (CAP_OK);
 }
 
+/* Read a character set member; absent leaves *enc. */
+static enum cap_err
+cap_meta_get_encoding(json_t *o, const char *key, enum cap_encoding *enc,
+    struct cap_error *err)
+{
+	json_t	*j;
+
+	if ((j = json_object_get(o, key)) == NULL)
+		return (CAP_OK);
+	if (!json_is_string(j) || cap_encoding_parse(json_string_value(j),
+	    enc) == -1) {
+		cap_error_set(err, CAP_EHEADER, NULL, 1, 0, "header: %s is "
+		    "not \"iso-8859-1\" or \"utf-8\"", key);
+		return (CAP_EHEADER);
+	}
+	return (CAP_OK);
+}
+
 /*
  * Read a header object into m (initialised here; free with
  * cap_meta_free()).  A header without "muxd" is a plain asciicast: UTF-8
@@ -327,7 +350,6 @@ cap_meta_from_json(json_t *h, struct cap_meta *m, struct cap_error *err)
 {
 	json_t		*x, *v;
 	long long	 n;
-	const char	*s;
 	enum cap_err	 e;
 
 	cap_meta_init(m);
@@ -388,17 +410,10 @@ cap_meta_from_json(json_t *h, struct cap_meta *m, struct cap_error *err)
 	m->has_muxd = 1;
 	if ((v = json_object_get(x, "screen")) != NULL)
 		m->screen = json_is_true(v);
-	if ((v = json_object_get(x, "encoding")) != NULL) {
-		s = json_is_string(v) ? json_string_value(v) : "";
-		if (strcmp(s, "iso-8859-1") == 0)
-			m->encoding = CAP_LATIN1;
-		else if (strcmp(s, "utf-8") != 0) {
-			cap_error_set(err, CAP_EHEADER, NULL, 1, 0, "header: "
-			    "encoding is not \"iso-8859-1\" or \"utf-8\"");
-			e = CAP_EHEADER;
-			goto out;
-		}
-	}
+	if ((e = cap_meta_get_encoding(x, "encoding", &m->encoding,
+	    err)) != 0 || (e = cap_meta_get_encoding(x, "charset",
+	    &m->charset, err)) != 0)
+		goto out;
 	n = 0;
 	if ((e = cap_meta_get_int(x, "segment", 0, CAP_SEGMENT_MAX, 0, &n,
 	    err)) != 0)

@@ -45,6 +45,14 @@ cmd_capture_next(struct cap_reader *r, struct cap_event *ev, int *status)
 	}
 }
 
+/* Start the judge's screen of a capture, in its link's character set. */
+void
+cmd_capture_screen(struct view *v, const struct cap_reader *r)
+{
+	view_init(v);
+	view_charset(v, cap_read_meta(r)->charset);
+}
+
 /*
  * Feed an event to a screen into *out, grown as needed (*size bytes):
  * the bytes to show, or -1 when out of memory (errno set, *out kept).

@@ -76,7 +76,7 @@ cmd_export_exec(int argc, char **argv)
 		cap_read_close(r);
 		return (1);
 	}
-	view_init(&v);
+	cmd_capture_screen(&v, r);
 	while (cmd_capture_next(r, &ev, &status)) {
 		if (ev.kind == CAP_MARKER) {
 			rc = cap_write_event_usec(w, CAP_MARKER, ev.data,

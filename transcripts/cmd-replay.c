@@ -115,7 +115,7 @@ cmd_replay_exec(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if ((r = cmd_capture_open(argv[0])) == NULL)
 		return (1);
-	view_init(&v);
+	cmd_capture_screen(&v, r);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (cmd_capture_next(r, &ev, &status)) {
 		gap = ev.usec > prev ? (double)(ev.usec - prev) / 1e6 : 0;

@@ -132,10 +132,11 @@ cmd_stats_one(const char *path, struct cmd_stats_pools *pools)
 	if ((r = cmd_capture_open(path)) == NULL)
 		return (1);
 	stats_init(&st);
+	m = cap_read_meta(r);
+	st.charset = m->charset;
 	while (cmd_capture_next(r, &ev, &status))
 		if (stats_feed(&st, ev.kind, ev.data, ev.len, ev.usec) == -1)
 			err(1, NULL);
-	m = cap_read_meta(r);
 	if (m->judge == TX_JUDGE_NONE)
 		snprintf(jname, sizeof(jname), "judge NA");
 	else

@@ -22,6 +22,7 @@ void		 cmd_warn_error(const struct cap_error *);
 struct cap_reader *cmd_capture_open(const char *);
 int		 cmd_capture_next(struct cap_reader *, struct cap_event *,
 		    int *);
+void		 cmd_capture_screen(struct view *, const struct cap_reader *);
 ssize_t		 cmd_capture_view(struct view *, const struct cap_event *,
 		    char **, size_t *);
 

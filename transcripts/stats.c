@@ -2,11 +2,14 @@
  * Typing cadence and response latency of a capture, for `transcripts
  * stats`.  Pure: events in (kind, length, time), figures out.
  *
- * Each byte is a key.  A speaker's keys fall into bursts: a burst ends
+ * Each character is a key: a byte, or with the capture's "charset"
+ * "utf-8" (st->charset) a character of one to four bytes, which counts
+ * with its first byte (utf8_count).  A speaker's keys fall into bursts: a
+ * burst ends
  * when the next key comes STATS_BURST_GAP or more later, or when the
  * other speaker sent something in between.  The cadence is the set of
- * gaps between consecutive keys of a burst (an event of n bytes gives
- * n - 1 gaps of 0: bytes that came in one piece).  Its median is "seconds
+ * gaps between consecutive keys of a burst (an event of n keys gives
+ * n - 1 gaps of 0: keys that came in one piece).  Its median is "seconds
  * per key"; its quartiles give the spread (IQR) and the regularity: the
  * quartile coefficient of dispersion QCD = (Q3 - Q1) / (Q3 + Q1), which
  * unlike the coefficient of variation is not thrown by the odd long
@@ -66,7 +69,7 @@ stats_feed(struct stats *st, enum cap_kind kind, const unsigned char *data,
 {
 	struct stats_series	*s;
 	int			 who;
-	size_t			 i;
+	size_t			 i, keys;
 
 	if (kind == CAP_INPUT)
 		who = STATS_JUDGE;
@@ -74,8 +77,9 @@ stats_feed(struct stats *st, enum cap_kind kind, const unsigned char *data,
 		who = STATS_ENTITY;
 	else
 		return (0);
-	if (len == 0)
-		return (0);
+	keys = st->charset == CAP_UTF8 ? utf8_count(data, len) : len;
+	if (keys == 0)
+		return (0);	/* nothing, or the rest of a character */
 	s = &st->gaps[who];
 	if (st->have[who] && usec < st->last[who])
 		usec = st->last[who];
@@ -95,10 +99,10 @@ stats_feed(struct stats *st, enum cap_kind kind, const unsigned char *data,
 	}
 	if (who == STATS_JUDGE)
 		st->judge_eol = data[len - 1] == '\r' || data[len - 1] == '\n';
-	for (i = 1; i < len; i++)
+	for (i = 1; i < keys; i++)
 		if (stats_push(s, 0) == -1)
 			return (-1);
-	s->keys += len;
+	s->keys += keys;
 	st->last[who] = usec;
 	st->have[who] = 1;
 	st->last_who = who;

@@ -114,6 +114,7 @@ struct cap_meta {
 	char		*transcript;	/* live transcript file name, or NULL */
 	int		 has_muxd;	/* read: the header had a "muxd" object */
 	int		 screen;	/* an export of the judge's screen */
+	enum cap_encoding charset;	/* the link's: how its bytes read */
 };
 void		 cap_meta_init(struct cap_meta *);
 enum cap_err	 cap_meta_copy(struct cap_meta *, const struct cap_meta *,
@@ -124,6 +125,10 @@ json_t		*cap_meta_to_json(const struct cap_meta *);
 enum cap_err	 cap_meta_from_json(json_t *, struct cap_meta *,
 		    struct cap_error *);
 int		 cap_meta_set(char **, const char *);
+
+/* cap-encoding.c */
+int		 cap_encoding_parse(const char *, enum cap_encoding *);
+const char	*cap_encoding_name(enum cap_encoding);
 
 /* cap-marker.c */
 /*
@@ -150,8 +155,6 @@ size_t		 cap_json_string(char *, const unsigned char *, size_t,
 struct cap_event;
 enum cap_err	 cap_json_parse_event(const char *, size_t, enum cap_encoding,
 		    struct cap_event *, unsigned char *, size_t *, char *, size_t);
-int		 cap_json_utf8(const unsigned char *, size_t, size_t *,
-		    unsigned int *);
 
 /* cap-write.c */
 struct cap_writer;			/* private */
@@ -202,6 +205,28 @@ void		 cap_read_close(struct cap_reader *);
 enum cap_err	 cap_file_read(const char *, size_t, char **, size_t *,
 		    struct cap_error *);
 
+/* utf8.c: UTF-8 read a character at a time (pure) */
+struct utf8 {
+	unsigned char	 b[4];		/* the character's bytes */
+	size_t		 n;		/* bytes in b */
+	unsigned int	 cp;		/* UTF8_CHAR: its code point */
+	int		 held;		/* b begins a character (read only) */
+};
+enum utf8_step {
+	UTF8_MORE,	/* the byte begins or continues a character */
+	UTF8_CHAR,	/* b is a whole character, code point cp */
+	UTF8_BAD,	/* b (the byte last) is no character */
+	UTF8_CUT	/* b began a character the byte cut off; the byte
+			   was not taken: feed it again */
+};
+size_t		 utf8_len(unsigned char);
+int		 utf8_decode(const unsigned char *, size_t, size_t *,
+		    unsigned int *);
+enum utf8_step	 utf8_byte(struct utf8 *, unsigned char);
+int		 utf8_end(struct utf8 *);
+int		 utf8_cont(unsigned char);
+size_t		 utf8_count(const unsigned char *, size_t);
+
 /* tx-line.c */
 /*
  * The transcript state machine: bytes in, finished screen lines out, no
@@ -210,7 +235,9 @@ enum cap_err	 cap_file_read(const char *, size_t, char **, size_t *,
  * starts the next.  Backspace and DEL erase the last character of the
  * current line and never reach back into a wrapped or finished line.
  * Empty lines are never emitted.  Text is printable ASCII: other bytes
- * and the backslash are escaped (transcripts(5)).
+ * and the backslash are escaped (transcripts(5)); on a UTF-8 link
+ * (tx_line_charset) a character of U+00A0 and above is kept as it is,
+ * one column.
  *
  * A judge's ENQ is no text: it asks whether the far end of the line is
  * muxd's judge terminal (comprog judge asks, to take muxd's echo), and
@@ -235,10 +262,13 @@ struct tx_out {
 	size_t		 len;
 };
 struct tx_side {			/* private */
-	char		 text[TX_WIDTH_MAX];
-	unsigned char	 unit[TX_WIDTH_MAX];	/* columns per character */
-	size_t		 len;		/* bytes in text == columns */
+	char		 text[TX_WIDTH_MAX * 4];
+	unsigned char	 unit[TX_WIDTH_MAX];	/* bytes per character */
+	unsigned char	 ucol[TX_WIDTH_MAX];	/* columns per character */
+	size_t		 len;		/* bytes in text */
+	size_t		 cols;		/* columns they take */
 	size_t		 nunit;
+	struct utf8	 u8;		/* utf-8: a character begun */
 	int64_t		 usec;		/* when the line began */
 	int		 started;	/* usec is set */
 	int		 judge;		/* judge when the line began */
@@ -249,9 +279,13 @@ struct tx_line {			/* private */
 	struct tx_side	 side[2];
 	int		 judge;
 	size_t		 width;
-	char		 out[TX_WIDTH_MAX];
+	enum cap_encoding charset;
+	char		 out[2][TX_WIDTH_MAX * 4];
+	int		 outi;		/* the buffer last handed out */
 };
+#define TX_LINE_OUTS	2	/* most outputs of one byte */
 void		 tx_line_init(struct tx_line *, int, int);
+void		 tx_line_charset(struct tx_line *, enum cap_encoding);
 int		 tx_line_feed(struct tx_line *, enum tx_who, unsigned char,
 		    int64_t, struct tx_out *);
 int		 tx_line_judge(struct tx_line *, int, struct tx_out *);
@@ -312,6 +346,8 @@ const char	*rec_transcript_path(const struct rec *);
 struct view {				/* private */
 	int		 owner;		/* 0 at a line start, 'i' or 'o' */
 	int		 raw8;		/* 0xa0-0xff as they are, not UTF-8 */
+	enum cap_encoding charset;	/* how the bytes read */
+	struct utf8	 u8[2];		/* utf-8: judge's, entity's char */
 	int		 eol[2];	/* pending CR or LF, judge and entity */
 	size_t		 col;		/* column on the current line */
 	size_t		 nunit;		/* erasable characters on the line */
@@ -319,6 +355,7 @@ struct view {				/* private */
 };
 void		 view_init(struct view *);
 void		 view_live(struct view *);
+void		 view_charset(struct view *, enum cap_encoding);
 void		 view_judge(struct view *, const unsigned char *, size_t);
 size_t		 view_feed(struct view *, enum cap_kind, const unsigned char *,
 		    size_t, char *);
@@ -332,7 +369,7 @@ struct stats_series {
 	int64_t		*v;		/* gaps or latencies, usec */
 	size_t		 n;
 	size_t		 cap;		/* private */
-	size_t		 keys;		/* bytes typed (cadence series) */
+	size_t		 keys;		/* characters typed (cadence series) */
 	size_t		 bursts;	/* bursts, or answers (latency) */
 };
 struct stats {
@@ -343,6 +380,7 @@ struct stats {
 	int		 last_who;	/* private */
 	int		 judge_eol;	/* private */
 	size_t		 interruptions;	/* output begun mid judge line */
+	enum cap_encoding charset;	/* utf-8: a character is one key */
 };
 struct stats_summary {
 	size_t		 keys;

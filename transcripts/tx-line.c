@@ -6,6 +6,9 @@
  * width columns (one column per output character), with the width of
  * every character so that backspace removes a whole "\x1b" or tab.  The
  * line's time is that of the byte that put its first character there.
+ * On a UTF-8 link a character's bytes are read whole (utf8.c): one of
+ * U+00A0 and above is kept as it is, one column, and erased whole; a C1
+ * control or what is no character is escaped byte by byte, one unit.
  *
  * CR, LF, CRLF and LFCR each end one line: a CR or LF is remembered in
  * eol and the other one, next, is the second half of the same line end.
@@ -23,6 +26,10 @@ static int	tx_line_emit(struct tx_line *, struct tx_side *, enum tx_who,
 		    struct tx_out *);
 static int	tx_line_end(struct tx_line *, enum tx_who, struct tx_out *);
 static int	tx_line_announce(const struct tx_side *);
+static int	tx_line_put(struct tx_line *, struct tx_side *, enum tx_who,
+		    const char *, size_t, size_t, int64_t, struct tx_out *);
+static size_t	tx_line_utf8(const struct utf8 *, enum utf8_step, char *,
+		    size_t *);
 
 /* Start a machine: text width (0: the default) and the first judge. */
 void
@@ -39,6 +46,13 @@ tx_line_init(struct tx_line *m, int width, int judge)
 	m->judge = judge;
 	m->side[TX_JUDGE].judge = judge;
 	m->side[TX_PROGRAM].judge = judge;
+}
+
+/* Read the bytes of a link in a character set (the default ISO-8859-1). */
+void
+tx_line_charset(struct tx_line *m, enum cap_encoding charset)
+{
+	m->charset = charset;
 }
 
 /*
@@ -64,19 +78,24 @@ tx_line_escape(char *o, unsigned char b)
 	return (4);
 }
 
-/* Hand out a side's line as finished and empty it; 1. */
+/*
+ * Hand out a side's line as finished and empty it; 1.  The two output
+ * buffers take turns, so that two lines finished by one byte both stay.
+ */
 static int
 tx_line_emit(struct tx_line *m, struct tx_side *s, enum tx_who who,
     struct tx_out *out)
 {
-	memcpy(m->out, s->text, s->len);
+	m->outi ^= 1;
+	memcpy(m->out[m->outi], s->text, s->len);
 	out->kind = TX_OUT_LINE;
 	out->who = who;
 	out->judge = s->judge;
 	out->usec = s->usec;
-	out->text = m->out;
+	out->text = m->out[m->outi];
 	out->len = s->len;
 	s->len = 0;
+	s->cols = 0;
 	s->nunit = 0;
 	return (1);
 }
@@ -126,6 +145,7 @@ tx_line_end(struct tx_line *m, enum tx_who who, struct tx_out *out)
 
 	if (who == TX_JUDGE && (j = tx_line_announce(s)) != -1) {
 		s->len = 0;
+		s->cols = 0;
 		s->nunit = 0;
 		n = tx_line_judge(m, j, out);
 	} else if (s->len > 0)
@@ -136,46 +156,37 @@ tx_line_end(struct tx_line *m, enum tx_who who, struct tx_out *out)
 }
 
 /*
- * Feed one byte from a side at usec.  Returns 1 when it finished a line
- * or changed the judge (*out filled, its text valid until the next call),
- * else 0.
+ * The transcript form of what a utf8 reader took (step: UTF8_CHAR,
+ * UTF8_BAD or UTF8_CUT) in rep; its length, its columns in *cols.
  */
-int
-tx_line_feed(struct tx_line *m, enum tx_who who, unsigned char b,
-    int64_t usec, struct tx_out *out)
+static size_t
+tx_line_utf8(const struct utf8 *u, enum utf8_step step, char *rep,
+    size_t *cols)
 {
-	struct tx_side	*s = &m->side[who];
-	char		 rep[8];
-	size_t		 n, room;
-	int		 emitted = 0;
+	size_t	i, n = 0;
 
-	if (who == TX_JUDGE && b == TX_ENQ)
-		return (0);		/* a terminal's question, no text */
-	if (b == '\r' || b == '\n') {
-		if (s->eol != 0 && s->eol != b) {
-			s->eol = 0;	/* the second half of CRLF or LFCR */
-			return (0);
-		}
-		s->eol = b;
-		return (tx_line_end(m, who, out));
+	if (step == UTF8_CHAR && u->cp >= 0xa0) {
+		memcpy(rep, u->b, u->n);
+		*cols = 1;
+		return (u->n);
 	}
-	s->eol = 0;
-	if (b == '\b' || b == 0x7f) {
-		if (s->nunit > 0)
-			s->len -= s->unit[--s->nunit];
-		return (0);
-	}
-	if (b == '\t') {
-		n = 8 - s->len % 8;
-		room = m->width - s->len;
-		if (room == 0)
-			n = 8 < m->width ? 8 : m->width;
-		else if (n > room)
-			n = room;
-		memset(rep, ' ', n);
-	} else
-		n = tx_line_escape(rep, b);
-	if (s->len + n > m->width) {
+	for (i = 0; i < u->n; i++)
+		n += tx_line_escape(rep + n, u->b[i]);
+	*cols = n;
+	return (n);
+}
+
+/*
+ * Put a character of n bytes and cols columns on a side's line, ending
+ * the line first when it does not fit (a wrap); 1 when a line ended.
+ */
+static int
+tx_line_put(struct tx_line *m, struct tx_side *s, enum tx_who who,
+    const char *rep, size_t n, size_t cols, int64_t usec, struct tx_out *out)
+{
+	int	emitted = 0;
+
+	if (s->cols + cols > m->width) {
 		/* A wrap: the line is finished, this byte begins the next. */
 		emitted = tx_line_emit(m, s, who, out);
 		s->wrapped = 1;
@@ -188,8 +199,68 @@ tx_line_feed(struct tx_line *m, enum tx_who who, unsigned char b,
 	}
 	memcpy(s->text + s->len, rep, n);
 	s->len += n;
-	s->unit[s->nunit++] = (unsigned char)n;
+	s->cols += cols;
+	s->unit[s->nunit] = (unsigned char)n;
+	s->ucol[s->nunit++] = (unsigned char)cols;
 	return (emitted);
+}
+
+/*
+ * Feed one byte from a side at usec.  Returns how many lines it finished
+ * or judge changes it made, 0, 1 or 2 (a character cut off that wraps,
+ * then a line end), in out[] (room for TX_LINE_OUTS; their text valid
+ * until the next call).
+ */
+int
+tx_line_feed(struct tx_line *m, enum tx_who who, unsigned char b,
+    int64_t usec, struct tx_out *out)
+{
+	struct tx_side	*s = &m->side[who];
+	char		 rep[16];
+	size_t		 n, room, cols;
+	enum utf8_step	 step;
+	int		 k = 0;
+
+	if (who == TX_JUDGE && b == TX_ENQ)
+		return (0);		/* a terminal's question, no text */
+	if (s->u8.held && !utf8_cont(b)) {
+		/* A character cut off: escaped, then b is read. */
+		n = tx_line_utf8(&s->u8, utf8_byte(&s->u8, b), rep, &cols);
+		k = tx_line_put(m, s, who, rep, n, cols, usec, out);
+	}
+	if (b == '\r' || b == '\n') {
+		if (s->eol != 0 && s->eol != b) {
+			s->eol = 0;	/* the second half of CRLF or LFCR */
+			return (k);
+		}
+		s->eol = b;
+		return (k + tx_line_end(m, who, out + k));
+	}
+	s->eol = 0;
+	if (b == '\b' || b == 0x7f) {
+		if (s->nunit > 0) {
+			s->nunit--;
+			s->len -= s->unit[s->nunit];
+			s->cols -= s->ucol[s->nunit];
+		}
+		return (k);
+	}
+	if (b == '\t') {
+		n = 8 - s->cols % 8;
+		room = m->width - s->cols;
+		if (room == 0)
+			n = 8 < m->width ? 8 : m->width;
+		else if (n > room)
+			n = room;
+		memset(rep, ' ', n);
+		cols = n;
+	} else if (b >= 0x80 && m->charset == CAP_UTF8) {
+		if ((step = utf8_byte(&s->u8, b)) == UTF8_MORE)
+			return (k);
+		n = tx_line_utf8(&s->u8, step, rep, &cols);
+	} else
+		cols = n = tx_line_escape(rep, b);
+	return (k + tx_line_put(m, s, who, rep, n, cols, usec, out + k));
 }
 
 /* Change the judge (a marker).  Returns 1 with *out when it changed. */
@@ -238,6 +309,7 @@ tx_line_flush(struct tx_line *m, struct tx_out *out)
 			n++;
 		}
 		order[i]->len = 0;
+		order[i]->cols = 0;
 		order[i]->nunit = 0;
 		order[i]->started = 0;
 		order[i]->wrapped = 0;

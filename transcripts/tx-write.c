@@ -91,6 +91,7 @@ tx_write_new(const struct cap_meta *meta, int flags, struct tx_writer **wp,
 		return (e);
 	}
 	tx_line_init(&w->m, w->meta.tx_width, w->meta.judge);
+	tx_line_charset(&w->m, w->meta.charset);
 	tx_write_header(w);
 	if (w->buf == NULL) {
 		tx_write_free(w);
@@ -383,10 +384,10 @@ tx_write_event(struct tx_writer *w, enum cap_kind kind, const void *data,
     size_t len, int64_t usec, struct cap_error *err)
 {
 	const unsigned char	*p = data;
-	struct tx_out		 o;
+	struct tx_out		 o, lines[TX_LINE_OUTS];
 	enum tx_who		 who;
 	size_t			 i;
-	int			 j;
+	int			 j, k, n;
 
 	if (w->finished) {
 		cap_error_set(err, CAP_EINVAL, w->path, 0, -1,
@@ -397,9 +398,11 @@ tx_write_event(struct tx_writer *w, enum cap_kind kind, const void *data,
 	case CAP_INPUT:
 	case CAP_OUTPUT:
 		who = kind == CAP_INPUT ? TX_JUDGE : TX_PROGRAM;
-		for (i = 0; i < len; i++)
-			if (tx_line_feed(&w->m, who, p[i], usec, &o))
-				tx_write_out(w, &o);
+		for (i = 0; i < len; i++) {
+			n = tx_line_feed(&w->m, who, p[i], usec, lines);
+			for (k = 0; k < n; k++)
+				tx_write_out(w, &lines[k]);
+		}
 		break;
 	case CAP_MARKER:
 		if ((j = cap_marker_judge(p, len)) != -1 &&

@@ -188,7 +188,8 @@ verify_is_fault(const unsigned char *s, size_t len)
 static int
 verify_tx_line(const char *s, size_t n)
 {
-	size_t	i;
+	size_t		i, used;
+	unsigned int	cp;
 
 	if (n == 15 && memcmp(s, "*** JUDGE", 9) == 0 &&
 	    s[9] >= '0' && s[9] <= '9' && s[10] >= '0' && s[10] <= '9' &&
@@ -207,9 +208,15 @@ verify_tx_line(const char *s, size_t n)
 	if ((s[8] - '0') * 10 + (s[9] - '0') > 23 || s[11] > '5' ||
 	    s[14] > '5')
 		return (0);
-	for (i = 17; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+	for (i = 17; i < n; i += used) {
+		used = 1;
+		if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f)
+			continue;
+		/* A UTF-8 link's characters, U+00A0 and above. */
+		if (!utf8_decode((const unsigned char *)s + i, n - i, &used,
+		    &cp) || cp < 0xa0)
 			return (0);
+	}
 	return (1);
 }
 

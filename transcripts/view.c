@@ -10,7 +10,11 @@
  * CRLF and LFCR end the current line as "\r\n", whoever owns it.  Tabs
  * become spaces; printable ISO-8859-1 becomes UTF-8; every other byte is
  * shown as the text \xHH, so no control sequence ever reaches the
- * terminal.
+ * terminal.  When the link's character set is UTF-8 (view_charset), a
+ * character of U+00A0 and above is shown as it is, one column that one
+ * erase takes back whole; a C1 control (U+0080..U+009F) and a sequence
+ * that is no character are shown as the \xHH of their bytes, one unit.
+ * A character's beginning is held until its last byte comes.
  *
  * muxd writes the entity's output to the live judge's screen through the
  * same machine (view_live: 8-bit characters as they are), so that what the
@@ -21,9 +25,12 @@
 
 #include "transcripts.h"
 
-static const char view_hex[] = "0123456789abcdef";
+static const char view_hex_digits[] = "0123456789abcdef";
 
 static char	*view_own(struct view *, int, char *);
+static char	*view_hex(const unsigned char *, size_t, char *);
+static char	*view_utf8(struct utf8 *, unsigned char, char *, size_t *);
+static void	 view_unit(struct view *, size_t);
 
 /* Start with the cursor at the start of an empty screen. */
 void
@@ -40,6 +47,13 @@ void
 view_live(struct view *v)
 {
 	v->raw8 = 1;
+}
+
+/* Read the bytes of a link in a character set (the default ISO-8859-1). */
+void
+view_charset(struct view *v, enum cap_encoding charset)
+{
+	v->charset = charset;
 }
 
 /*
@@ -89,6 +103,47 @@ view_own(struct view *v, int side, char *o)
 	return (o);
 }
 
+/* Show bytes as the text \xHH each. */
+static char *
+view_hex(const unsigned char *p, size_t n, char *o)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		*o++ = '\\';
+		*o++ = 'x';
+		*o++ = view_hex_digits[p[i] >> 4];
+		*o++ = view_hex_digits[p[i] & 0xf];
+	}
+	return (o);
+}
+
+/*
+ * Show a byte of a UTF-8 link: a whole character as it is (*w 1), a C1
+ * control or what is no character as \xHH (*w its columns); NULL while
+ * a character's beginning is held.
+ */
+static char *
+view_utf8(struct utf8 *u, unsigned char b, char *o, size_t *w)
+{
+	switch (utf8_byte(u, b)) {
+	case UTF8_MORE:
+		return (NULL);
+	case UTF8_CHAR:
+		if (u->cp >= 0xa0) {
+			memcpy(o, u->b, u->n);
+			*w = 1;
+			return (o + u->n);
+		}
+		break;
+	case UTF8_BAD:
+	case UTF8_CUT:
+		break;
+	}
+	*w = 4 * u->n;
+	return (view_hex(u->b, u->n, o));
+}
+
 /*
  * Turn the bytes of an event into what the judge's screen showed, in
  * out (at least VIEW_OUTLEN(n) bytes).  Returns the length written.
@@ -98,17 +153,24 @@ size_t
 view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
     size_t n, char *out)
 {
-	char		*o = out;
+	char		*o = out, *c;
 	size_t		 i, w, k;
 	int		 side, *eol;
+	struct utf8	*u;
 	unsigned char	 b;
 
 	if (kind != CAP_INPUT && kind != CAP_OUTPUT)
 		return (0);
 	side = kind;
 	eol = &v->eol[kind == CAP_INPUT ? 0 : 1];
+	u = &v->u8[kind == CAP_INPUT ? 0 : 1];
 	for (i = 0; i < n; i++) {
 		b = p[i];
+		if (u->held && !utf8_cont(b)) {
+			/* A character cut off: shown as \xHH, b read next. */
+			o = view_utf8(u, b, o, &w);
+			view_unit(v, w);
+		}
 		if (b == '\r' || b == '\n') {
 			if (*eol != 0 && *eol != b) {
 				*eol = 0;
@@ -145,6 +207,10 @@ view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
 		} else if (b >= 0x20 && b < 0x7f) {
 			*o++ = (char)b;
 			w = 1;
+		} else if (b >= 0x80 && v->charset == CAP_UTF8) {
+			if ((c = view_utf8(u, b, o, &w)) == NULL)
+				continue;
+			o = c;
 		} else if (b >= 0xa0 && v->raw8) {
 			*o++ = (char)b;
 			w = 1;
@@ -153,15 +219,19 @@ view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
 			*o++ = (char)(0x80 | (b & 0x3f));
 			w = 1;
 		} else {
-			*o++ = '\\';
-			*o++ = 'x';
-			*o++ = view_hex[b >> 4];
-			*o++ = view_hex[b & 0xf];
+			o = view_hex(&b, 1, o);
 			w = 4;
 		}
-		v->unit[v->nunit % sizeof(v->unit)] = (unsigned char)w;
-		v->nunit++;
-		v->col += w;
+		view_unit(v, w);
 	}
 	return ((size_t)(o - out));
+}
+
+/* Note a character of w columns written on the current line. */
+static void
+view_unit(struct view *v, size_t w)
+{
+	v->unit[v->nunit % sizeof(v->unit)] = (unsigned char)w;
+	v->nunit++;
+	v->col += w;
 }

@@ -2,10 +2,11 @@
  * libFuzzer harness for the opening assertion checker (contest/assertion.c),
  * which decides 2004 rule 3 live, by pcre2 partial matching.
  *
- * The first byte picks the approved name (or none); the rest is what the
- * entity sends.  It is checked twice, by the JIT-compiled pattern fed all
- * at once and by the interpreter fed a byte at a time: both must give the
- * same verdict, offset, text, name and reason.  And when the first line
+ * The first byte picks the approved name (or none) and the character set
+ * (ISO-8859-1 or UTF-8); the rest is what the entity sends.
+ * It is checked twice, by the JIT-compiled pattern fed all at once and by
+ * the interpreter fed a byte at a time: both must give the same verdict,
+ * offset, text, name and reason.  And, in ISO-8859-1, when the first line
  * has no erasing in it and is short enough to be checked whole, the
  * verdict must be what one plain match of the whole line gives: a match
  * is PASS or NAME with the name it captured, anything else FAIL.  So a
@@ -24,7 +25,7 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static struct assertion *fuzz_assertion_check(struct assertion_pattern *,
-		    const char *, const uint8_t *, size_t, int);
+		    const char *, enum cap_encoding, const uint8_t *, size_t, int);
 static void	fuzz_assertion_same(const struct assertion_result *,
 		    const struct assertion_result *);
 static size_t	fuzz_assertion_line(const uint8_t *, size_t, char *, size_t);
@@ -32,18 +33,19 @@ static void	fuzz_assertion_oracle(const struct assertion_result *,
 		    const char *, const char *, size_t);
 
 static const char *fuzz_assertion_names[] = {
-	"Alice", "Mary-Ann O'Neil", "J. R. Smith", NULL
+	"Alice", "Mary-Ann O'Neil", "J. R. Smith", "Jos\xc3\xa9", NULL
 };
 
 /* Check data with a new checker, all at once or a byte at a time. */
 static struct assertion *
 fuzz_assertion_check(struct assertion_pattern *p, const char *approved,
-    const uint8_t *data, size_t size, int bytewise)
+    enum cap_encoding cs, const uint8_t *data, size_t size, int bytewise)
 {
 	struct assertion	*a;
 	size_t			 i;
 
-	if ((a = assertion_new(p, approved)) == NULL)
+	if ((a = assertion_new(p, approved)) == NULL ||
+	    assertion_charset(a, cs) == -1)
 		abort();
 	if (bytewise) {
 		for (i = 0; i < size; i++)
@@ -148,22 +150,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char			*approved;
 	char				 err[256], line[ASSERTION_TEXTMAX];
 	size_t				 n;
+	enum cap_encoding		 cs;
 
 	if (jit == NULL &&
-	    ((jit = assertion_pattern_new(NULL, 0, err, sizeof(err))) == NULL ||
-	    (interp = assertion_pattern_new(NULL, ASSERTION_NOJIT, err,
-	    sizeof(err))) == NULL))
+	    ((jit = assertion_pattern_new(NULL, ASSERTION_UTF8, err,
+	    sizeof(err))) == NULL ||
+	    (interp = assertion_pattern_new(NULL, ASSERTION_NOJIT |
+	    ASSERTION_UTF8, err, sizeof(err))) == NULL))
 		abort();
 	if (size < 1)
 		return (0);
-	approved = fuzz_assertion_names[data[0] % 4];
+	approved = fuzz_assertion_names[data[0] % 5];
+	cs = data[0] / 5 % 2 ? CAP_UTF8 : CAP_LATIN1;
 	data++;
 	size--;
-	a = fuzz_assertion_check(jit, approved, data, size, 0);
-	b = fuzz_assertion_check(interp, approved, data, size, 1);
+	a = fuzz_assertion_check(jit, approved, cs, data, size, 0);
+	b = fuzz_assertion_check(interp, approved, cs, data, size, 1);
 	fuzz_assertion_same(assertion_result(a), assertion_result(b));
-	if ((n = fuzz_assertion_line(data, size, line, sizeof(line))) !=
-	    (size_t)-1)
+	if (cs == CAP_LATIN1 && (n = fuzz_assertion_line(data, size, line,
+	    sizeof(line))) != (size_t)-1)
 		fuzz_assertion_oracle(assertion_result(a), approved, line, n);
 	assertion_free(a);
 	assertion_free(b);

@@ -3,15 +3,18 @@
  * guard between an entity and a judge's screen.
  *
  * The first byte sets the longest sequence (16 to 271 bytes, so that cuts
- * happen), the second seeds the chunk sizes; the rest is what an entity
- * sends.  It is fed whole, and again in chunks, filtering and in
- * pass-through mode.  Besides not crashing:
+ * happen), the second seeds the chunk sizes and, by its lowest bit, the
+ * character set (UTF-8 when set); the rest is what an entity sends.  It
+ * is fed whole, and again in chunks, filtering and in pass-through mode,
+ * and the stream is ended.  Besides not crashing:
  *  - no byte a terminal could act on reaches the judge: ESC, the C1
- *    controls, and C0 controls other than CR, LF, BS, TAB and BEL;
+ *    controls, and C0 controls other than CR, LF, BS, TAB and BEL; on
+ *    UTF-8, what reaches it is UTF-8 with no C1 code point;
  *  - how the input is split into reads does not change what is forwarded,
  *    nor the sequences reported (runs of lone controls may be reported in
  *    pieces at the end of a chunk, so only their bytes are compared);
- *  - pass-through forwards every byte and reports the same sequences;
+ *  - pass-through forwards every byte (on UTF-8, but a character the end
+ *    cut off) and reports the same sequences;
  *  - every byte is accounted for: forwarded, or in a reported run, or in
  *    the sequence still open at the end.
  */
@@ -37,8 +40,9 @@ struct fuzz_filter_trial {
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static void	fuzz_filter_span(void *, const struct filter_span *);
 static void	fuzz_filter_run(struct fuzz_filter_trial *, int, size_t,
-		    unsigned, const unsigned char *, size_t);
+		    unsigned, enum cap_encoding, const unsigned char *, size_t);
 static int	fuzz_filter_harmful(unsigned char);
+static int	fuzz_filter_harmful_utf8(const unsigned char *, size_t);
 static void	fuzz_filter_same(const struct fuzz_filter_trial *,
 		    const struct fuzz_filter_trial *);
 
@@ -57,8 +61,10 @@ fuzz_filter_span(void *arg, const struct filter_span *s)
 		if (s->in < last->in + last->len || s->out < last->out)
 			abort();	/* runs overlap or go backwards */
 	}
-	if (s->end == FILTER_END_CUT && s->len != r->f.limit)
-		abort();	/* cut anywhere but at the limit */
+	if (s->end == FILTER_END_CUT && (s->len < r->f.limit ||
+	    s->len > r->f.limit + (r->f.charset == CAP_UTF8 ?
+	    FILTER_HELDMAX : 0)))
+		abort();	/* cut anywhere but at the limit (its character) */
 	r->removed += s->len;
 	if (s->kind == FILTER_CONTROL)
 		r->controls += s->len;
@@ -70,13 +76,15 @@ fuzz_filter_span(void *arg, const struct filter_span *s)
 /* Filter data in chunks whose sizes come from seed (0: all at once). */
 static void
 fuzz_filter_run(struct fuzz_filter_trial *r, int passthrough, size_t limit,
-    unsigned seed, const unsigned char *data, size_t size)
+    unsigned seed, enum cap_encoding charset, const unsigned char *data,
+    size_t size)
 {
 	size_t	i = 0, n;
 
 	r->nout = r->nspan = 0;
 	r->removed = r->controls = 0;
 	filter_init(&r->f, passthrough, limit, fuzz_filter_span, r);
+	filter_charset(&r->f, charset);
 	while (i < size) {
 		n = size - i;
 		if (seed != 0) {
@@ -88,6 +96,7 @@ fuzz_filter_run(struct fuzz_filter_trial *r, int passthrough, size_t limit,
 		r->nout += filter_feed(&r->f, data + i, n, r->out + r->nout);
 		i += n;
 	}
+	filter_finish(&r->f);
 	if (r->f.in != size || r->f.out != r->nout)
 		abort();	/* the counters disagree with the streams */
 	if (!passthrough && r->f.bytes != size - r->nout)
@@ -109,7 +118,27 @@ fuzz_filter_harmful(unsigned char c)
 	return (1);
 }
 
-/* Compare the sequences two runs reported, lone control runs aside. */
+/* Tell whether UTF-8 output is not UTF-8, or holds a harmful control. */
+static int
+fuzz_filter_harmful_utf8(const unsigned char *p, size_t n)
+{
+	size_t		i, used;
+	unsigned int	cp;
+
+	for (i = 0; i < n; i += used) {
+		if (!utf8_decode(p + i, n - i, &used, &cp) ||
+		    (cp >= 0x80 && cp <= 0x9f))
+			return (1);
+		if (cp < 0x80 && fuzz_filter_harmful((unsigned char)cp))
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Compare the sequences two runs reported, runs of lone controls and of
+ * bytes that are no character aside.
+ */
 static void
 fuzz_filter_same(const struct fuzz_filter_trial *a,
     const struct fuzz_filter_trial *b)
@@ -121,9 +150,11 @@ fuzz_filter_same(const struct fuzz_filter_trial *a,
 	if (a->nspan > FUZZ_SPANS || b->nspan > FUZZ_SPANS)
 		return;
 	for (;;) {
-		while (i < a->nspan && a->span[i].kind == FILTER_CONTROL)
+		while (i < a->nspan && (a->span[i].kind == FILTER_CONTROL ||
+		    a->span[i].kind == FILTER_UTF8))
 			i++;
-		while (j < b->nspan && b->span[j].kind == FILTER_CONTROL)
+		while (j < b->nspan && (b->span[j].kind == FILTER_CONTROL ||
+		    b->span[j].kind == FILTER_UTF8))
 			j++;
 		if (i == a->nspan || j == b->nspan)
 			break;
@@ -143,29 +174,38 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fuzz_filter_trial	whole, split, pass;
-	size_t			limit, i;
+	size_t			limit, i, want;
 	unsigned		seed;
+	enum cap_encoding	cs;
 
 	if (size < 2)
 		return (0);
 	limit = 16 + data[0];
 	seed = data[1] | 0x100;
+	cs = data[1] & 1 ? CAP_UTF8 : CAP_LATIN1;
 	data += 2;
 	size -= 2;
-	if ((whole.out = malloc(size + 1)) == NULL ||
-	    (split.out = malloc(size + 1)) == NULL ||
-	    (pass.out = malloc(size + 1)) == NULL)
+	if ((whole.out = malloc(size + FILTER_HELDMAX + 1)) == NULL ||
+	    (split.out = malloc(size + FILTER_HELDMAX + 1)) == NULL ||
+	    (pass.out = malloc(size + FILTER_HELDMAX + 1)) == NULL)
 		abort();
-	fuzz_filter_run(&whole, 0, limit, 0, data, size);
-	fuzz_filter_run(&split, 0, limit, seed, data, size);
-	fuzz_filter_run(&pass, 1, limit, seed, data, size);
-	for (i = 0; i < whole.nout; i++)
+	fuzz_filter_run(&whole, 0, limit, 0, cs, data, size);
+	fuzz_filter_run(&split, 0, limit, seed, cs, data, size);
+	fuzz_filter_run(&pass, 1, limit, seed, cs, data, size);
+	if (cs == CAP_UTF8 && fuzz_filter_harmful_utf8(whole.out, whole.nout))
+		abort();	/* not UTF-8, or a control reached the judge */
+	for (i = 0; cs == CAP_LATIN1 && i < whole.nout; i++)
 		if (fuzz_filter_harmful(whole.out[i]))
 			abort();	/* a control reached the judge */
+	/* On UTF-8 the end may cut a character off, held and not passed. */
+	want = size;
+	if (cs == CAP_UTF8 && pass.nout < size && size - pass.nout <=
+	    FILTER_HELDMAX)
+		want = pass.nout;
 	if (split.nout != whole.nout ||
 	    memcmp(split.out, whole.out, whole.nout) != 0)
 		abort();	/* the reads' sizes changed the output */
-	if (pass.nout != size || memcmp(pass.out, data, size) != 0)
+	if (pass.nout != want || memcmp(pass.out, data, want) != 0)
 		abort();	/* pass-through changed the stream */
 	fuzz_filter_same(&whole, &split);
 	fuzz_filter_same(&split, &pass);

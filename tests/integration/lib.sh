@@ -229,6 +229,20 @@ schedule = { rounds = ( { round = 1; pairs = ( ("J1", "E1", "C1") ); },
 EOC
 }
 
+# After round 1, the screen (vtscreen) of "transcripts export --screen" of
+# the capture of an entity's conversation at J1 into FILE; the capture's
+# path in $cap.
+export_screen() {
+	cap=$(ls "$T"/state/captures/round01-J1-*.cast | while read -r c; do
+		grep -q "\"$1\"" "$c" && echo "$c"; done)
+	[ -n "$cap" ] || fail "no capture of $1's conversation"
+	"$ROOT/$B/transcripts/transcripts" export --screen -o "$T/export.cast" \
+	    "$cap" || fail "export --screen failed"
+	tail -n +2 "$T/export.cast" | jq -rj 'select(.[1] == "o") | .[2]' \
+	    >"$T/export.bytes"
+	"$TOOLS/vtscreen" "$T/export.bytes" >"$2" || fail "vtscreen failed"
+}
+
 # After a round started, the judge terminal facing an entity (E1 -> $T/j1l).
 facing() {
 	echo "$T/j1$(mctl -j status | jq -r ".links[] | select(.entity == \"$1\") | .side" | cut -c1)"

@@ -175,12 +175,8 @@ mctl round stop >/dev/null
 # The judge saw what the record says: the screen of the bytes the judge's
 # terminal received is that of export --screen.
 cat "$T"/judge.[0-9]* >"$T/judge.bytes"
-cap=$(ls "$T"/state/captures/round01-J1-*.cast | while read -r c; do
-	grep -q '"E1"' "$c" && echo "$c"; done)
-"$TX" export --screen -o "$T/export.cast" "$cap" || fail "export --screen failed"
-tail -n +2 "$T/export.cast" | jq -rj 'select(.[1] == "o") | .[2]' >"$T/export.bytes"
+export_screen E1 "$T/export.screen"
 "$TOOLS/vtscreen" "$T/judge.bytes" >"$T/judge.screen"
-"$TOOLS/vtscreen" "$T/export.bytes" >"$T/export.screen"
 [ "$(wc -l <"$T/judge.screen")" -ge 4 ] || fail "the judge's screen is nearly empty: $(cat "$T/judge.screen")"
 diff "$T/export.screen" "$T/judge.screen" >"$T/screen.diff" ||
 	fail "the judge's screen differs from export --screen (< export, > judge):

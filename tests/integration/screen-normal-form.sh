@@ -5,7 +5,6 @@
 # terminal received shows exactly what "transcripts export --screen" of
 # the capture shows, and every line the transcript gives the entity.
 . tests/integration/lib.sh
-TX=$ROOT/$B/transcripts/transcripts
 
 cat >"$T/bot" <<'EOB'
 #!/bin/sh
@@ -55,12 +54,7 @@ for want in 'Hello, my name is Mary and I am the human' 'line one' 'line two' \
 $(cat "$T/judge.screen")"
 done
 
-cap=$(ls "$T"/state/captures/round01-J1-*.cast | while read -r c; do
-	grep -q '"E1"' "$c" && echo "$c"; done)
-[ -n "$cap" ] || fail "no capture of E1's conversation"
-"$TX" export --screen -o "$T/export.cast" "$cap" || fail "export --screen failed"
-tail -n +2 "$T/export.cast" | jq -rj 'select(.[1] == "o") | .[2]' >"$T/export.bytes"
-"$TOOLS/vtscreen" "$T/export.bytes" >"$T/export.screen"
+export_screen E1 "$T/export.screen"
 diff "$T/export.screen" "$T/judge.screen" >"$T/diff" ||
 	fail "the judge's screen differs from export --screen (< export, > judge):
 $(cat "$T/diff")"

@@ -42,6 +42,8 @@ static void	 check(const char *, const void *, size_t, enum assertion_verdict,
 static void	 escape(const void *, size_t, char *, size_t);
 static void	 same(const struct outcome *, const struct outcome *,
 		    const char *);
+static const struct assertion_result *utf8_feed(struct assertion **,
+		    struct assertion_pattern *, const char *, const char *);
 
 /* Compile a pattern, failing the test on error. */
 static struct assertion_pattern *
@@ -568,6 +570,105 @@ test_the_default_pattern_compiles_with_jit(void **state)
 	assert_string_equal(assertion_verdict_name(ASSERTION_NAME), "name");
 }
 
+/*
+ * Feed an utterance to a checker for a UTF-8 link (nojit: the
+ * interpreter), a byte at a time; the result.
+ */
+static const struct assertion_result *
+utf8_feed(struct assertion **ap, struct assertion_pattern *p,
+    const char *approved, const char *text)
+{
+	struct assertion	*a;
+	size_t			 i;
+
+	a = assertion_new(p, approved);
+	assert_non_null(a);
+	assert_int_equal(assertion_charset(a, CAP_UTF8), 0);
+	for (i = 0; text[i] != '\0'; i++)
+		assertion_byte(a, (unsigned char)text[i]);
+	*ap = a;
+	return (assertion_result(a));
+}
+
+/*
+ * UTF-8: a name with letters of several bytes passes; an erase takes a
+ * whole character back; a C1 control is not text.  On ISO-8859-1 the
+ * same bytes are other characters.
+ */
+static void
+test_utf8_names_erase_and_c1(void **state)
+{
+	static const struct {
+		const char		*approved, *text;
+		enum assertion_verdict	 verdict;
+		const char		*name;	/* NULL: not checked */
+	} utf8_cases[] = {
+		{ "Jos\xc3\xa9", "Hello, my name is Jos\xc3\xa9 and I am the "
+		    "human\r\n", ASSERTION_PASS, "Jos\xc3\xa9" },
+		/* Cyrillic and Polish letters are letters. */
+		{ "\xc5\x81ukasz \xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd", "hello, my "
+		    "name is \xc5\x81ukasz \xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd and i "
+		    "am the human!", ASSERTION_PASS, NULL },
+		/* Two erases take back "\xc3\xa9" and "x", not a byte each. */
+		{ "Jos\xc3\xa9", "Hello, my name is Josx\xc3\xa9\x7f\b\xc3\xa9 "
+		    "and I am the human.", ASSERTION_PASS, NULL },
+		/* Any letter's case is ignored, not the letter. */
+		{ "Jos\xc3\xa9 \xc5\x81ukasz", "HELLO, MY NAME IS JOS\xc3\x89  "
+		    "\xc5\x82UKASZ AND I AM THE HUMAN.", ASSERTION_PASS, NULL },
+		{ "Jos\xc3\xa9", "Hello, my name is Jos\xc3\xa8 and I am the "
+		    "human.", ASSERTION_NAME, NULL },
+		/* U+0085 is a control, not a letter of the name. */
+		{ "Jos\xc3\xa9", "Hello, my name is Jo\xc2\x85s\xc3\xa9 and I "
+		    "am the human.", ASSERTION_PASS, "Jos\xc3\xa9" },
+		{ NULL, NULL, ASSERTION_PENDING, NULL }
+	}, *c;
+	struct assertion_pattern	*p;
+	struct assertion		*a;
+	const struct assertion_result	*r;
+	int				 flags;
+
+	(void)state;
+	for (flags = 0; flags <= ASSERTION_NOJIT; flags += ASSERTION_NOJIT) {
+		p = pattern(NULL, flags | ASSERTION_UTF8);
+		for (c = utf8_cases; c->approved != NULL; c++) {
+			r = utf8_feed(&a, p, c->approved, c->text);
+			if (r->verdict != c->verdict || (c->name != NULL &&
+			    strcmp(r->name, c->name) != 0))
+				fail_msg("\"%s\": %s \"%s\"", c->text,
+				    assertion_verdict_name(r->verdict), r->name);
+			assertion_free(a);
+		}
+		assertion_pattern_free(p);
+	}
+	/* ISO-8859-1: the erases take back one byte each. */
+	p = pattern(NULL, 0);
+	a = assertion_new(p, "Jos\xc3\xa9");
+	assertion_feed(a, "Hello, my name is Josx\xc3\xa9\x7f\b\xc3\xa9 and "
+	    "I am the human.", 48);
+	assert_int_equal(assertion_result(a)->verdict, ASSERTION_NAME);
+	/* A pattern compiled for ISO-8859-1 alone takes no UTF-8 link. */
+	assert_int_equal(assertion_charset(a, CAP_UTF8), -1);
+	assertion_free(a);
+	assertion_pattern_free(p);
+}
+
+/* UTF-8: bytes that are no character are not text. */
+static void
+test_utf8_invalid_bytes_are_not_text(void **state)
+{
+	struct assertion_pattern	*p;
+	struct assertion		*a;
+	const struct assertion_result	*r;
+
+	(void)state;
+	p = pattern(NULL, ASSERTION_UTF8);
+	r = utf8_feed(&a, p, "Ada", "Hello, my name is A\x80\xc3" "da and I "
+	    "am the human.");
+	assert_int_equal(r->verdict, ASSERTION_PASS);
+	assertion_free(a);
+	assertion_pattern_free(p);
+}
+
 int
 main(void)
 {
@@ -593,6 +694,8 @@ main(void)
 		cmocka_unit_test(
 		    test_a_bad_regex_reports_pcre2_message_and_offset),
 		cmocka_unit_test(test_the_default_pattern_compiles_with_jit),
+		cmocka_unit_test(test_utf8_names_erase_and_c1),
+		cmocka_unit_test(test_utf8_invalid_bytes_are_not_text),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

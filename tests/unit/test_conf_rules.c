@@ -1,7 +1,8 @@
 /*
  * Unit tests for the contest-rule settings of the room configuration
  * (conf/conf-rules.c): the room's rules group, a station's localecho and
- * an entity's eol and announce; their defaults, every value, and each
+ * an entity's eol and announce, the room's and an entity's charset;
+ * their defaults, every value, and each
  * kind of bad one refused with exactly one message of the form
  * "FILE:LINE: what is wrong" (the table rules_errors, a cmocka test a
  * row).
@@ -106,6 +107,41 @@ test_rules_good(void **state)
 	}
 }
 
+/*
+ * The character set: the room's (iso-8859-1 unless set) for every entity
+ * without its own.
+ */
+static void
+test_charset(void **state)
+{
+	struct conf	*conf;
+
+	(void)state;
+	conf = fixture_conf_load("rules.conf", ROOM);
+	assert_int_equal(conf->charset, CAP_LATIN1);
+	assert_int_equal(conf->entities[0].charset, CAP_LATIN1);
+	assert_int_equal(conf->entities[1].charset, CAP_LATIN1);
+	assert_false(conf->utf8);
+	conf_free(conf);
+	conf = fixture_conf_load("rules.conf", ROOM "charset = \"utf-8\";\n");
+	assert_int_equal(conf->charset, CAP_UTF8);
+	assert_int_equal(conf->entities[0].charset, CAP_UTF8);
+	assert_int_equal(conf->entities[1].charset, CAP_UTF8);
+	assert_true(conf->utf8);
+	conf_free(conf);
+	conf = fixture_conf_load("rules.conf", PORTS STATIONS
+	    ENTRY("charset = \"iso-8859-1\";") "charset = \"utf-8\";\n");
+	assert_int_equal(conf->entities[0].charset, CAP_LATIN1);
+	assert_false(conf->utf8);
+	conf_free(conf);
+	conf = fixture_conf_load("rules.conf", PORTS STATIONS
+	    ENTRY("charset = \"utf-8\";"));
+	assert_int_equal(conf->charset, CAP_LATIN1);
+	assert_int_equal(conf->entities[0].charset, CAP_UTF8);
+	assert_true(conf->utf8);
+	conf_free(conf);
+}
+
 /* Bad rule settings, each with the one message it must get. */
 static const struct CMUnitTest rules_errors[] = {
 	/* The rules group. */
@@ -168,6 +204,23 @@ static const struct CMUnitTest rules_errors[] = {
 	    PORTS ENTRY("announce = 1;"),
 	    "bad.conf:8: setting 'announce' in entity 'E1' must be true or "
 	    "false"),
+	/* The character set, the room's and an entity's. */
+	FIXTURE_CONF_ERROR("room charset not one",
+	    PORTS "charset = \"latin1\";\n",
+	    "bad.conf:7: charset 'latin1' at top level is neither "
+	    "\"iso-8859-1\" nor \"utf-8\""),
+	FIXTURE_CONF_ERROR("entity charset not one",
+	    PORTS ENTRY("charset = \"utf8\";"),
+	    "bad.conf:8: charset 'utf8' in entity 'E1' is neither "
+	    "\"iso-8859-1\" nor \"utf-8\""),
+	FIXTURE_CONF_ERROR("entity charset not a string",
+	    PORTS ENTRY("charset = 8;"),
+	    "bad.conf:8: setting 'charset' in entity 'E1' must be a string"),
+	FIXTURE_CONF_ERROR("pattern not UTF-8 for a utf-8 entity",
+	    PORTS "rules = { pattern = \"(?<name>\\xff)\"; };\n"
+	    ENTRY("charset = \"utf-8\";"),
+	    "bad.conf:9: entity 'E1': assertion pattern (utf-8): UTF-8 error: "
+	    "illegal byte (0xfe or 0xff) at offset 8"),
 };
 
 int
@@ -175,6 +228,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_good),
+		cmocka_unit_test(test_charset),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL) +

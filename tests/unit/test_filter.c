@@ -6,6 +6,8 @@
  * reach the judge, the removed runs reported (kind, text, how they ended,
  * offsets) and the counters.  Every scenario is run three ways, whole,
  * byte by byte and at random split points, and must give the same result.
+ * The UTF-8 scenarios run the same way with the link's character set
+ * UTF-8 (run_charset).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,8 +43,12 @@ struct rec {
 	struct filter	 f;
 };
 
+/* The character set run() gives the filter. */
+static enum cap_encoding run_charset = CAP_LATIN1;
+
 static void	 record(void *, const struct filter_span *);
 static void	 run(struct rec *, int, size_t, const void *, size_t, int);
+static void	 run_utf8(struct rec *, const void *, size_t);
 static void	 escape(const unsigned char *, size_t, char *, size_t);
 static void	 expect_out(const struct rec *, const char *, size_t);
 static void	 expect_span(const struct rec *, size_t, enum filter_kind,
@@ -86,6 +92,7 @@ run(struct rec *r, int passthrough, size_t limit, const void *buf, size_t n,
 
 	memset(r, 0, sizeof(*r));
 	filter_init(&r->f, passthrough, limit, record, r);
+	filter_charset(&r->f, run_charset);
 	for (off = 0; off < n; off += len) {
 		if (split == 0)
 			len = n;
@@ -95,10 +102,18 @@ run(struct rec *r, int passthrough, size_t limit, const void *buf, size_t n,
 			len = 1 + (size_t)rand() % 7;
 		if (len > n - off)
 			len = n - off;
-		if (r->nout + len > MAXOUT)
+		if (r->nout + len + FILTER_HELDMAX > MAXOUT)
 			fail_msg("output too long for the test buffer");
 		r->nout += filter_feed(&r->f, p + off, len, r->out + r->nout);
 	}
+}
+
+/* Filter n bytes whole on a UTF-8 link (run_charset stays UTF-8). */
+static void
+run_utf8(struct rec *r, const void *buf, size_t n)
+{
+	run_charset = CAP_UTF8;
+	run(r, 0, 0, buf, n, 0);
 }
 
 /* Write bytes as a C string literal, for messages. */
@@ -151,19 +166,23 @@ expect_span(const struct rec *r, size_t i, enum filter_kind kind,
 		    filter_end_name(r->spans[i].end), got);
 }
 
-/* The index of the next span at or after i that is not a control run. */
+/*
+ * The index of the next span at or after i that is not a run of lone
+ * controls or of bytes that are no UTF-8 character.
+ */
 static size_t
 next_seq(const struct rec *r, size_t i)
 {
-	while (i < r->nspans && r->spans[i].kind == FILTER_CONTROL)
+	while (i < r->nspans && (r->spans[i].kind == FILTER_CONTROL ||
+	    r->spans[i].kind == FILTER_UTF8))
 		i++;
 	return (i);
 }
 
 /*
  * Fail unless two runs forwarded the same bytes and reported the same
- * sequences.  Runs of lone controls are reported per chunk, so for them
- * only the counters are compared.
+ * sequences.  Runs of lone controls and of bytes that are no character
+ * are reported per chunk, so for them only the counters are compared.
  */
 static void
 expect_same(const struct rec *a, const struct rec *b, const char *how)
@@ -514,6 +533,154 @@ test_feeding_in_place(void **state)
 	assert_memory_equal(buf, "abc", 3);
 }
 
+/* UTF-8: whole characters pass, their bytes 0x80-0x9f included. */
+static void
+test_utf8_characters_pass_whole(void **state)
+{
+	static struct rec	r;
+	static const char	text[] = "don\xe2\x80\x99t \xe2\x80\x94 "
+	    "caf\xc3\xa9 \xf0\x9f\x98\x80 \xc2\xa0!";
+
+	(void)state;
+	run_utf8(&r, S(text));
+	expect_out(&r, S(text));
+	assert_int_equal(r.nspans, 0);
+	assert_int_equal(r.f.bytes, 0);
+	check_splits(0, S(text));
+	/* ISO-8859-1, as before: 0x80-0x9f are C1 controls. */
+	run_charset = CAP_LATIN1;
+	run(&r, 0, 0, S("don\xe2\x80\x99t \xe2\x80\x94 caf\xc3\xa9"), 0);
+	expect_out(&r, S("don\xe2t \xe2 caf\xc3\xa9"));
+}
+
+/* UTF-8: C1 controls are the code points U+0080..U+009F. */
+static void
+test_utf8_c1_code_points_are_removed(void **state)
+{
+	static struct rec	r;
+	static const char	text[] = "A\xc2\x9b" "31mB\xc2\x85" "C\xc2\x9d"
+	    "0;x\xc2\x9c" "D";
+
+	(void)state;
+	run_utf8(&r, S(text));
+	expect_out(&r, S("ABCD"));
+	expect_span(&r, 0, FILTER_CSI, FILTER_END_DONE, "\xc2\x9b" "31m");
+	expect_span(&r, 1, FILTER_CONTROL, FILTER_END_DONE, "\xc2\x85");
+	expect_span(&r, 2, FILTER_OSC, FILTER_END_DONE,
+	    "\xc2\x9d" "0;x\xc2\x9c");
+	assert_int_equal(r.spans[0].in, 1);
+	assert_int_equal(r.spans[0].len, 5);
+	assert_int_equal(r.f.seqs, 2);
+	assert_int_equal(r.f.bytes, 14);
+	check_splits(0, S(text));
+	run_charset = CAP_LATIN1;
+}
+
+/*
+ * UTF-8: what is no character (a continuation byte alone, a beginning
+ * cut off, an overlong form, a surrogate, F5-FF) is removed as a run of
+ * kind utf8; the byte that cut a beginning off is read anew.
+ */
+static void
+test_utf8_invalid_sequences_are_removed(void **state)
+{
+	static struct rec	r;
+	static const char	text[] = "x\x80y\xc3z\xed\xa0\x80w\xc0\xafv"
+	    "\xe0\x80\x80u\xf5!\xe2\x80\xc3\xa9";
+
+	(void)state;
+	run_utf8(&r, S(text));
+	expect_out(&r, S("xyzwvu!\xc3\xa9"));
+	expect_span(&r, 0, FILTER_UTF8, FILTER_END_DONE, "\x80");
+	expect_span(&r, 1, FILTER_UTF8, FILTER_END_DONE, "\xc3");
+	expect_span(&r, 2, FILTER_UTF8, FILTER_END_DONE, "\xed\xa0\x80");
+	expect_span(&r, 3, FILTER_UTF8, FILTER_END_DONE, "\xc0\xaf");
+	expect_span(&r, 4, FILTER_UTF8, FILTER_END_DONE, "\xe0\x80\x80");
+	expect_span(&r, 5, FILTER_UTF8, FILTER_END_DONE, "\xf5");
+	expect_span(&r, 6, FILTER_UTF8, FILTER_END_DONE, "\xe2\x80");
+	assert_int_equal(r.spans[6].in, 18);
+	assert_int_equal(r.f.bytes, 13);
+	assert_int_equal(r.f.seqs, 0);
+	check_splits(0, S(text));
+	/* After ESC in a string: the string ends, ESC begins a sequence. */
+	run_utf8(&r, S("\033]0;x\033\x80y!"));
+	expect_out(&r, S("!"));
+	expect_span(&r, 0, FILTER_OSC, FILTER_END_ABORT, "\033]0;x");
+	expect_span(&r, 1, FILTER_ESC, FILTER_END_DONE, "\033\x80y");
+	assert_int_equal(r.spans[1].in, 5);
+	check_splits(0, S("\033]0;x\033\x80y!"));
+	/* Pass-through forwards them, and reports them. */
+	run(&r, 1, 0, S(text), 0);
+	expect_out(&r, S(text));
+	expect_span(&r, 0, FILTER_UTF8, FILTER_END_DONE, "\x80");
+	run_charset = CAP_LATIN1;
+}
+
+/* UTF-8: a character is held until its last byte, and the end cuts it. */
+static void
+test_utf8_character_held_until_whole(void **state)
+{
+	static struct rec	r;
+
+	(void)state;
+	run_charset = CAP_UTF8;
+	run(&r, 0, 0, S("ok\xe2\x80"), 0);
+	expect_out(&r, S("ok"));
+	assert_int_equal(r.nspans, 0);
+	r.nout += filter_feed(&r.f, (const unsigned char *)"\x99!", 2,
+	    r.out + r.nout);
+	expect_out(&r, S("ok\xe2\x80\x99!"));
+	r.nout += filter_feed(&r.f, (const unsigned char *)"\xf0\x9f", 2,
+	    r.out + r.nout);
+	assert_int_equal(r.nspans, 0);
+	filter_finish(&r.f);
+	expect_span(&r, 0, FILTER_UTF8, FILTER_END_DONE, "\xf0\x9f");
+	assert_int_equal(r.spans[0].in, 6);
+	run_charset = CAP_LATIN1;
+}
+
+/* UTF-8: a character inside a sequence is removed with it, whole. */
+static void
+test_utf8_character_inside_a_sequence(void **state)
+{
+	static struct rec	r;
+	static const char	text[] = "\033]0;caf\xc3\xa9\007a\033[\xc3\xa9"
+	    "b\033[1\xe2\x80\x94" "5mc";
+
+	(void)state;
+	run_utf8(&r, S(text));
+	expect_out(&r, S("abc"));
+	expect_span(&r, 0, FILTER_OSC, FILTER_END_DONE,
+	    "\033]0;caf\xc3\xa9\007");
+	/* U+00E9 counts as 'i', a final byte; U+2014 as 0xff, ignored. */
+	expect_span(&r, 1, FILTER_CSI, FILTER_END_DONE, "\033[\xc3\xa9");
+	expect_span(&r, 2, FILTER_CSI, FILTER_END_DONE,
+	    "\033[1\xe2\x80\x94" "5m");
+	check_splits(0, S(text));
+	run_charset = CAP_LATIN1;
+}
+
+/* The burst rule's characters: on UTF-8, a character of several bytes is one. */
+static void
+test_utf8_count_characters(void **state)
+{
+	struct filter	f;
+
+	(void)state;
+	filter_init(&f, 0, 0, NULL, NULL);
+	assert_int_equal(filter_count(&f, (const unsigned char *)
+	    "caf\xc3\xa9", 5), 5);
+	filter_charset(&f, CAP_UTF8);
+	assert_int_equal(filter_count(&f, (const unsigned char *)
+	    "caf\xc3\xa9", 5), 4);
+	/* Split: the character counts with its first byte. */
+	assert_int_equal(filter_count(&f, (const unsigned char *)
+	    "caf\xc3", 4) + filter_count(&f, (const unsigned char *)
+	    "\xa9", 1), 4);
+	assert_int_equal(filter_count(&f, (const unsigned char *)
+	    "\xf0\x9f\x98\x80\xe2\x80\x94", 7), 2);
+}
+
 int
 main(void)
 {
@@ -534,6 +701,12 @@ main(void)
 		cmocka_unit_test(test_endless_osc_is_cut_off),
 		cmocka_unit_test(test_cut_exactly_at_the_limit),
 		cmocka_unit_test(test_feeding_in_place),
+		cmocka_unit_test(test_utf8_characters_pass_whole),
+		cmocka_unit_test(test_utf8_c1_code_points_are_removed),
+		cmocka_unit_test(test_utf8_invalid_sequences_are_removed),
+		cmocka_unit_test(test_utf8_character_held_until_whole),
+		cmocka_unit_test(test_utf8_character_inside_a_sequence),
+		cmocka_unit_test(test_utf8_count_characters),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -568,6 +568,35 @@ test_the_announcement_bytes(void **state)
 	assert_int_equal(judgeterm_eol_parse("CRLF", &eol), -1);
 }
 
+/*
+ * UTF-8: a character is echoed whole when its last byte comes, and an
+ * erase takes it back whole; the entity gets the keystrokes as typed.
+ */
+static void
+test_utf8_characters_are_echoed_and_erased_whole(void **state)
+{
+	static struct term	t;
+
+	(void)state;
+	start(&t, 0, JUDGETERM_EOL_CR);
+	judgeterm_charset(&t.jt, CAP_UTF8);
+	keys(&t, S("caf\xc3\xa9\x7f\xc3\xa9\xe2\x80\x99\x08!\r"));
+	expect_term(&t, S(">caf\xc3\xa9\b \b\xc3\xa9\xe2\x80\x99\b \b!\r\n>"),
+	    S("caf\xc3\xa9\x7f\xc3\xa9\xe2\x80\x99\x08!\r"),
+	    "LINE(caf\xc3\xa9!)");
+	/* A C1 control, a byte that begins nothing: not echoed. */
+	start(&t, 0, JUDGETERM_EOL_CR);
+	judgeterm_charset(&t.jt, CAP_UTF8);
+	keys(&t, S("a\xc2\x9b\x80\xe2z\r"));
+	expect_term(&t, S(">az\r\n>"), S("a\xc2\x9b\x80\xe2z\r"),
+	    "LINE(az)");
+	/* ISO-8859-1: each byte is a character. */
+	start(&t, 0, JUDGETERM_EOL_CR);
+	keys(&t, S("caf\xc3\xa9\x7f\r"));
+	expect_term(&t, S(">caf\xc3\xa9\b \b\r\n>"), S("caf\xc3\xa9\x7f\r"),
+	    "LINE(caf\xc3)");
+}
+
 int
 main(void)
 {
@@ -588,6 +617,8 @@ main(void)
 		cmocka_unit_test(test_a_long_line_is_kept_in_part),
 		cmocka_unit_test(test_the_announcement_bytes),
 		cmocka_unit_test(test_enq_is_no_key),
+		cmocka_unit_test(
+		    test_utf8_characters_are_echoed_and_erased_whole),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

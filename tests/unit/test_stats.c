@@ -236,6 +236,39 @@ test_pooling(void **state)
 	stats_free(&b);
 }
 
+/*
+ * With the capture's charset utf-8 a character of several bytes is one
+ * key, also split over events; with iso-8859-1 each byte is one.
+ */
+static void
+test_utf8_characters_are_keys(void **state)
+{
+	struct stats		 st;
+	struct stats_summary	 sum;
+
+	(void)state;
+	stats_init(&st);
+	st.charset = CAP_UTF8;
+	/* "café" in one event, then "’" in two (one byte, two bytes). */
+	assert_int_equal(stats_feed(&st, CAP_OUTPUT, (const unsigned char *)
+	    "caf\xc3\xa9", 5, 0), 0);
+	assert_int_equal(stats_feed(&st, CAP_OUTPUT, (const unsigned char *)
+	    "\xe2", 1, 100 * MS), 0);
+	assert_int_equal(stats_feed(&st, CAP_OUTPUT, (const unsigned char *)
+	    "\x80\x99", 2, 101 * MS), 0);
+	stats_summary(&st.gaps[STATS_ENTITY], &sum);
+	assert_int_equal(sum.keys, 5);
+	assert_int_equal(sum.n, 4);
+	stats_free(&st);
+	stats_init(&st);
+	assert_int_equal(stats_feed(&st, CAP_OUTPUT, (const unsigned char *)
+	    "caf\xc3\xa9", 5, 0), 0);
+	stats_summary(&st.gaps[STATS_ENTITY], &sum);
+	assert_int_equal(sum.keys, 5);
+	assert_int_equal(sum.n, 4);
+	stats_free(&st);
+}
+
 int
 main(void)
 {
@@ -249,6 +282,7 @@ main(void)
 		cmocka_unit_test(test_latency_and_interruptions),
 		cmocka_unit_test(test_times_never_go_back),
 		cmocka_unit_test(test_pooling),
+		cmocka_unit_test(test_utf8_characters_are_keys),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

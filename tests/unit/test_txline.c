@@ -63,13 +63,16 @@ run_init(struct run *r, int width, int judge)
 static void
 run_feed(struct run *r, enum tx_who who, const char *s, size_t n, int64_t at)
 {
-	struct tx_out	o;
+	struct tx_out	o[TX_LINE_OUTS];
 	size_t		i;
+	int		k, nout;
 
-	for (i = 0; i < n; i++)
-		if (tx_line_feed(&r->m, who, (unsigned char)s[i],
-		    (at + (int64_t)i) * 1000000, &o))
-			run_out(r, &o);
+	for (i = 0; i < n; i++) {
+		nout = tx_line_feed(&r->m, who, (unsigned char)s[i],
+		    (at + (int64_t)i) * 1000000, o);
+		for (k = 0; k < nout; k++)
+			run_out(r, &o[k]);
+	}
 }
 
 /* Flush the unfinished lines into the log. */
@@ -277,7 +280,7 @@ static void
 test_random_bytes(void **state)
 {
 	struct run	r;
-	struct tx_out	o;
+	struct tx_out	o[TX_LINE_OUTS];
 	unsigned int	seed = 1996;
 	int		i;
 
@@ -285,11 +288,42 @@ test_random_bytes(void **state)
 	run_init(&r, TX_WIDTH_MIN, 0);
 	for (i = 0; i < 200000; i++) {
 		if (tx_line_feed(&r.m, rand_r(&seed) & 1 ? TX_JUDGE :
-		    TX_PROGRAM, (unsigned char)rand_r(&seed), i, &o)) {
-			assert_true(o.kind == TX_OUT_JUDGE ||
-			    (o.len > 0 && o.len <= TX_WIDTH_MIN));
+		    TX_PROGRAM, (unsigned char)rand_r(&seed), i, o)) {
+			assert_true(o[0].kind == TX_OUT_JUDGE ||
+			    (o[0].len > 0 && o[0].len <= TX_WIDTH_MIN));
 		}
 	}
+}
+
+/*
+ * UTF-8: a character is kept as it is, one column, erased whole; a C1
+ * control and what is no character are escaped; a character cut off at
+ * a wrap and a line end gives two lines with one byte.
+ */
+static void
+test_utf8(void **state)
+{
+	static struct run	r;
+
+	(void)state;
+	run_init(&r, 8, 1);
+	tx_line_charset(&r.m, CAP_UTF8);
+	FEED(&r, TX_PROGRAM, "caf\xc3\xa9\x7f" "e\r", 0);
+	check(&r, "P@0:cafe|");
+	FEED(&r, TX_PROGRAM, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xe2\x80\x99\r", 100);
+	check(&r, "P@101:\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9|P@118:\xe2\x80\x99|");
+	FEED(&r, TX_JUDGE, "a\xc2\x85\r", 200);
+	check(&r, "J01@200:a|J01@202:\\xc2\\x85|");
+	FEED(&r, TX_PROGRAM, "abcdefg\xe2\r", 300);
+	check(&r, "P@300:abcdefg|P@308:\\xe2|");
+	FEED(&r, TX_PROGRAM, "x\x80\r", 400);
+	check(&r, "P@400:x\\x80|");
+	/* ISO-8859-1: a byte each. */
+	run_init(&r, 80, 1);
+	FEED(&r, TX_PROGRAM, "caf\xc3\xa9\x7f" "e\r", 0);
+	check(&r, "P@0:caf\\xc3e|");
 }
 
 int
@@ -306,6 +340,7 @@ main(void)
 		cmocka_unit_test(test_interleave_flush),
 		cmocka_unit_test(test_random_bytes),
 		cmocka_unit_test(test_enq),
+		cmocka_unit_test(test_utf8),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

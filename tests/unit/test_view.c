@@ -75,12 +75,42 @@ test_live_screen_follows_the_judge(void **state)
 	feed(&v, CAP_OUTPUT, "Hello", "Hello");
 }
 
+/*
+ * UTF-8: a character is shown as it is and erased whole, even split
+ * across events; a C1 control and what is no character as \xHH.
+ */
+static void
+test_utf8_screen(void **state)
+{
+	struct view	v;
+
+	(void)state;
+	view_init(&v);
+	view_charset(&v, CAP_UTF8);
+	feed(&v, CAP_OUTPUT, "caf\xc3\xa9\x7f" "e", "caf\xc3\xa9\b \be");
+	feed(&v, CAP_OUTPUT, "\xe2\x80", "");
+	feed(&v, CAP_OUTPUT, "\x99!", "\xe2\x80\x99!");
+	feed(&v, CAP_OUTPUT, "\xc2\x9b\x7f", "\\xc2\\x9b\b \b\b \b\b \b"
+	    "\b \b\b \b\b \b\b \b\b \b");
+	feed(&v, CAP_OUTPUT, "x\x80y\xe2z", "x\\x80y\\xe2z");
+	/* The live screen the same. */
+	view_init(&v);
+	view_live(&v);
+	view_charset(&v, CAP_UTF8);
+	feed(&v, CAP_OUTPUT, "don\xe2\x80\x99t", "don\xe2\x80\x99t");
+	/* ISO-8859-1: 0x80-0x9f are controls. */
+	view_init(&v);
+	view_live(&v);
+	feed(&v, CAP_OUTPUT, "don\xe2\x80\x99t", "don\xe2\\x80\\x99t");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entity_normal_form),
 		cmocka_unit_test(test_live_screen_follows_the_judge),
+		cmocka_unit_test(test_utf8_screen),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
