@@ -46,7 +46,10 @@ $(error missing Debian packages for $(DEPS_SET), see above)
 endif
 
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC))
-PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC))
+# libgensio (rfc2217: lines): its .pc names the static link's libraries
+# (libwrap, libnsl) that a shared link does not need, and Debian does not
+# install with it.
+PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC)) -lgensioosh -lgensio
 WARN = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 	-Wpointer-arith -Wformat=2 -Wno-format-truncation
 CFLAGS ?= -O2 -g

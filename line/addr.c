@@ -13,6 +13,8 @@
  *					ADDRESS[/BITS] (repeated) the peers
  *					taken
  *	ftdi:SERIAL[,OPTION...]		FTDI adapter by USB serial number
+ *	rfc2217:HOST:PORT[,OPTION...]	a remote serial port (RFC 2217: a
+ *					telnet server such as ser2net)
  *
  * OPTION is baud=N (or just N), data=5..8, parity=none|odd|even|mark|space,
  * stop=1|2, flow=none|rtscts|xonxoff|dtrdsr, or a frame such as 8N1.
@@ -48,6 +50,9 @@ static int	addr_option(const char *, struct addr *, char *, size_t);
 static int	addr_hostport(const char *, int, struct addr *, char *, size_t);
 static int	addr_net_parse(const char *, struct addr_net *);
 static int	addr_allow_list(char *, struct addr *, char *, size_t);
+static int	addr_network(const char *, struct addr *,
+		    int (*)(char *, struct addr *, char *, size_t), char *,
+		    size_t);
 static int	addr_lookup(const char *, const char **, size_t);
 static int	addr_number(const char *, int *);
 static int	addr_usb_option(const char *, const char *, struct addr *,
@@ -83,6 +88,8 @@ addr_kind_name(enum addr_kind kind)
 		return ("tcp-listen");
 	case ADDR_FTDI:
 		return ("ftdi");
+	case ADDR_RFC2217:
+		return ("rfc2217");
 	}
 	return ("unknown");
 }
@@ -451,6 +458,31 @@ addr_allowed(const struct addr *a, const struct sockaddr *sa)
 	return (0);
 }
 
+/*
+ * Parse [HOST:]PORT[,OPTION...] of a network address (a host needed but
+ * for tcp-listen:), its options with options(); -1 with a message.
+ */
+static int
+addr_network(const char *text, struct addr *a,
+    int (*options)(char *, struct addr *, char *, size_t), char *err,
+    size_t errlen)
+{
+	char	*copy, *opts;
+	int	 r;
+
+	if ((copy = strdup(text)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return (-1);
+	}
+	if ((opts = strchr(copy, ',')) != NULL)
+		*opts++ = '\0';
+	r = addr_hostport(copy, a->kind == ADDR_TCP_LISTEN, a, err, errlen);
+	if (r == 0 && opts != NULL)
+		r = options(opts, a, err, errlen);
+	free(copy);
+	return (r);
+}
+
 /* Parse an address; on failure return -1 with a message in err. */
 int
 addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
@@ -483,19 +515,15 @@ addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
 	}
 	if (strncmp(text, "tcp-listen:", 11) == 0) {
 		a->kind = ADDR_TCP_LISTEN;
-		if ((copy = strdup(text + 11)) == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return (-1);
-		}
-		if ((opts = strchr(copy, ',')) != NULL)
-			*opts++ = '\0';
-		if (addr_hostport(copy, 1, a, err, errlen) == -1 ||
-		    (opts != NULL && addr_allow_list(opts, a, err,
-		    errlen) == -1)) {
-			free(copy);
+		if (addr_network(text + 11, a, addr_allow_list, err,
+		    errlen) == -1)
 			goto fail;
-		}
-		free(copy);
+		return (0);
+	}
+	if (strncmp(text, "rfc2217:", 8) == 0) {
+		a->kind = ADDR_RFC2217;
+		if (addr_network(text + 8, a, addr_options, err, errlen) == -1)
+			goto fail;
 		return (0);
 	}
 	if (strncmp(text, "ftdi:", 5) == 0) {
@@ -516,7 +544,8 @@ addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
 	} else {
 		snprintf(err, errlen, "unknown address scheme in '%s' (known: "
 		    "/dev/PATH, serial:PATH, pty:PATH, exec:COMMAND, "
-		    "tcp:HOST:PORT, tcp-listen:[HOST:]PORT, ftdi:SERIAL)", text);
+		    "tcp:HOST:PORT, tcp-listen:[HOST:]PORT, ftdi:SERIAL, "
+		    "rfc2217:HOST:PORT)", text);
 		return (-1);
 	}
 	if ((copy = strdup(body)) == NULL) {
@@ -601,6 +630,14 @@ addr_format(const struct addr *a)
 			free(t);
 		}
 		break;
+	case ADDR_RFC2217:
+		r = asprintf(&s, "rfc2217:%s%s%s:%s,baud=%d,%d%c%d%s%s",
+		    strchr(a->host, ':') ? "[" : "", a->host,
+		    strchr(a->host, ':') ? "]" : "", a->service, a->baud,
+		    a->databits, "NOEMS"[a->parity], a->stopbits,
+		    a->flow != ADDR_FLOW_NONE ? ",flow=" : "",
+		    a->flow != ADDR_FLOW_NONE ? addr_flows[a->flow] : "");
+		break;
 	case ADDR_FTDI:
 		snprintf(iface, sizeof(iface), ",interface=%c",
 		    'A' + a->interface - 1);
@@ -649,6 +686,9 @@ addr_same_line(const struct addr *x, const struct addr *y)
 		return (strcmp(x->service, y->service) == 0 &&
 		    (x->host == NULL) == (y->host == NULL) &&
 		    (x->host == NULL || strcmp(x->host, y->host) == 0));
+	case ADDR_RFC2217:
+		return (strcmp(x->host, y->host) == 0 &&
+		    strcmp(x->service, y->service) == 0);
 	case ADDR_FTDI:
 		return (strcmp(x->serial, y->serial) == 0 &&
 		    x->usb_vendor == y->usb_vendor &&

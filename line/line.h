@@ -52,7 +52,8 @@ enum addr_kind {
 	ADDR_EXEC,		/* exec:COMMAND, a program run on a pty */
 	ADDR_TCP,		/* tcp:HOST:PORT */
 	ADDR_TCP_LISTEN,	/* tcp-listen:[HOST:]PORT */
-	ADDR_FTDI		/* ftdi:SERIAL, an FTDI adapter via libftdi */
+	ADDR_FTDI,		/* ftdi:SERIAL, an FTDI adapter via libftdi */
+	ADDR_RFC2217		/* rfc2217:HOST:PORT, a remote serial port */
 };
 enum addr_parity {
 	ADDR_PARITY_NONE, ADDR_PARITY_ODD, ADDR_PARITY_EVEN,
@@ -71,7 +72,7 @@ struct addr {
 	enum addr_kind	 kind;
 	char		*path;		/* device, link path or command */
 	char		*host;		/* tcp-listen: NULL loopback, "*" any */
-	char		*service;	/* tcp port */
+	char		*service;	/* tcp, rfc2217: TCP port */
 	int		 baud;
 	int		 databits;
 	int		 stopbits;
@@ -177,6 +178,8 @@ struct port {
 	}		 ttyid;
 	void		*ftdi;		/* ftdi: state, port-ftdi.c */
 	void		*tcp;		/* tcp: lookup, port-tcp.c */
+	void		*rfc2217;	/* rfc2217: connection,
+					   port-rfc2217.c */
 };
 TAILQ_HEAD(port_list, port);
 extern struct port_list ports;
@@ -283,6 +286,10 @@ struct port_exec {
 					   never root itself); NULL: stay */
 };
 const char	*port_exec_run(const struct port_exec *);
+
+/* port-rfc2217.c */
+extern const struct port_ops port_rfc2217_ops;
+const char	*port_rfc2217_why(const struct port *, char *, size_t);
 
 /* port-tcp.c */
 extern const struct port_ops port_tcp_ops;

@@ -178,6 +178,9 @@ port_new(const char *name, const struct addr *addr, size_t limit)
 	case ADDR_FTDI:
 		p->ops = &port_ftdi_ops;
 		break;
+	case ADDR_RFC2217:
+		p->ops = &port_rfc2217_ops;
+		break;
 	}
 	p->fd = p->aux_fd = -1;
 	p->pid = -1;
@@ -373,6 +376,7 @@ port_read_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct port	*p = arg;
 	unsigned char	 buf[PORT_READ_SIZE];
+	char		 why[LINE_ERRLEN];
 	struct timeval	 tv;
 	ssize_t		 n;
 
@@ -393,7 +397,9 @@ port_read_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
-	if (n == 0)
+	if (n == 0 && p->addr.kind == ADDR_RFC2217)
+		port_down(p, "%s", port_rfc2217_why(p, why, sizeof(why)));
+	else if (n == 0)
 		port_down(p, p->addr.kind == ADDR_TCP ||
 		    p->addr.kind == ADDR_TCP_LISTEN ?
 		    "peer closed the connection" : "end of file");

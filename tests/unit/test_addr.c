@@ -475,6 +475,14 @@ tcp_listen_allow(void **state)
 	assert_true(allowed(&a, "203.0.113.9"));
 	assert_false(allowed(&a, "2001:db8::1"));
 	addr_free(&a);
+	/* rfc2217: a remote serial port takes a line's settings. */
+	format_is("rfc2217:ser.example.org:2001,19200,7E1,flow=rtscts",
+	    "rfc2217:ser.example.org:2001,baud=19200,7E1,flow=rtscts");
+	format_is("rfc2217:[2001:db8::5]:2001",
+	    "rfc2217:[2001:db8::5]:2001,baud=9600,8N1");
+	parse_bad("rfc2217:ser.example.org", "missing port");
+	parse_bad("rfc2217:h:2001,serial=A", "unknown option 'serial=A'");
+	parse_bad("rfc2217:h:2001,baud=12345", "impossible baud rate");
 	parse_bad("tcp-listen:7000,allow=300.1.1.1", "bad allow=300.1.1.1");
 	parse_bad("tcp-listen:7000,allow=10.0.0.0/33", "bad allow=10.0.0.0/33");
 	parse_bad("tcp-listen:7000,allow=::1/129", "bad allow=::1/129");
