@@ -18,9 +18,12 @@ struct conf_use;
 struct conf_ctx {
 	const char	*name;		/* file name for messages */
 	const char	*basedir;	/* for relative paths, or NULL */
-	char		*err;
+	char		*err;		/* the first error */
 	size_t		 errlen;
 	int		 failed;
+	void		 (*report)(void *, const char *);	/* every
+							   error, or NULL */
+	void		*report_arg;
 	struct conf	*conf;
 	struct conf_use	*uses;		/* one per port, see conf-room.c */
 };

@@ -178,13 +178,14 @@ conf_room_ports(struct conf_ctx *ctx, const config_setting_t *root)
 	conf->ports = a;
 	if ((ctx->uses = calloc(n, sizeof(*ctx->uses))) == NULL)
 		return (conf_nomem(ctx, l));
+	/* A bad port is left out, and the others are still checked. */
 	for (i = 0; i < n; i++) {
 		if (conf_room_port(ctx, config_setting_get_elem(l, i),
 		    &conf->ports[conf->nports]) == -1)
-			return (-1);
+			continue;
 		conf->nports++;
 	}
-	return (0);
+	return (conf->nports == (size_t)n ? 0 : -1);
 }
 
 /* Read one port; on failure nothing is left allocated in *p. */
@@ -303,10 +304,10 @@ conf_room_stations(struct conf_ctx *ctx, const config_setting_t *root)
 	for (i = 0; i < n; i++) {
 		if (conf_room_station(ctx, config_setting_get_elem(l, i),
 		    &conf->stations[conf->nstations]) == -1)
-			return (-1);
+			continue;
 		conf->nstations++;
 	}
-	return (0);
+	return (conf->nstations == (size_t)n ? 0 : -1);
 }
 
 /* Read one station. */
@@ -378,10 +379,10 @@ conf_room_entities(struct conf_ctx *ctx, const config_setting_t *root)
 	for (i = 0; i < n; i++) {
 		if (conf_room_entity(ctx, config_setting_get_elem(l, i),
 		    &conf->entities[conf->nentities]) == -1)
-			return (-1);
+			continue;
 		conf->nentities++;
 	}
-	return (0);
+	return (conf->nentities == (size_t)n ? 0 : -1);
 }
 
 /* Read one entity. */
@@ -465,11 +466,12 @@ conf_room_entity_text(struct conf_ctx *ctx, const config_setting_t *s,
 int
 conf_room_read(struct conf_ctx *ctx, const config_setting_t *root)
 {
-	if (conf_room_ports(ctx, root) == -1 ||
-	    conf_room_stations(ctx, root) == -1 ||
-	    conf_room_entities(ctx, root) == -1)
-		return (-1);
-	return (0);
+	int	r;
+
+	r = conf_room_ports(ctx, root);
+	r |= conf_room_stations(ctx, root);
+	r |= conf_room_entities(ctx, root);
+	return (r);
 }
 
 /* Free the ports, stations and entities of a configuration. */

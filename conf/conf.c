@@ -47,12 +47,15 @@ static int	 conf_bounded(struct conf_ctx *, const config_setting_t *,
 		    const char *, long long, long long, const char *,
 		    long long *);
 static struct conf *conf_parse(config_t *, const char *, const char *,
-		    char *, size_t);
+		    const struct conf_reporter *, char *, size_t);
 static struct conf *conf_read(const char *, const char *, const char *,
-		    char *, size_t);
+		    const struct conf_reporter *, char *, size_t);
 static char	*conf_basedir(const char *, int);
 
-/* Record the first error as "FILE:LINE: message"; always returns -1. */
+/*
+ * Record an error as "FILE:LINE: message": the first in the message, every
+ * one to the reporter if there is one; always returns -1.
+ */
 int
 conf_error(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
     ...)
@@ -62,9 +65,6 @@ conf_error(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
 	unsigned int	 line = 0;
 	va_list		 ap;
 
-	if (ctx->failed)
-		return (-1);
-	ctx->failed = 1;
 	if (s != NULL) {
 		file = config_setting_source_file(s);
 		line = config_setting_source_line(s);
@@ -75,8 +75,14 @@ conf_error(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (ctx->errlen > 0)
+	/* The first error is the message; a reporter hears each. */
+	if (!ctx->failed && ctx->errlen > 0)
 		snprintf(ctx->err, ctx->errlen, "%s:%u: %s", file, line, msg);
+	ctx->failed = 1;
+	if (ctx->report != NULL) {
+		snprintf(where, sizeof(where), "%s:%u: %s", file, line, msg);
+		ctx->report(ctx->report_arg, where);
+	}
 	return (-1);
 }
 
@@ -314,11 +320,16 @@ conf_bounded(struct conf_ctx *ctx, const config_setting_t *root,
 	return (0);
 }
 
-/* Check a parsed libconfig tree and build the configuration from it. */
+/*
+ * Check a parsed libconfig tree and build the configuration from it.
+ * Each part is checked even when one before has failed (the schedule
+ * needs the room), so that a reporter hears every error.
+ */
 static struct conf *
-conf_parse(config_t *cf, const char *name, const char *basedir, char *err,
-    size_t errlen)
+conf_parse(config_t *cf, const char *name, const char *basedir,
+    const struct conf_reporter *rep, char *err, size_t errlen)
 {
+	int			 r;
 	struct conf_ctx		 ctx;
 	const config_setting_t	*root;
 
@@ -327,18 +338,25 @@ conf_parse(config_t *cf, const char *name, const char *basedir, char *err,
 	ctx.basedir = basedir;
 	ctx.err = err;
 	ctx.errlen = errlen;
+	if (rep != NULL) {
+		ctx.report = rep->fn;
+		ctx.report_arg = rep->arg;
+	}
 	root = config_root_setting(cf);
 	if ((ctx.conf = calloc(1, sizeof(*ctx.conf))) == NULL ||
 	    (ctx.conf->file = strdup(name)) == NULL) {
 		conf_nomem(&ctx, NULL);
 		goto fail;
 	}
-	if (conf_keys(&ctx, root, conf_top_keys, "at top level") == -1 ||
-	    conf_dirs(&ctx, root) == -1 || conf_limits(&ctx, root) == -1 ||
-	    conf_entry_user(&ctx, root) == -1 ||
-	    conf_rules_read(&ctx, root) == -1 ||
-	    conf_room_read(&ctx, root) == -1 ||
-	    conf_schedule_read(&ctx, root) == -1)
+	r = conf_keys(&ctx, root, conf_top_keys, "at top level");
+	r |= conf_dirs(&ctx, root);
+	r |= conf_limits(&ctx, root);
+	r |= conf_entry_user(&ctx, root);
+	r |= conf_rules_read(&ctx, root);
+	if (conf_room_read(&ctx, root) == -1)
+		goto fail;
+	r |= conf_schedule_read(&ctx, root);
+	if (r != 0 || ctx.failed)
 		goto fail;
 	free(ctx.uses);
 	return (ctx.conf);
@@ -355,7 +373,7 @@ fail:
  */
 static struct conf *
 conf_read(const char *name, const char *basedir, const char *text,
-    char *err, size_t errlen)
+    const struct conf_reporter *rep, char *err, size_t errlen)
 {
 	config_t	 cf;
 	struct conf	*conf;
@@ -379,7 +397,7 @@ conf_read(const char *name, const char *basedir, const char *text,
 		config_destroy(&cf);
 		return (NULL);
 	}
-	conf = conf_parse(&cf, name, basedir, err, errlen);
+	conf = conf_parse(&cf, name, basedir, rep, err, errlen);
 	config_destroy(&cf);
 	return (conf);
 }
@@ -421,6 +439,17 @@ conf_basedir(const char *name, int absolute)
 struct conf *
 conf_load(const char *file, char *err, size_t errlen)
 {
+	return (conf_check(file, NULL, err, errlen));
+}
+
+/*
+ * Load and check a configuration file as conf_load(), telling rep (when
+ * not NULL) of every error found, not the first alone.
+ */
+struct conf *
+conf_check(const char *file, const struct conf_reporter *rep, char *err,
+    size_t errlen)
+{
 	struct conf	*conf;
 	struct stat	 sb;
 	FILE		*f;
@@ -443,7 +472,8 @@ conf_load(const char *file, char *err, size_t errlen)
 	}
 	text = conf_include_text(f, file, err, errlen);
 	fclose(f);
-	conf = text != NULL ? conf_read(file, dir, text, err, errlen) : NULL;
+	conf = text != NULL ? conf_read(file, dir, text, rep, err, errlen) :
+	    NULL;
 	free(text);
 	free(dir);
 	return (conf);
@@ -463,7 +493,7 @@ conf_load_string(const char *name, const char *text, char *err,
 	}
 	/* Without a directory in name, relative paths stay relative. */
 	dir = conf_basedir(name, 0);
-	conf = conf_read(name, dir, text, err, errlen);
+	conf = conf_read(name, dir, text, NULL, err, errlen);
 	free(dir);
 	return (conf);
 }

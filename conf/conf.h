@@ -99,7 +99,13 @@ struct conf {
 	int		 charset;	/* enum cap_encoding: the room's */
 	int		 utf8;		/* some entity's charset is utf-8 */
 };
+struct conf_reporter {		/* hears every error of a check */
+	void		 (*fn)(void *, const char *);
+	void		*arg;
+};
 struct conf	*conf_load(const char *, char *, size_t);
+struct conf	*conf_check(const char *, const struct conf_reporter *,
+		    char *, size_t);
 struct conf	*conf_load_string(const char *, const char *, char *, size_t);
 void		 conf_free(struct conf *);
 int		 conf_port_find(const struct conf *, const char *);

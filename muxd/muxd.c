@@ -180,20 +180,37 @@ muxd_probe(const struct conf *cf, char *err, size_t errlen)
 	return (0);
 }
 
+/* Print an error of the configuration, as -n finds each. */
+static void
+muxd_check_report(void *arg, const char *msg)
+{
+	int	*n = arg;
+
+	fprintf(stderr, "%s\n", msg);
+	(*n)++;
+}
+
 /*
  * Check a configuration file for -n: its settings and the room's logic,
- * and with devices (-nn) that every line can be opened now; "configuration
- * OK" or the error.
+ * every error printed, and with devices (-nn) that every line can be
+ * opened now; "configuration OK" or the errors.
  */
 static int
 muxd_check(const char *file, int devices)
 {
-	struct conf	*cf;
-	char		 err[MUXD_ERRLEN];
+	struct conf_reporter	 rep;
+	struct conf		*cf;
+	char			 err[MUXD_ERRLEN];
+	int			 n = 0;
 
-	if ((cf = conf_load(file, err, sizeof(err))) == NULL ||
+	rep.fn = muxd_check_report;
+	rep.arg = &n;
+	if ((cf = conf_check(file, &rep, err, sizeof(err))) == NULL ||
 	    (devices && muxd_probe(cf, err, sizeof(err)) == -1)) {
-		fprintf(stderr, "%s\n", err);
+		if (cf != NULL || n == 0)
+			fprintf(stderr, "%s\n", err);
+		if (n > 1)
+			fprintf(stderr, "muxd: %d errors\n", n);
 		if (cf == NULL && strcmp(file, MUXD_CONF) == 0 &&
 		    access(file, F_OK) == -1)
 			fprintf(stderr, "muxd: a room to start from: %s "

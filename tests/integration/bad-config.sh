@@ -50,6 +50,27 @@ expect_bad "1: port 'a': bad TCP port '99999'" <<EOC
 ports = ( { name = "a"; address = "tcp:localhost:99999"; } );
 EOC
 
+# -n names every error of a room, each with its line, and counts them;
+# muxd itself stops at the first.
+cat >"$T/bad3.conf" <<EOC
+queue_limit = 3;
+ports = (
+  { name = "a"; address = "serial-ish:/dev/x"; },
+  { name = "b"; address = "$T/ok1.dev,baud=12345"; },
+  { name = "c"; address = "$T/ok2.dev"; }
+);
+stations = ( { name = "J1"; judge = 1; left = "c"; right = "zz"; } );
+entities = ( { name = "E1"; kind = "bot"; port = "b"; approved = "Ada"; } );
+EOC
+"$MUXD" -n -f "$T/bad3.conf" >"$T/out" 2>&1 && fail "-n accepted a room with five errors"
+for want in "bad3.conf:1: setting 'queue_limit'" "bad3.conf:3: port 'a': unknown address scheme" \
+    "bad3.conf:4: port 'b': impossible baud rate" "bad3.conf:7: station 'J1': unknown port 'zz'" \
+    "bad3.conf:8: entity 'E1': kind 'bot'" "muxd: 5 errors"; do
+	grep -qF "$want" "$T/out" || fail "-n does not say '$want': $(cat "$T/out")"
+done
+"$MUXD" -s "$T/bad.sock" -f "$T/bad3.conf" >"$T/out" 2>&1 && fail "muxd started with five errors"
+[ "$(grep -c 'bad3.conf:' "$T/out")" = 1 ] || fail "muxd did not stop at the first error: $(cat "$T/out")"
+
 # A device another program holds is busy, by -nn (-n checks no hardware).
 bg flock -o "$T/busy.dev" sleep 60
 wait_for "grep -q 'busy.dev' /proc/locks 2>/dev/null || lslocks 2>/dev/null | grep -q flock" 2
