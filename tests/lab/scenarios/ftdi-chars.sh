@@ -10,15 +10,15 @@ ftdi u1 LAB0001
 ftdi u2 LAB0002
 boot
 S=$(gdev s1)
-# muxd -n finds a plugged-in adapter by serial number without taking it,
+# muxd -nn finds a plugged-in adapter by serial number without taking it,
 # and names the port of one that is not there.
 guest "printf 'ports = ( { name = \"a\"; address = \"ftdi:LAB0002\"; } );\\n' >/tmp/ok.conf"
 guest "printf 'ports = ( { name = \"b\"; address = \"ftdi:NOSUCH9\"; } );\\n' >/tmp/bad.conf"
-guest_ok "muxd -n -f /tmp/ok.conf 2>&1 | grep -q 'configuration OK'" ||
-	fail "muxd -n did not find adapter LAB0002: $(guest 'muxd -n -f /tmp/ok.conf 2>&1')"
-guest_ok "muxd -n -f /tmp/bad.conf 2>&1 | grep -q \"/tmp/bad.conf:1: port 'b': ftdi:NOSUCH9: no adapter\"" ||
-	fail "muxd -n missed an absent adapter: $(guest 'muxd -n -f /tmp/bad.conf 2>&1')"
-[ -n "$(gdev u2)" ] || fail "muxd -n took LAB0002 from ftdi_sio"
+guest_ok "muxd -nn -f /tmp/ok.conf 2>&1 | grep -q 'configuration OK'" ||
+	fail "muxd -nn did not find adapter LAB0002: $(guest 'muxd -nn -f /tmp/ok.conf 2>&1')"
+guest_ok "muxd -nn -f /tmp/bad.conf 2>&1 | grep -q \"/tmp/bad.conf:1: port 'b': ftdi:NOSUCH9: no adapter\"" ||
+	fail "muxd -nn missed an absent adapter: $(guest 'muxd -nn -f /tmp/bad.conf 2>&1')"
+[ -n "$(gdev u2)" ] || fail "muxd -nn took LAB0002 from ftdi_sio"
 guest_muxd "-s /run/muxd/muxd.sock --link ftdi:LAB0002,baud=115200,8N1 $S,115200"
 gwait_port link1-a up
 gwait_port link1-b up
