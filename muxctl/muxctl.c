@@ -6,8 +6,9 @@
  * result and exit.  "watch" then keeps reading and prints every event line
  * until muxd closes the connection or the user interrupts.  With -j the
  * result and the events are printed as muxd sent them; without, they are
- * printed for people by muxctl-show.c, and "watch --text" shows referees
- * the conversations as text (muxctl-referee.c).
+ * printed for people: "watch" shows the conversations as lines of text
+ * with the other events among them (muxctl-referee.c), "watch --events"
+ * each event on a line of its own (muxctl-show.c).
  *
  * Exit status: 0 ok, 1 muxd replied with an error, 2 usage, 3 muxd cannot
  * be reached (or does not answer), 4 the connection closed early or a reply
@@ -102,7 +103,7 @@ muxctl_usage(int status)
 	    "       muxctl [-j] [-s socket] release PORT|LINK\n"
 	    "       muxctl [-j] [-s socket] schedule\n"
 	    "       muxctl [-j] [-s socket] reload\n"
-	    "       muxctl [-j] [-s socket] watch\n"
+	    "       muxctl [-j] [-s socket] watch [--events]\n"
 	    "       muxctl [-j] [-s socket] ports [--local]\n"
 	    "       muxctl [-j] [-s socket] cablecheck [PORT ...]\n"
 	    "       muxctl [-s socket] watch --text\n"
@@ -806,13 +807,16 @@ main(int argc, char *argv[])
 		if (argc != 1)
 			muxctl_usage(PROTOCOL_EXIT_USAGE);
 	} else if (strcmp(cmd, "watch") == 0) {
+		/* For people, conversations as lines; --events, each event. */
+		text = !json;
 		if (argc == 2 && strcmp(argv[1], "--text") == 0) {
 			if (json) {
 				warnx("watch --text: not with -j");
 				muxctl_usage(PROTOCOL_EXIT_USAGE);
 			}
-			text = 1;
-		} else if (argc != 1)
+		} else if (argc == 2 && strcmp(argv[1], "--events") == 0)
+			text = 0;
+		else if (argc != 1)
 			muxctl_usage(PROTOCOL_EXIT_USAGE);
 	} else if (strcmp(cmd, "round") == 0) {
 		sub = argc > 1 ? argv[1] : "";

@@ -132,15 +132,28 @@ printf '%s\n' \
     '{"v":1,"event":"port.down","time":1095501601.234,"port":"j1-right","error":"No such device"}' \
     '{"v":1,"event":"link.up","time":1095501602,"link":"J1-left","a":"j1-left","b":"e1","round":3,"station":null}' \
     >"$T/reply"
-run watch
-expect_rc watch 0
-expect_req watch '"cmd":"watch"'
-expect_out watch '10:00:01.234 port.down port=j1-right error="No such device"
+run watch --events
+expect_rc "watch --events" 0
+expect_req "watch --events" '"cmd":"watch"'
+expect_out "watch --events" '10:00:01.234 port.down port=j1-right error="No such device"
 10:00:02.000 link.up link=J1-left a=j1-left b=e1 round=3 station=-'
+
 run -j watch
 expect_rc "-j watch" 0
 expect_out "-j watch" '{"v":1,"event":"port.down","time":1095501601.234,"port":"j1-right","error":"No such device"}
 {"v":1,"event":"link.up","time":1095501602,"link":"J1-left","a":"j1-left","b":"e1","round":3,"station":null}'
+
+# watch for people: a judge's keys, one text event each, are one line.
+printf '%s\n' \
+    '{"v":1,"id":@ID@,"ok":true,"result":{"watching":true}}' \
+    '{"v":1,"event":"text","time":1095501603,"link":"J1-left","entity":"E1","judge":7,"who":"judge","text":"H"}' \
+    '{"v":1,"event":"text","time":1095501603.1,"link":"J1-left","entity":"E1","judge":7,"who":"judge","text":"i"}' \
+    '{"v":1,"event":"text","time":1095501603.2,"link":"J1-left","entity":"E1","judge":7,"who":"judge","text":"!"}' \
+    '{"v":1,"event":"text","time":1095501603.3,"link":"J1-left","entity":"E1","judge":7,"who":"judge","text":"\r"}' \
+    >"$T/reply"
+run watch
+expect_rc watch 0
+expect_out watch '10:00:03 J1-left JUDGE07> Hi!'
 
 # A reply longer than a socket buffer, in many reads.
 long=$(dd if=/dev/zero bs=1000 count=60 2>/dev/null | tr '\0' a)
