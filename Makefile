@@ -75,6 +75,7 @@ INC_line = -Iline
 INC_conf = -Iconf -Iline -Icontest -Iprotocol -Itranscripts
 INC_muxd = -Imuxd -Iline -Icontest -Iconf -Iprotocol -Itranscripts
 INC_muxctl = -Imuxctl -Iprotocol
+INC_muxweb = -Imuxweb -Iprotocol
 INC_comprog = -Icomprog -Iline -Icontest -Iconf -Iprotocol -Itranscripts
 INC_udev = -Iudev -Iconf -Iline -Iprotocol
 INC_ALL = -Iline -Icontest -Iconf -Iprotocol -Itranscripts
@@ -117,6 +118,11 @@ UDEV_PROG := $(B)/udev/muxd-udev
 UDEV_RULES := udev/60-muxd.rules udev/63-muxd-spare.rules
 PROGS += $(UDEV_PROG)
 PROGS += $(TX_PROG)
+# muxweb, the browser's view of the room: it speaks the protocol, serves
+# HTTP with libmicrohttpd, and its page (muxweb/live.html) is built in.
+MUXWEB_SRCS := $(wildcard muxweb/*.c)
+MUXWEB := $(B)/muxweb/muxweb
+PROGS += $(MUXWEB)
 # comprog, the matching communications program: comprog/*.c with the line
 # library, the contest's byte machines, the configuration's include
 # reader (its profiles) and the transcripts library; curses draws its
@@ -153,6 +159,22 @@ $(B)/muxctl/muxctl.o: ALL_CFLAGS += -DMUXCTL_MUXD='"$(SBINDIR)/muxd"'
 
 $(B)/muxctl/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(LIB_PROTOCOL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson)
+
+$(B)/muxweb/muxweb-page.c: muxweb/live.html
+	@mkdir -p $(dir $@)
+	{ echo '/* The live room page, from muxweb/live.html (make). */'; \
+	  echo '#include "muxweb.h"'; \
+	  echo 'const char muxweb_page_live[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } >$@
+
+$(B)/muxweb/muxweb-page.o: $(B)/muxweb/muxweb-page.c
+	$(CC) $(ALL_CFLAGS) $(INC_muxweb) -c -o $@ $<
+
+$(MUXWEB): $(MUXWEB_SRCS:%.c=$(B)/%.o) $(B)/muxweb/muxweb-page.o \
+    $(LIB_PROTOCOL)
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ \
+		$(shell $(PKG_CONFIG) --libs jansson libmicrohttpd)
 
 $(VTSCREEN): $(B)/tests/tools/vtscreen.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs vterm)
@@ -284,7 +306,9 @@ install: $(PROGS)
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 755 $(B)/muxd/muxd $(DESTDIR)$(SBINDIR)/muxd
 	install -m 755 $(B)/muxctl/muxctl $(DESTDIR)$(BINDIR)/muxctl
-	install -m 644 muxd/muxd.8 muxctl/muxctl.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 755 $(MUXWEB) $(DESTDIR)$(BINDIR)/muxweb
+	install -m 644 muxd/muxd.8 muxctl/muxctl.8 muxweb/muxweb.8 \
+		$(DESTDIR)$(MANDIR)/man8/
 	install -m 644 muxd/muxd.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 755 $(TX_PROG) $(DESTDIR)$(BINDIR)/transcripts
 	install -m 644 transcripts/transcripts.1 $(DESTDIR)$(MANDIR)/man1/

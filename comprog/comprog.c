@@ -300,12 +300,12 @@ main(int argc, char *argv[])
 	if (argc < 2)
 		comprog_usage(2);
 	mode = argv[1];
-	if (strcmp(mode, "-V") == 0 || strcmp(mode, "--version") == 0) {
-		printf("comprog %s\n", MUXD_VERSION);
+	switch (protocol_std_option(argc, argv, "comprog")) {
+	case 0:
 		return (0);
-	}
-	if (strcmp(mode, "-h") == 0 || strcmp(mode, "--help") == 0)
+	case 1:
 		comprog_usage(0);
+	}
 	if (strcmp(mode, "judge") == 0)
 		comprog_mode = COMPROG_JUDGE;
 	else if (strcmp(mode, "confederate") == 0)

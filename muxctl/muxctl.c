@@ -765,14 +765,12 @@ main(int argc, char *argv[])
 	path = getenv("MUXD_SOCKET");
 	if (path == NULL || *path == '\0')
 		path = PROTOCOL_CONTROL_PATH;
-	if (argc > 1 && (strcmp(argv[1], "-V") == 0 ||
-	    strcmp(argv[1], "--version") == 0)) {
-		printf("muxctl %s\n", MUXD_VERSION);
+	switch (protocol_std_option(argc, argv, "muxctl")) {
+	case 0:
 		return (PROTOCOL_EXIT_OK);
-	}
-	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--help") == 0))
+	case 1:
 		muxctl_usage(PROTOCOL_EXIT_OK);
+	}
 	opterr = 0;
 	while ((ch = getopt(argc, argv, "+js:")) != -1) {
 		switch (ch) {

@@ -7,6 +7,10 @@
 
 #include "protocol.h"
 
+#ifndef MUXD_VERSION
+#define MUXD_VERSION "0.1.0"
+#endif
+
 static const char *protocol_cmds[PROTOCOL_CMD_COUNT] = {
 	[PROTOCOL_CMD_STATUS] = "status",
 	[PROTOCOL_CMD_SCHEDULE] = "schedule",
@@ -95,5 +99,24 @@ protocol_event_find(const char *name)
 	for (i = 0; i < PROTOCOL_EV_COUNT; i++)
 		if (strcmp(protocol_events[i], name) == 0)
 			return (i);
+	return (-1);
+}
+
+/*
+ * The first option every program takes alike: --version (or -V) prints
+ * "NAME VERSION" and gives 0, --help (or -h) gives 1 (the program prints
+ * its usage on standard output and exits 0); -1 for anything else.
+ */
+int
+protocol_std_option(int argc, char *argv[], const char *name)
+{
+	if (argc < 2)
+		return (-1);
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+		printf("%s %s\n", name, MUXD_VERSION);
+		return (0);
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
+		return (1);
 	return (-1);
 }

@@ -80,5 +80,6 @@ int		 protocol_cmd_find(const char *);
 const char	*protocol_cmd_list(void);
 const char	*protocol_event_name(enum protocol_event);
 int		 protocol_event_find(const char *);
+int		 protocol_std_option(int, char *[], const char *);
 
 #endif /* PROTOCOL_H */

@@ -130,14 +130,12 @@ main(int argc, char *argv[])
 	size_t		 i;
 	int		 ch, failed = 0;
 
-	if (argc > 1 && (strcmp(argv[1], "-V") == 0 ||
-	    strcmp(argv[1], "--version") == 0)) {
-		printf("muxd-udev %s\n", MUXD_VERSION);
+	switch (protocol_std_option(argc, argv, "muxd-udev")) {
+	case 0:
 		return (0);
-	}
-	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--help") == 0))
+	case 1:
 		muxd_udev_usage(0);
+	}
 	while ((ch = getopt(argc, argv, "f:o:")) != -1) {
 		switch (ch) {
 		case 'f':

@@ -1,4 +1,4 @@
-# The five programs keep one convention: --help prints the usage on
+# The programs keep one convention: --help prints the usage on
 # standard output and exits 0, --version (and -V) prints "NAME VERSION"
 # and exits 0, an unknown option prints the usage on standard error and
 # exits 2; every manual page has an EXIT STATUS saying so, and all of
@@ -8,7 +8,7 @@
 version=$("$MUXD" --version | awk '{ print $2 }')
 [ -n "$version" ] || fail "muxd --version printed no version"
 for p in muxd/muxd muxctl/muxctl comprog/comprog transcripts/transcripts \
-    udev/muxd-udev; do
+    udev/muxd-udev muxweb/muxweb; do
 	name=${p##*/}
 	prog=$ROOT/$B/$p
 	"$prog" --help >"$T/out" 2>"$T/err" || fail "$name --help exited $?"
@@ -26,7 +26,8 @@ done
 
 command -v mandoc >/dev/null 2>&1 || fail "mandoc is not installed (apt-get install mandoc)"
 for page in muxd/muxd.8 muxd/muxd.conf.5 muxctl/muxctl.8 comprog/comprog.1 \
-    transcripts/transcripts.1 transcripts/transcripts.5 udev/muxd-udev.8; do
+    transcripts/transcripts.1 transcripts/transcripts.5 udev/muxd-udev.8 \
+    muxweb/muxweb.8; do
 	mandoc -Tlint -Wwarning "$page" 2>&1 | grep -v 'outdated mandoc.db' >"$T/lint"
 	[ -s "$T/lint" ] && fail "mandoc -Tlint: $(cat "$T/lint")"
 	case $page in *.5) continue ;; esac

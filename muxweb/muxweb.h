@@ -1,0 +1,43 @@
+/*
+ * muxweb: the referee's and the auditor's browser for a muxd(8) room.
+ *
+ * It talks to muxd only through the control socket: one "watch"
+ * connection, kept for the program's life, whose events every browser
+ * shares (a ring of the latest lines, muxweb-ring.c), and a connection a
+ * request for a status or a round command (muxweb-muxd.c).  The HTTP
+ * server is libmicrohttpd's, a thread a connection (muxweb-http.c); the
+ * live room page is one HTML file built in (muxweb-page.c).
+ */
+#ifndef MUXWEB_H
+#define MUXWEB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define MUXWEB_RING		4096	/* event lines kept for browsers */
+#define MUXWEB_ERRLEN		512
+
+/* muxweb-ring.c */
+void		 muxweb_ring_init(void);
+uint64_t	 muxweb_ring_add(const char *, size_t);
+char		*muxweb_ring_next(uint64_t *, int);
+uint64_t	 muxweb_ring_head(void);
+
+/* muxweb-muxd.c */
+void		 muxweb_muxd_init(const char *);
+json_t		*muxweb_muxd_call(const char *, json_t *, char *, size_t);
+void		 muxweb_muxd_watch_start(void);
+int		 muxweb_muxd_watching(void);
+
+/* muxweb-http.c */
+struct muxweb_http;
+struct muxweb_http *muxweb_http_start(const char *, const char *,
+		    const char *, char *, size_t);
+void		 muxweb_http_stop(struct muxweb_http *);
+
+/* muxweb-page.c */
+extern const char	muxweb_page_live[];
+
+#endif /* MUXWEB_H */

@@ -1,0 +1,74 @@
+# muxweb in a real browser (headless Debian chromium through
+# chromedriver): the live room page shows each judge's link as the judge
+# sees it; a key typed into a judge's pty appears on the page within a
+# second; a failed opening assertion turns its terminal red; muxweb binds
+# loopback, refuses a command without the token, and starts a round with
+# it.  A screenshot is kept in
+# build/test-logs for people to look at.
+. tests/integration/lib.sh
+
+for c in chromium chromedriver python3; do
+	command -v $c >/dev/null 2>&1 || fail "$c is not installed (apt-get install chromium chromium-driver python3)"
+done
+room1
+muxd_start -f "$T/room.conf"
+W=$(free_port)
+printf 'a-token-for-the-tests-0123456789\n' >"$T/token"
+bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" -l "$W" -t "$T/token"
+wait_for "curl -sf http://127.0.0.1:$W/status >/dev/null" 5 || fail "muxweb does not answer"
+ss -ltnH "sport = :$W" | grep -q "127.0.0.1:$W" || fail "muxweb does not bind loopback alone"
+# Commands need the token.
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$W/round/start?n=1")" = 403 ] ||
+	fail "a round started without the token"
+curl -sf -X POST -H "Authorization: Bearer a-token-for-the-tests-0123456789" \
+    "http://127.0.0.1:$W/round/start?n=1" >"$T/start" || fail "round start with the token failed: $(cat "$T/start")"
+[ "$(mctl -j status | jq -r .round.active)" = true ] || fail "the round did not start"
+J=$(facing E1)
+L=$(mctl -j status | jq -r '.links[] | select(.entity == "E1") | .name')
+
+D=$(free_port)
+bg chromedriver --port="$D"
+wait_for "curl -sf http://127.0.0.1:$D/status >/dev/null" 10 || fail "chromedriver did not start"
+mkdir -p "$ROOT/$B/test-logs"
+PYTHONPATH=$ROOT/tests/tools python3 - "$D" "$W" "$J" "$L" "$T" "$TOOLS" \
+    "$ROOT/$B/test-logs/muxweb-live.png" >"$T/browser.out" 2>&1 <<'EOP' ||
+import subprocess, sys, time
+from webdriver import Browser
+d, w, judge, link, t, tools, png = sys.argv[1:]
+b = Browser(int(d))
+try:
+    b.go("http://127.0.0.1:%s/" % w)
+    pre = "return (document.querySelector('#link-%s pre') || {}).textContent || ''" % link
+    v, _ = b.wait_js(pre + " !== undefined && document.querySelector('#link-%s')" % link, 10)
+    assert v, "the page shows no terminal for link %s" % link
+    # A key typed at the judge's terminal: on the page within a second.
+    t0 = time.monotonic()
+    subprocess.run([tools + "/ttyio", "-t", "2000", judge, "send:Q"], check=True,
+                   stdout=subprocess.DEVNULL)
+    v, secs = b.wait_js(pre + ".includes('Q')", 5)
+    took = time.monotonic() - t0
+    assert v, "the key did not reach the page: %r" % b.js(pre)
+    print("key on the page after %.3f s" % took)
+    assert took < 1.0, "the key took %.3f s to reach the page" % took
+    subprocess.run([tools + "/ttyio", "-t", "2000", judge, "type:uestion?\r\r"],
+                   check=True, stdout=subprocess.DEVNULL)
+    # The entity does not assert it is human: FAIL, the terminal red.
+    subprocess.run([tools + "/ttyio", "-t", "2000", t + "/e1",
+                    "send:Greetings, I am a program.\r\n"], check=True,
+                   stdout=subprocess.DEVNULL)
+    cls = "return document.querySelector('#link-%s').className" % link
+    v, _ = b.wait_js(cls + ".includes('fail') ? 'fail' : ''", 5)
+    assert v, "the failed assertion did not turn the terminal red: %r" % b.js(cls)
+    color = b.js("return getComputedStyle(document.querySelector('#link-%s h3')).backgroundColor" % link)
+    assert color == "rgb(204, 0, 0)", "the failed terminal's title is %s, not red" % color
+    v, _ = b.wait_js(pre + ".includes('Greetings, I am a program.')", 5)
+    assert v, "the entity's text is not on the page: %r" % b.js(pre)
+    b.screenshot(png)
+    print("screenshot", png)
+finally:
+    b.quit()
+EOP
+	fail "the browser test failed: $(cat "$T/browser.out")"
+cat "$T/browser.out"
+[ -s "$ROOT/$B/test-logs/muxweb-live.png" ] || fail "no screenshot kept"
+echo ok
