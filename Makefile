@@ -160,13 +160,34 @@ $(B)/muxctl/muxctl.o: ALL_CFLAGS += -DMUXCTL_MUXD='"$(SBINDIR)/muxd"'
 $(B)/muxctl/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(LIB_PROTOCOL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson)
 
-$(B)/muxweb/muxweb-page.c: muxweb/live.html
+# The pages are built in: each muxweb/NAME.html as muxweb_page_NAME.
+MUXWEB_PAGES := muxweb/live.html muxweb/audit.html
+$(B)/muxweb/muxweb-page.c: $(MUXWEB_PAGES)
 	@mkdir -p $(dir $@)
-	{ echo '/* The live room page, from muxweb/live.html (make). */'; \
+	{ echo '/* The pages of muxweb, from muxweb/NAME.html (make). */'; \
 	  echo '#include "muxweb.h"'; \
-	  echo 'const char muxweb_page_live[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
-	  echo ';'; } >$@
+	  for f in $(MUXWEB_PAGES); do \
+	    n=$$(basename $$f .html); \
+	    echo "const char muxweb_page_$$n[] ="; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' \
+	      -e 's/$$/\\n"/' $$f; \
+	    echo ';'; \
+	  done; } >$@
+
+# The audit page plays captures with asciinema-player, from the npm
+# registry (make web-player), installed beside muxweb, never in the tree.
+PLAYER_VERSION = 3.17.0
+PLAYER := $(B)/npm/node_modules/asciinema-player/dist/bundle
+MUXWEB_PLAYERDIR = $(PREFIX)/share/muxweb/player
+$(B)/muxweb/muxweb.o: ALL_CFLAGS += \
+	-DMUXWEB_PLAYER='"$(MUXWEB_PLAYERDIR)"' \
+	-DMUXWEB_TRANSCRIPTS='"$(BINDIR)/transcripts"'
+$(PLAYER)/asciinema-player.min.js:
+	@mkdir -p $(B)/npm
+	npm install --no-audit --no-fund --silent --prefix $(B)/npm \
+		asciinema-player@$(PLAYER_VERSION)
+web-player: $(PLAYER)/asciinema-player.min.js
+check: web-player
 
 $(B)/muxweb/muxweb-page.o: $(B)/muxweb/muxweb-page.c
 	$(CC) $(ALL_CFLAGS) $(INC_muxweb) -c -o $@ $<
@@ -307,6 +328,11 @@ install: $(PROGS)
 	install -m 755 $(B)/muxd/muxd $(DESTDIR)$(SBINDIR)/muxd
 	install -m 755 $(B)/muxctl/muxctl $(DESTDIR)$(BINDIR)/muxctl
 	install -m 755 $(MUXWEB) $(DESTDIR)$(BINDIR)/muxweb
+	if [ -f $(PLAYER)/asciinema-player.min.js ]; then \
+		install -d $(DESTDIR)$(MUXWEB_PLAYERDIR); \
+		install -m 644 $(PLAYER)/asciinema-player.min.js \
+			$(PLAYER)/asciinema-player.css $(DESTDIR)$(MUXWEB_PLAYERDIR)/; \
+	fi
 	install -m 644 muxd/muxd.8 muxctl/muxctl.8 muxweb/muxweb.8 \
 		$(DESTDIR)$(MANDIR)/man8/
 	install -m 644 muxd/muxd.conf.5 $(DESTDIR)$(MANDIR)/man5/
@@ -334,7 +360,8 @@ install: $(PROGS)
 clean:
 	rm -rf build build-asan
 
-.PHONY: all check check-lab check-asan demo bench install clean fuzz
+.PHONY: all check check-lab check-asan demo bench install clean fuzz \
+	web-player
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

@@ -7,6 +7,7 @@
  *	GET  /events		muxd's events as server-sent events, the
  *				ring's lines from the newest on (id: N,
  *				data: the event line), a comment every 15 s
+ *	/audit..., /player/...	the auditor's pages (muxweb-audit.c)
  *	POST /round/start?n=N	round commands: only with a token, given as
  *	POST /round/stop	"Authorization: Bearer TOKEN"; without a
  *	POST /release?link=L	token file muxweb is read-only
@@ -42,22 +43,36 @@ struct muxweb_stream {
 	size_t		 len, off;
 };
 
-/* Queue a reply of text with a type and a status. */
+/* Queue a reply of len bytes (taken) with a type and a status. */
 static enum MHD_Result
-muxweb_http_reply(struct MHD_Connection *c, unsigned int status,
-    const char *type, const char *body, enum MHD_ResponseMemoryMode mode)
+muxweb_http_reply_len(struct MHD_Connection *c, unsigned int status,
+    const char *type, char *body, size_t len)
 {
 	struct MHD_Response	*r;
 	enum MHD_Result		 ret;
 
-	r = MHD_create_response_from_buffer(strlen(body), (void *)body, mode);
-	if (r == NULL)
+	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (r == NULL) {
+		free(body);
 		return (MHD_NO);
+	}
 	MHD_add_response_header(r, "Content-Type", type);
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return (ret);
+}
+
+/* Queue a reply of text (a copy of it) with a type and a status. */
+static enum MHD_Result
+muxweb_http_reply(struct MHD_Connection *c, unsigned int status,
+    const char *type, const char *body)
+{
+	char	*copy;
+
+	if ((copy = strdup(body)) == NULL)
+		return (MHD_NO);
+	return (muxweb_http_reply_len(c, status, type, copy, strlen(copy)));
 }
 
 /* Queue a JSON reply (taken), or {"error": why} when it is NULL. */
@@ -73,8 +88,8 @@ muxweb_http_json(struct MHD_Connection *c, unsigned int status, json_t *o,
 	json_decref(o);
 	if (text == NULL)
 		return (MHD_NO);
-	return (muxweb_http_reply(c, status, "application/json", text,
-	    MHD_RESPMEM_MUST_FREE));
+	return (muxweb_http_reply_len(c, status, "application/json", text,
+	    strlen(text)));
 }
 
 /* Give a browser the next part of the event stream; block while none. */
@@ -196,7 +211,10 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
     size_t *datalen, void **state)
 {
 	struct muxweb_http	*h = arg;
-	char			 err[MUXWEB_ERRLEN];
+	char			 err[MUXWEB_ERRLEN], *body;
+	const char		*type;
+	size_t			 len;
+	unsigned int		 status;
 	json_t			*res;
 
 	(void)version;
@@ -216,8 +234,7 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
 		    "GET or POST"));
 	if (strcmp(url, "/") == 0)
 		return (muxweb_http_reply(c, MHD_HTTP_OK,
-		    "text/html; charset=utf-8", muxweb_page_live,
-		    MHD_RESPMEM_PERSISTENT));
+		    "text/html; charset=utf-8", muxweb_page_live));
 	if (strcmp(url, "/status") == 0) {
 		res = muxweb_muxd_call(protocol_cmd_name(PROTOCOL_CMD_STATUS),
 		    NULL, err, sizeof(err));
@@ -226,6 +243,12 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
 	}
 	if (strcmp(url, "/events") == 0)
 		return (muxweb_http_events(c));
+	if ((status = muxweb_audit_get(url, &body, &len, &type)) != 0) {
+		if (body == NULL)
+			return (muxweb_http_json(c, status, NULL,
+			    "no such file"));
+		return (muxweb_http_reply_len(c, status, type, body, len));
+	}
 	return (muxweb_http_json(c, MHD_HTTP_NOT_FOUND, NULL, "no such page"));
 }
 

@@ -12,6 +12,12 @@
 #include "muxweb.h"
 
 #define MUXWEB_PORT	"8428"
+#ifndef MUXWEB_PLAYER
+#define MUXWEB_PLAYER	"/usr/local/share/muxweb/player"
+#endif
+#ifndef MUXWEB_TRANSCRIPTS
+#define MUXWEB_TRANSCRIPTS "/usr/local/bin/transcripts"
+#endif
 
 static void	muxweb_usage(int) __attribute__((noreturn));
 
@@ -20,7 +26,9 @@ static void
 muxweb_usage(int status)
 {
 	fprintf(status == 0 ? stdout : stderr,
-	    "usage: muxweb [-l [host:]port] [-s socket] [-t tokenfile]\n"
+	    "usage: muxweb [-a captures] [-l [host:]port] [-p playerdir] "
+	    "[-s socket]\n"
+	    "              [-t tokenfile]\n"
 	    "       muxweb --help | --version\n");
 	exit(status);
 }
@@ -49,6 +57,7 @@ main(int argc, char *argv[])
 {
 	struct muxweb_http	*h;
 	const char		*sock, *listen = NULL, *service = MUXWEB_PORT;
+	const char		*audit = NULL, *player = MUXWEB_PLAYER;
 	char			*host = NULL, *colon, *token = NULL;
 	char			 errbuf[MUXWEB_ERRLEN];
 	sigset_t		 set;
@@ -62,8 +71,14 @@ main(int argc, char *argv[])
 	}
 	if ((sock = getenv("MUXD_SOCKET")) == NULL || *sock == '\0')
 		sock = PROTOCOL_CONTROL_PATH;
-	while ((ch = getopt(argc, argv, "l:s:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "a:l:p:s:t:")) != -1) {
 		switch (ch) {
+		case 'a':
+			audit = optarg;
+			break;
+		case 'p':
+			player = optarg;
+			break;
 		case 'l':
 			listen = optarg;
 			break;
@@ -102,6 +117,7 @@ main(int argc, char *argv[])
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	muxweb_ring_init();
+	muxweb_audit_init(audit, player, MUXWEB_TRANSCRIPTS);
 	muxweb_muxd_init(sock);
 	muxweb_muxd_watch_start();
 	if ((h = muxweb_http_start(host, service, token, errbuf,

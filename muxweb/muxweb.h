@@ -37,7 +37,13 @@ struct muxweb_http *muxweb_http_start(const char *, const char *,
 		    const char *, char *, size_t);
 void		 muxweb_http_stop(struct muxweb_http *);
 
-/* muxweb-page.c */
+/* muxweb-audit.c */
+void		 muxweb_audit_init(const char *, const char *, const char *);
+unsigned int	 muxweb_audit_get(const char *, char **, size_t *,
+		    const char **);
+
+/* muxweb-page.c, made from the pages muxweb/NAME.html */
 extern const char	muxweb_page_live[];
+extern const char	muxweb_page_audit[];
 
 #endif /* MUXWEB_H */

@@ -287,3 +287,31 @@ cp_wait() {
 		fail "${4:-session $1 does not show '$2'}; it shows:
 $(cp_screen "$1")"
 }
+
+# A browser test: chromedriver (headless Debian chromium) is started,
+# and the Python program on standard input runs with the arguments: the
+# driver's port, the screenshot's path (build/test-logs/NAME.png), then
+# ARGS; its output is shown, and the scenario fails if it fails or keeps
+# no screenshot.  tests/tools/webdriver.py gives it a Browser.
+#   browser_run NAME ARGS... <<'EOP'
+browser_run() {
+	_name=$1; shift
+	for _c in chromium chromedriver python3; do
+		command -v $_c >/dev/null 2>&1 ||
+			fail "$_c is not installed (apt-get install chromium chromium-driver python3)"
+	done
+	if [ -z "${BROWSER_PORT:-}" ]; then
+		BROWSER_PORT=$(free_port)
+		TMPDIR=$T chromedriver --port="$BROWSER_PORT" >>"$T/chromedriver.log" 2>&1 &
+		PIDS="$PIDS $!"
+		wait_for "curl -sf http://127.0.0.1:$BROWSER_PORT/status >/dev/null" 10 ||
+			fail "chromedriver did not start: $(cat "$T/chromedriver.log")"
+	fi
+	mkdir -p "$ROOT/$B/test-logs"
+	rm -f "$ROOT/$B/test-logs/$_name.png"
+	PYTHONPATH=$ROOT/tests/tools python3 - "$BROWSER_PORT" \
+	    "$ROOT/$B/test-logs/$_name.png" "$@" >"$T/browser.out" 2>&1 ||
+		fail "the browser test failed: $(cat "$T/browser.out")"
+	cat "$T/browser.out"
+	[ -s "$ROOT/$B/test-logs/$_name.png" ] || fail "no screenshot kept"
+}

@@ -1,0 +1,244 @@
+/*
+ * The auditor's side (-a DIR): a directory of captures, read-only.
+ *
+ *	/audit			the audit page
+ *	/audit/list		the captures: name, size, time, header
+ *	/audit/cast/NAME	a capture as it is, for the player
+ *	/audit/verify/NAME	what "transcripts verify" says of it, and its
+ *				exit status
+ *	/player/FILE		asciinema-player's script and style (-p DIR,
+ *				installed from the npm registry)
+ *
+ * A NAME is a file of DIR, letters, digits, '.', '-' and '_' alone, no
+ * link followed: nothing outside the directory is served.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "muxweb.h"
+
+#define MUXWEB_AUDIT_MAX	(64 * 1024 * 1024)	/* bytes of a file */
+
+static char	*muxweb_audit_dir;
+static char	*muxweb_audit_player;
+static char	*muxweb_audit_tool;
+
+/* Take the captures' directory, the player's and the transcripts tool. */
+void
+muxweb_audit_init(const char *dir, const char *player, const char *tool)
+{
+	muxweb_audit_dir = dir != NULL ? strdup(dir) : NULL;
+	muxweb_audit_player = player != NULL ? strdup(player) : NULL;
+	muxweb_audit_tool = strdup(tool);
+}
+
+/* Tell whether a name is a plain file name of the directory's kind. */
+static int
+muxweb_audit_name_ok(const char *name)
+{
+	size_t	i;
+
+	if (name[0] == '\0' || name[0] == '.')
+		return (0);
+	for (i = 0; name[i] != '\0'; i++)
+		if (!(name[i] >= 'a' && name[i] <= 'z') &&
+		    !(name[i] >= 'A' && name[i] <= 'Z') &&
+		    !(name[i] >= '0' && name[i] <= '9') &&
+		    strchr(".-_", name[i]) == NULL)
+			return (0);
+	return (i < 256);
+}
+
+/* Read a file of a directory, no link followed; NULL with errno set. */
+static char *
+muxweb_audit_read(const char *dir, const char *name, size_t *len)
+{
+	struct stat	 st;
+	char		*buf;
+	ssize_t		 n;
+	size_t		 off = 0;
+	int		 dfd, fd;
+
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return (NULL);
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	close(dfd);
+	if (fd == -1)
+		return (NULL);
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_size > MUXWEB_AUDIT_MAX ||
+	    (buf = malloc((size_t)st.st_size + 1)) == NULL) {
+		close(fd);
+		errno = EINVAL;
+		return (NULL);
+	}
+	while (off < (size_t)st.st_size &&
+	    (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
+		off += (size_t)n;
+	close(fd);
+	buf[off] = '\0';
+	*len = off;
+	return (buf);
+}
+
+/* The captures of the directory, newest first by name, as JSON. */
+static char *
+muxweb_audit_list(void)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct stat	 st;
+	json_t		*list = json_array(), *hdr;
+	char		 path[4096], line[4096];
+	FILE		*f;
+	size_t		 n;
+	char		*text;
+
+	if ((d = opendir(muxweb_audit_dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			n = strlen(de->d_name);
+			if (n < 6 || strcmp(de->d_name + n - 5, ".cast") != 0 ||
+			    !muxweb_audit_name_ok(de->d_name))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", muxweb_audit_dir,
+			    de->d_name);
+			if (lstat(path, &st) == -1 || !S_ISREG(st.st_mode))
+				continue;
+			hdr = NULL;
+			if ((f = fopen(path, "r")) != NULL) {
+				if (fgets(line, sizeof(line), f) != NULL)
+					hdr = json_loads(line, 0, NULL);
+				fclose(f);
+			}
+			json_array_append_new(list, json_pack("{ss sI sI so}",
+			    "name", de->d_name, "size", (json_int_t)st.st_size,
+			    "mtime", (json_int_t)st.st_mtime, "header",
+			    hdr != NULL ? hdr : json_null()));
+		}
+		closedir(d);
+	}
+	text = json_dumps(list, JSON_COMPACT);
+	json_decref(list);
+	return (text);
+}
+
+/* Run "transcripts verify" on a capture: its output and status, JSON. */
+static char *
+muxweb_audit_verify(const char *name)
+{
+	char	 path[4096], *out = NULL, *text;
+	size_t	 len = 0;
+	FILE	*fp;
+	json_t	*o;
+	int	 pfd[2], status = -1;
+	pid_t	 pid;
+
+	snprintf(path, sizeof(path), "%s/%s", muxweb_audit_dir, name);
+	if (pipe2(pfd, O_CLOEXEC) == -1)
+		return (NULL);
+	switch (pid = fork()) {
+	case -1:
+		close(pfd[0]);
+		close(pfd[1]);
+		return (NULL);
+	case 0:
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		execl(muxweb_audit_tool, "transcripts", "verify", path,
+		    (char *)NULL);
+		if (errno == ENOENT)	/* not installed there: on PATH */
+			execlp("transcripts", "transcripts", "verify", path,
+			    (char *)NULL);
+		fprintf(stderr, "muxweb: %s: %s\n", muxweb_audit_tool,
+		    strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	if ((fp = open_memstream(&out, &len)) != NULL) {
+		char	buf[4096];
+		ssize_t	n;
+
+		while ((n = read(pfd[0], buf, sizeof(buf))) > 0 &&
+		    len < 1024 * 1024)
+			fwrite(buf, 1, (size_t)n, fp);
+		fclose(fp);
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	o = json_pack("{si ss}", "status", WIFEXITED(status) ?
+	    WEXITSTATUS(status) : -1, "output", out != NULL ? out : "");
+	free(out);
+	text = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return (text);
+}
+
+/*
+ * Answer an audit request: an HTTP status with a body (to free) and its
+ * type; 0 when the url is none of the audit's.
+ */
+unsigned int
+muxweb_audit_get(const char *url, char **body, size_t *len,
+    const char **type)
+{
+	const char	*name;
+
+	*body = NULL;
+	if (strncmp(url, "/player/", 8) == 0) {
+		name = url + 8;
+		if (muxweb_audit_player == NULL || !muxweb_audit_name_ok(name))
+			return (404);
+		if ((*body = muxweb_audit_read(muxweb_audit_player, name,
+		    len)) == NULL)
+			return (404);
+		*type = strstr(name, ".css") != NULL ? "text/css" :
+		    "text/javascript";
+		return (200);
+	}
+	if (strncmp(url, "/audit", 6) != 0)
+		return (0);
+	if (muxweb_audit_dir == NULL)
+		return (404);
+	if (strcmp(url, "/audit") == 0) {
+		*body = strdup(muxweb_page_audit);
+		*len = strlen(*body);
+		*type = "text/html; charset=utf-8";
+		return (200);
+	}
+	if (strcmp(url, "/audit/list") == 0) {
+		*body = muxweb_audit_list();
+		*len = *body != NULL ? strlen(*body) : 0;
+		*type = "application/json";
+		return (*body != NULL ? 200 : 500);
+	}
+	if (strncmp(url, "/audit/cast/", 12) == 0) {
+		name = url + 12;
+		if (!muxweb_audit_name_ok(name) ||
+		    (*body = muxweb_audit_read(muxweb_audit_dir, name,
+		    len)) == NULL)
+			return (404);
+		*type = "text/plain; charset=utf-8";
+		return (200);
+	}
+	if (strncmp(url, "/audit/verify/", 14) == 0) {
+		name = url + 14;
+		if (!muxweb_audit_name_ok(name) || (free(muxweb_audit_read(
+		    muxweb_audit_dir, name, len)), errno == ENOENT) ||
+		    (*body = muxweb_audit_verify(name)) == NULL)
+			return (404);
+		*len = strlen(*body);
+		*type = "application/json";
+		return (200);
+	}
+	return (404);
+}

@@ -1,0 +1,68 @@
+# muxweb's audit page in a real browser (headless chromium): a round is
+# recorded, then the page lists its captures, plays one with
+# asciinema-player (from the npm registry, make web-player) until the
+# conversation's text is on the player's screen, draws each speaker's
+# typing cadence, and shows what transcripts verify says of it.  Nothing
+# outside the captures' directory is served.  A screenshot is kept in
+# build/test-logs.
+. tests/integration/lib.sh
+
+PLAYER=$ROOT/$B/npm/node_modules/asciinema-player/dist/bundle
+[ -f "$PLAYER/asciinema-player.min.js" ] || fail "asciinema-player is not installed (make web-player)"
+ENTRY='eol = "lf";' room1
+muxd_start -f "$T/room.conf"
+round_start 1
+J=$(facing E1)
+tty "$J" 'type:Who goes there?\r\r' >/dev/null
+tty "$T/e1" 'expect:Who goes there?' 'type:Hello, my name is Ada and I am the human\r\n' >/dev/null ||
+	fail "the conversation did not go through"
+sleep 0.3
+mctl round stop >/dev/null || fail "round stop failed"
+C=$T/state/captures
+cap=$(cd "$C" && grep -l '"E1"' ./*.cast | head -1 | sed 's|^\./||')
+[ -n "$cap" ] || fail "no capture of E1"
+ln -s /etc/passwd "$C/evil.cast"
+
+W=$(free_port)
+PATH=$ROOT/$B/transcripts:$PATH bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" \
+    -l "$W" -a "$C" -p "$PLAYER"
+wait_for "curl -sf http://127.0.0.1:$W/audit/list >/dev/null" 5 || fail "muxweb does not answer"
+for bad in /audit/cast/..%2fstate.json /audit/cast/evil.cast /audit/cast/../state.json /player/..%2f..%2fpasswd; do
+	code=$(curl -s -o /dev/null -w '%{http_code}' --path-as-is "http://127.0.0.1:$W$bad")
+	[ "$code" = 404 ] || fail "$bad was served ($code)"
+done
+curl -sf "http://127.0.0.1:$W/audit/list" | jq -e ".[] | select(.name == \"$cap\")" >/dev/null ||
+	fail "the list lacks $cap: $(curl -s "http://127.0.0.1:$W/audit/list")"
+
+browser_run muxweb-audit "$W" "$cap" <<'EOP'
+import sys
+from webdriver import Browser
+d, png, w, cap = sys.argv[1:]
+b = Browser(int(d))
+try:
+    b.go("http://127.0.0.1:%s/audit" % w)
+    row = "document.getElementById('cap-%s')" % cap
+    v, _ = b.wait_js("return !!" + row, 10)
+    assert v, "the audit page does not list %s" % cap
+    b.js(row + ".click()")
+    screen = "return (document.querySelector('.ap-term') || {}).textContent || ''"
+    v, _ = b.wait_js(screen + ".includes('I am the human') ? 'yes' : ''", 15)
+    if not v: b.screenshot(png)
+    assert v, "the capture did not play: %r" % b.js("return document.getElementById('player').innerHTML.slice(0, 1500)")
+    bars = "return document.querySelectorAll('svg.cadence rect.bar').length"
+    v, _ = b.wait_js(bars, 5)
+    assert v and v >= 18, "no cadence histograms (%r bars)" % v
+    judge = "return document.querySelector('svg.cadence[data-who=judge] text').textContent"
+    assert "intervals" in b.js(judge), b.js(judge)
+    entity = "return document.getElementById('cap-%s').children[2].textContent" % cap
+    assert b.js(entity) == "E1", "the list names %r, not E1" % b.js(entity)
+    status = "return document.getElementById('verify').getAttribute('data-status')"
+    v, _ = b.wait_js(status, 10)
+    out = b.js("return document.getElementById('verify').textContent")
+    assert v == "0", "verify says %s: %s" % (v, out)
+    print("verify status", v, b.js("return document.getElementById('verify').textContent"))
+    b.screenshot(png)
+finally:
+    b.quit()
+EOP
+echo ok
