@@ -105,6 +105,7 @@ const char	*addr_kind_name(enum addr_kind);
 void		 log_init(int, int);
 void		 log_verbose(int);
 void		 log_redirect(void (*)(int, const char *));
+void		 log_set_clock(time_t (*)(void));
 void		 log_warn(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
 void		 log_warnx(const char *, ...)
