@@ -3,7 +3,8 @@
 # passes systemd-analyze verify; the entries make the users muxd and
 # muxd-entry (muxd in dialout) and muxd's directories; and muxd speaks
 # sd_notify: READY=1 with a status line (lines up, the round), the status
-# following rounds, RELOADING=1 then READY=1 on a reload, STOPPING=1.
+# following rounds, RELOADING=1 then READY=1 on a reload, STOPPING=1; its
+# lines to the journal carry their priority, no time stamp.
 . tests/integration/lib.sh
 
 command -v systemd-analyze >/dev/null 2>&1 || fail "systemd-analyze is not installed (apt-get install systemd)"
@@ -58,4 +59,11 @@ grep -q 'RELOADING=1' "$T/notify" || fail "no RELOADING=1: $(cat "$T/notify")"
 	fail "READY=1 came before RELOADING=1: $(cat "$T/notify")"
 muxd_stop
 grep -q 'STOPPING=1' "$T/notify" || fail "no STOPPING=1: $(cat "$T/notify")"
+
+# Its standard error the journal's stream: no time stamp, the priority.
+: >"$T/muxd.log"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$T/muxd.log") muxd_start -f "$T/room.conf"
+muxd_stop
+grep -q '^<6>muxd 0.1.0 running, 4 ports$' "$T/muxd.log" ||
+	fail "lines to the journal are not as it wants them: $(head -3 "$T/muxd.log")"
 echo ok
