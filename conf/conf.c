@@ -30,9 +30,11 @@
 #define CONF_SYNC_MAX		60
 #define CONF_CAPTURE_MIN	65536
 #define CONF_CAPTURE_MAX	(1LL << 40)
+#define CONF_CONTROL_CLIENTS_MAX 65536
 
 static const char *conf_top_keys[] = { "control", "state", "captures",
     "transcripts", "queue_limit", "capture_limit", "sync", "entry_user",
+    "control_clients",
     "ports",
     "stations", "entities",
     "schedule", "rules", "charset", NULL };
@@ -295,6 +297,11 @@ conf_limits(struct conf_ctx *ctx, const config_setting_t *root)
 	    &n) == -1)
 		return (-1);
 	conf->sync_sec = (int)n;
+	n = CONF_CONTROL_CLIENTS;
+	if (conf_bounded(ctx, root, "control_clients", 1,
+	    CONF_CONTROL_CLIENTS_MAX, "clients", &n) == -1)
+		return (-1);
+	conf->control_clients = (int)n;
 	return (0);
 }
 

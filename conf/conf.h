@@ -18,6 +18,7 @@
 
 /* conf.c */
 #define CONF_SYNC_SEC		1	/* default: recordings synced after, s */
+#define CONF_CONTROL_CLIENTS	256	/* control clients at once */
 #define CONF_STATE_DIR		"/var/lib/muxd"
 #define CONF_CAPTURE_LIMIT	(16LL * 1024 * 1024)	/* default, a capture */
 enum conf_kind { CONF_ENTRY, CONF_CONFEDERATE };
@@ -72,6 +73,7 @@ struct conf {
 	char		*capture_dir;
 	char		*transcript_dir;
 	size_t		 queue_limit;
+	int		 control_clients;	/* control clients at once */
 	char		*entry_user;	/* exec: programs run as; NULL:
 					   the default */
 	uint64_t	 capture_limit;	/* bytes of output a capture keeps */

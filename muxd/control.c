@@ -8,6 +8,11 @@
  * connection is closed once the reply is out.  Watchers also receive every
  * event line; a watcher that does not read is dropped past
  * CONTROL_WATCH_MAX bytes of backlog, so no client can hold up the daemon.
+ *
+ * Events are serialised once and gathered for CONTROL_BATCH_MS, then
+ * written to every watcher in one go, at the loop's lowest priority: a
+ * key typed costs muxd one line added to the batch, not a write to each
+ * of hundreds of watchers, and no byte being forwarded waits for them.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -27,8 +32,8 @@
 #include "muxd.h"
 
 #define CONTROL_WATCH_MAX	(1024 * 1024)
-#define CONTROL_CLIENTS_MAX	256	/* clients at once; more are refused */
 #define CONTROL_PAUSE_MS	250	/* no descriptor: accept again after */
+#define CONTROL_BATCH_MS	50	/* events gathered for watchers */
 #define CONTROL_LOG_SEC		10	/* one refusal logged per period */
 
 struct control_client {
@@ -72,6 +77,12 @@ static json_t	*control_dispatch(struct control_client *, const char *,
 		    json_t *, char *, size_t);
 static int	 control_wants(void *, enum protocol_event);
 static void	 control_events(void *, const struct events_ev *);
+static int	 control_backlog_ok(struct control_client *);
+static void	 control_batch_flush(void);
+static void	 control_batch_cb(evutil_socket_t, short, void *);
+
+static struct evbuffer	*control_batch;		/* events for watchers */
+static struct event	*control_batch_ev;
 
 /*
  * Open the control socket at a path, replacing a stale one.  It is bound
@@ -146,6 +157,11 @@ control_listen(const char *path, char *err, size_t errlen)
 	/* A descriptor held back, to answer a client when none is left. */
 	control_spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	control_path = strdup(path);
+	if ((control_batch = evbuffer_new()) == NULL ||
+	    (control_batch_ev = evtimer_new(muxd_base, control_batch_cb,
+	    NULL)) == NULL ||
+	    event_priority_set(control_batch_ev, MUXD_PRIO_CONTROL) == -1)
+		fatalx("control socket: cannot allocate the events' batch");
 	events_subscribe(control_events, control_wants, NULL);
 	log_info("control socket %s", path);
 	return (0);
@@ -166,6 +182,7 @@ control_close(void)
 	 * pending is written directly, as far as the socket takes it now.
 	 */
 	events_unsubscribe(control_events, NULL);
+	control_batch_flush();
 	while ((c = TAILQ_FIRST(&control_clients)) != NULL) {
 		out = bufferevent_get_output(c->bev);
 		len = evbuffer_get_length(out);
@@ -185,6 +202,12 @@ control_close(void)
 	if (control_resume != NULL)
 		event_free(control_resume);
 	control_resume = NULL;
+	if (control_batch_ev != NULL)
+		event_free(control_batch_ev);
+	control_batch_ev = NULL;
+	if (control_batch != NULL)
+		evbuffer_free(control_batch);
+	control_batch = NULL;
 	if (control_spare != -1)
 		close(control_spare);
 	control_spare = -1;
@@ -203,7 +226,8 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 	(void)sa;
 	(void)salen;
 	(void)arg;
-	if (control_nclients >= CONTROL_CLIENTS_MAX) {
+	if (control_nclients >= (size_t)(muxd_conf != NULL ?
+	    muxd_conf->control_clients : CONF_CONTROL_CLIENTS)) {
 		control_refuse(fd, "too many control clients");
 		return;
 	}
@@ -217,6 +241,8 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 		free(c);
 		return;
 	}
+	/* Lines first: a client never holds back a byte being forwarded. */
+	bufferevent_priority_set(c->bev, MUXD_PRIO_CONTROL);
 	bufferevent_setcb(c->bev, control_read, control_written,
 	    control_error, c);
 	bufferevent_enable(c->bev, EV_READ);
@@ -377,10 +403,25 @@ static void
 control_send_text(struct control_client *c, const char *s, size_t len)
 {
 	struct evbuffer	*out = bufferevent_get_output(c->bev);
+
+	if (!control_backlog_ok(c))
+		return;
+	evbuffer_add(out, s, len);
+	evbuffer_add(out, "\n", 1);
+}
+
+/*
+ * Tell whether a client may be sent more; one whose backlog is past
+ * CONTROL_WATCH_MAX is dropped (see control_send_text()).
+ */
+static int
+control_backlog_ok(struct control_client *c)
+{
+	struct evbuffer	*out = bufferevent_get_output(c->bev);
 	struct timeval	 now = { 0, 0 };
 
 	if (c->closing == 2)
-		return;
+		return (0);
 	if (evbuffer_get_length(out) > CONTROL_WATCH_MAX) {
 		log_warnx("control: dropping a client that does not read "
 		    "(%zu bytes waiting for it)", evbuffer_get_length(out));
@@ -390,10 +431,39 @@ control_send_text(struct control_client *c, const char *s, size_t len)
 		if (event_base_once(muxd_base, -1, EV_TIMEOUT, control_drop_cb,
 		    c, &now) == -1)
 			fatalx("control: cannot schedule a client's end");
-		return;
+		return (0);
 	}
-	evbuffer_add(out, s, len);
-	evbuffer_add(out, "\n", 1);
+	return (1);
+}
+
+/* Write the events gathered to every watcher. */
+static void
+control_batch_flush(void)
+{
+	struct control_client	*c, *next;
+	unsigned char		*p;
+	size_t			 len;
+
+	if (control_batch == NULL ||
+	    (len = evbuffer_get_length(control_batch)) == 0)
+		return;
+	p = evbuffer_pullup(control_batch, -1);
+	for (c = TAILQ_FIRST(&control_clients); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, entry);
+		if (c->watching && !c->closing && control_backlog_ok(c))
+			evbuffer_add(bufferevent_get_output(c->bev), p, len);
+	}
+	evbuffer_drain(control_batch, len);
+}
+
+/* The batch's time is up: out to the watchers. */
+static void
+control_batch_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	control_batch_flush();
 }
 
 /* Free a client dropped for not reading, if it is still there. */
@@ -644,7 +714,6 @@ control_wants(void *arg, enum protocol_event type)
 static void
 control_events(void *arg, const struct events_ev *ev)
 {
-	struct control_client	*c, *next;
 	struct timeval		 tv;
 	json_t			*o;
 	char			*s;
@@ -663,11 +732,12 @@ control_events(void *arg, const struct events_ev *ev)
 		return;
 	}
 	len = strlen(s);
-	for (c = TAILQ_FIRST(&control_clients); c != NULL; c = next) {
-		next = TAILQ_NEXT(c, entry);
-		if (!c->watching || c->closing)
-			continue;
-		control_send_text(c, s, len);
+	evbuffer_add(control_batch, s, len);
+	evbuffer_add(control_batch, "\n", 1);
+	if (!evtimer_pending(control_batch_ev, NULL)) {
+		tv.tv_sec = 0;
+		tv.tv_usec = CONTROL_BATCH_MS * 1000;
+		evtimer_add(control_batch_ev, &tv);
 	}
 	free(s);
 	json_decref(o);

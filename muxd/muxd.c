@@ -515,7 +515,8 @@ main(int argc, char *argv[])
 	/* Entries' programs are started by a spawner that keeps root. */
 	spawn_start(user, muxd_has_exec(pairs, npairs));
 	/* Byte times come from muxd_time(), not from the loop's clock. */
-	if ((muxd_base = event_base_new()) == NULL)
+	if ((muxd_base = event_base_new()) == NULL ||
+	    event_base_priority_init(muxd_base, MUXD_PRIOS) == -1)
 		fatalx("cannot create the event loop");
 	port_hooks_set(muxd_base, &muxd_port_hooks);
 	spawn_listen(muxd_base);

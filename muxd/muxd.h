@@ -32,6 +32,13 @@
 #endif
 
 #define MUXD_ERRLEN		LINE_ERRLEN
+/*
+ * The loop's priorities: lines, timers and the rest in the middle (the
+ * default), control clients last, so that events written to hundreds of
+ * watchers never hold back a byte being forwarded.
+ */
+#define MUXD_PRIOS		3
+#define MUXD_PRIO_CONTROL	2
 
 /* tap.c */
 struct port;

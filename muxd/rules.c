@@ -567,7 +567,6 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 	unsigned char		 echo[PORT_CHUNK * 8], keys[PORT_CHUNK * 2];
 	size_t			 ne = 0, nk = 0, i;
 
-	rules_text(r, "judge", buf, n);
 	for (i = 0; i < n; i++) {
 		judgeterm_byte(&r->jt, buf[i], &out);
 		memcpy(echo + ne, out.echo, out.necho);
@@ -595,6 +594,8 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 		port_send(l->a, echo, ne);
 	if (nk > 0 && port_send(l->b, keys, nk) == 1)
 		port_pause(l->a, 1);
+	/* The referees' text after the keys are on their way. */
+	rules_text(r, "judge", buf, n);
 }
 
 /* Carry the entity's output: filtered, watched, checked, on to the judge. */
@@ -625,13 +626,13 @@ rules_entity_out(struct rules *r, const unsigned char *buf, size_t n,
 	for (i = 0; !r->spoke && i < m; i++)
 		if (out[i] > 0x20 && out[i] != 0x7f)
 			r->spoke = 1;
-	rules_text(r, "entity", out, m);
 	if (m == 0)
 		return;
 	if (!r->holding || released)
 		rules_to_judge(r, out, m);
 	else
 		rules_hold_push(r, out, m, tv);
+	rules_text(r, "entity", out, m);
 	/* An injected assertion is the utterance checked, not this. */
 	for (i = 0; r->assertion != NULL && r->ninject == 0 && i < m; i++)
 		if (assertion_byte(r->assertion, out[i]))
@@ -894,9 +895,9 @@ rules_forward(struct link *l, struct port *src, const unsigned char *buf,
 			if (r->convention)
 				rules_from_judge(r, buf, chunk);
 			else {
-				rules_text(r, "judge", buf, chunk);
 				if (port_send(l->b, buf, chunk) == 1)
 					port_pause(l->a, 1);
+				rules_text(r, "judge", buf, chunk);
 			}
 		} else
 			rules_from_entity(r, buf, chunk, tv, waited);

@@ -71,4 +71,15 @@ if grep -q 'MISSED$' "$T/bench"; then
 else
 	[ $st = 0 ] || fail "every target met, yet the exit status is $st"
 fi
+
+# The watchers' benchmark: both rows measured, its target judged.
+TMPDIR=$T BENCH_SMOKE=1 sh tests/bench/watchers.sh "$B" >"$T/watch" 2>"$T/watch.err"
+st=$?
+[ $st -le 1 ] && ! grep -q failed "$T/watch.err" ||
+	{ cat "$T/watch" "$T/watch.err" >&2; fail "watchers.sh failed ($st)"; }
+for row in 'no watcher' '20 watchers'; do
+	grep -Eq "^$row +[0-9.]+ +[0-9.]+$" "$T/watch" || fail "watchers: no row '$row': $(cat "$T/watch")"
+done
+grep -Eq '^watchers: 20 attached, p50 .* (ok|MISSED)$' "$T/watch" ||
+	fail "watchers: the target was not judged: $(cat "$T/watch")"
 echo "ok: the benchmark harness ran every forwarder in every table ($n targets judged)"

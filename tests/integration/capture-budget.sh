@@ -24,7 +24,7 @@ cap=$(ls "$T"/state/captures/round01-J1-*.cast | while read -r c; do grep -q '"E
 grep -q '"m", "fault capture full 65536 bytes"' "$cap" || fail "no marker where the budget was reached"
 grep -q '"m", "drop capture [0-9]* bytes past the budget"' "$cap" || fail "what was not recorded is not counted in a marker"
 grep -q 'capture full at 65536 bytes' "$T/muxd.log" || fail "not logged"
-grep -q '"event":"fault".*"what":"capture"' "$T/events" || fail "no fault event on watch"
+wait_for "grep -q '\"event\":\"fault\".*\"what\":\"capture\"' '$T/events'" 5 || fail "no fault event on watch"
 "$ROOT/$B/transcripts/transcripts" verify "$cap" >"$T/verify" 2>&1 && fail "verify found nothing in a capture past its budget"
 grep -q 'capture full' "$T/verify" || fail "verify does not name the marker: $(cat "$T/verify")"
 "$MUXD" -n -f "$T/room.conf" >/dev/null || fail "the room is refused"

@@ -54,7 +54,7 @@ for f in 'open:state.json.tmp:ENOSPC:1:0' 'fsync:state.json.tmp:EIO:1:0'; do
 	mctl round start 1 --force >/dev/null || fail "$f: round start --force refused"
 	talk "$f"
 	mctl -j status | jq -e '.state.error != null' >/dev/null || fail "$f: status does not show it"
-	grep -q '"event":"fault".*"what":"state"' "$T/events" || fail "$f: no fault event"
+	wait_for "grep -q '\"event\":\"fault\".*\"what\":\"state\"' '$T/events'" 5 || fail "$f: no fault event"
 	stop "$f"; row "$f" "round start refused (--force: flows); fault event (state); status"
 done
 

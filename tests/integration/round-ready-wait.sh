@@ -25,7 +25,7 @@ cable e1
 wait_for "[ \"\$(mctl -j status | jq '.round.active')\" = true ]" 15 ||
 	fail "round 1 did not start when e1 came up"
 [ "$(mctl -j status | jq '.links | length')" = 2 ] || fail "round 1 should make 2 links"
-grep -q '"event":"round.start"' "$T/events" || fail "no round.start event"
+wait_for "grep -q '\"event\":\"round.start\"' '$T/events'" 5 || fail "no round.start event"
 mctl round stop >/dev/null
 
 # Given up when the time is over; cancelled by round stop.

@@ -183,7 +183,7 @@ diff "$T/export.screen" "$T/judge.screen" >"$T/screen.diff" ||
 $(cat "$T/screen.diff")"
 
 # The verdicts: the assertion with the approved name, typed output.
-grep '"event":"verdict"' "$T/events" | grep -q '"verdict":"PASS".*assertion E1 at byte [0-9]*: \\"Hello, my name is Ada and I am the human\.' ||
+wait_for "grep '\"event\":\"verdict\"' '$T/events' | grep -q '\"verdict\":\"PASS\".*assertion E1 at byte [0-9]*: \\\\\"Hello, my name is Ada and I am the human\.'" 5 ||
 	fail "no PASS for E1 on watch: $(grep verdict "$T/events")"
 grep -q 'judge 07 PASS assertion E1 ' "$T/state/compliance.txt" ||
 	fail "compliance.txt lacks E1's PASS: $(cat "$T/state/compliance.txt")"

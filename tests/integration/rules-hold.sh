@@ -30,7 +30,7 @@ tty "$JE" 'expect:, my name is Ada and I am the human\r\n' >"$T/je.out" ||
 took=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$took" -ge 300 ] ||
 	fail "the held text came as one burst ($took ms for 41 keys typed 20 ms apart)"
-grep -q '"event":"hold".*"state":"released"' "$T/events" ||
+wait_for "grep -q '\"event\":\"hold\".*\"state\":\"released\"' '$T/events'" 5 ||
 	fail "no release event: $(grep hold "$T/events")"
 # Once released, output passes straight through.
 tty "$T/e1" 'send:ok' >/dev/null

@@ -18,7 +18,7 @@ tty "$J" 'expect:Hello, my name is Ada and I am the human\r\nHi there' \
     >"$T/j.out" || fail "the judge did not get the injected assertion, then the entity's text: $(cat "$T/j.out")"
 wait_for "grep -q 'PASS assertion E1' '$T/state/compliance.txt'" 5 ||
 	fail "no PASS for the injected assertion: $(cat "$T/state/compliance.txt" 2>/dev/null)"
-grep -q '"event":"inject".*"state":"done"' "$T/events" ||
+wait_for "grep -q '\"event\":\"inject\".*\"state\":\"done\"' '$T/events'" 5 ||
 	fail "no inject event: $(grep inject "$T/events")"
 
 # The timing: each key its own event in the capture, between the markers.

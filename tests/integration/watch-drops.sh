@@ -32,7 +32,8 @@ tty "$T/judge" "send:$(cat "$T/300")" >/dev/null
 wait_for "[ \"\$(port_field entity dropped)\" = 44 ]" 5 ||
 	fail "expected 44 bytes dropped, status says $(port_field entity dropped)"
 [ "$(port_field entity queued)" = 256 ] || fail "queue does not hold its limit"
-grep '"event":"drop"' "$T/events" | grep -q '"port":"entity"' || fail "no drop event"
+wait_for "grep '\"event\":\"drop\"' '$T/events' | grep -q '\"port\":\"entity\"'" 5 ||
+	fail "no drop event"
 grep -q 'port entity: queue full (256 bytes), dropping' "$T/muxd.log" || fail "drop not logged"
 wait_for "cat '$T'/state/captures/*.cast 2>/dev/null | grep -q '\"drop entity [0-9]* '" 5 ||
 	fail "no drop marker in the link's capture: $(ls "$T"/state/captures)"
