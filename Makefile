@@ -236,7 +236,8 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) transcripts/transcripts.h
 # comprog's harness is built from its byte state machines and judgeterm.
 $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
     comprog/pane.c contest/judgeterm.c transcripts/tx-line.c \
-    transcripts/utf8.c comprog/comprog.h contest/contest.h
+    transcripts/conv.c transcripts/utf8.c comprog/comprog.h \
+    contest/contest.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^)
 
@@ -255,7 +256,8 @@ $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
 # layers below it, as the unit tests are.
 $(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c $(wildcard conf/*.c) \
     line/addr.c $(wildcard contest/*.c) protocol/protocol.c transcripts/tx-line.c \
-    transcripts/utf8.c transcripts/cap-encoding.c $(wildcard conf/*.h)
+    transcripts/conv.c transcripts/utf8.c transcripts/cap-encoding.c \
+    $(wildcard conf/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 

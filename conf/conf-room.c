@@ -41,6 +41,7 @@ static int	 conf_room_list(struct conf_ctx *, const config_setting_t *,
 static int	 conf_room_ports(struct conf_ctx *, const config_setting_t *);
 static int	 conf_room_port(struct conf_ctx *, const config_setting_t *,
 		    struct conf_port *);
+static void	 conf_room_unuse(struct conf_ctx *, const char *);
 static int	 conf_room_use_port(struct conf_ctx *,
 		    const config_setting_t *, const char *, const char *,
 		    const char *, int *);
@@ -236,6 +237,21 @@ conf_room_port(struct conf_ctx *ctx, const config_setting_t *g,
 }
 
 /*
+ * Give back the ports a station or entity that failed had claimed (name,
+ * its name as claimed, is about to be freed), so that a later place is
+ * checked against the places kept.
+ */
+static void
+conf_room_unuse(struct conf_ctx *ctx, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < ctx->conf->nports; i++)
+		if (ctx->uses[i].name == name)
+			memset(&ctx->uses[i], 0, sizeof(ctx->uses[i]));
+}
+
+/*
  * Resolve the port named by setting key of a station or entity and claim
  * it; a port belongs to one place only.
  */
@@ -345,6 +361,7 @@ conf_room_station(struct conf_ctx *ctx, const config_setting_t *g,
 	    conf_room_use_port(ctx, g, "right", "station", st->name,
 	    &st->right) == -1 ||
 	    conf_rules_station(ctx, g, st) == -1) {
+		conf_room_unuse(ctx, st->name);
 		free(st->name);
 		st->name = NULL;
 		return (-1);
@@ -439,6 +456,7 @@ conf_room_entity(struct conf_ctx *ctx, const config_setting_t *g,
 	}
 	if (conf_room_use_port(ctx, g, "port", "entity", e->name,
 	    &e->port) == -1 || conf_rules_entity(ctx, g, e) == -1) {
+		conf_room_unuse(ctx, e->name);
 		conf_room_entity_clear(e);
 		return (-1);
 	}

@@ -199,8 +199,7 @@ struct judgeterm {
 	struct utf8	 u8;		/* utf-8: the character being typed */
 	int		 prompted;	/* the current line has its prompt */
 	int		 col0;		/* the judge's cursor is at column 0 */
-	int		 eols;		/* consecutive line ends */
-	unsigned char	 eolfirst;	/* CR or LF that just ended a line */
+	struct conv	 conv;		/* line ends, erases, turn ends */
 	int		 key;		/* inside a key's escape sequence */
 	size_t		 len;		/* current line length, edited */
 	char		 line[JUDGETERM_LINEMAX + 1];

@@ -75,7 +75,7 @@ static void	judgeterm_echo(struct judgeterm_out *, const char *, size_t);
 static void	judgeterm_entity(struct judgeterm_out *, const char *, size_t);
 static void	judgeterm_doprompt(struct judgeterm *, struct judgeterm_out *);
 static int	judgeterm_key(struct judgeterm *, unsigned char);
-static void	judgeterm_lineend(struct judgeterm *, unsigned char,
+static void	judgeterm_lineend(struct judgeterm *, unsigned char, int,
 		    struct judgeterm_out *);
 
 /* Set up a judge terminal: localecho if it echoes by itself. */
@@ -304,9 +304,12 @@ judgeterm_key(struct judgeterm *jt, unsigned char c)
 }
 
 
-/* Handle a line end (not the second half of a pair). */
+/*
+ * Handle a line end (not the second half of a pair); turn: the second in
+ * a row, which ends the turn.
+ */
 static void
-judgeterm_lineend(struct judgeterm *jt, unsigned char c,
+judgeterm_lineend(struct judgeterm *jt, unsigned char c, int turn,
     struct judgeterm_out *out)
 {
 	size_t	kept;
@@ -338,11 +341,10 @@ judgeterm_lineend(struct judgeterm *jt, unsigned char c,
 	out->linelen = jt->len;
 	jt->len = 0;
 
-	if (++jt->eols == 2) {
+	if (turn) {
 		out->event = JUDGETERM_TURN;
 		out->line = NULL;
 		out->linelen = 0;
-		jt->eols = 0;
 		jt->prompted = 0;	/* the entity answers first */
 		return;
 	}
@@ -367,31 +369,29 @@ judgeterm_byte(struct judgeterm *jt, unsigned char c,
 {
 	const unsigned char	*p = &c;
 	size_t			 n = 1;
+	enum conv_key		 key;
 
 	memset(out, 0, sizeof(*out));
+	/* What the key is, the convention's (transcripts/conv.c) says. */
+	if ((key = conv_key(&jt->conv, 1, c)) == CONV_QUERY)
+		return;		/* answered by the program (muxd), no key */
 	if (jt->u8.held && !utf8_cont(c))
 		(void)utf8_byte(&jt->u8, c);	/* a beginning cut off */
-
-	if (c == TX_ENQ)
-		return;		/* answered by muxd (link.c), not a key */
-	if (c == JUDGETERM_CR || c == JUDGETERM_LF) {
+	if (key == CONV_EOL_HALF) {
+		/* The other half of a CRLF or LFCR pair. */
 		jt->key = JUDGETERM_KEY_NONE;
-		if (jt->eolfirst != 0 && jt->eolfirst != c) {
-			/* The other half of a CRLF or LFCR pair. */
-			jt->eolfirst = 0;
-			if (jt->eol == JUDGETERM_EOL_ASIS)
-				judgeterm_entity(out, (const char *)&c, 1);
-			return;
-		}
-		jt->eolfirst = c;
-		judgeterm_lineend(jt, c, out);
+		if (jt->eol == JUDGETERM_EOL_ASIS)
+			judgeterm_entity(out, (const char *)&c, 1);
 		return;
 	}
-	jt->eolfirst = 0;
-	jt->eols = 0;
+	if (conv_ends_line(key)) {
+		jt->key = JUDGETERM_KEY_NONE;
+		judgeterm_lineend(jt, c, key == CONV_TURN, out);
+		return;
+	}
 	judgeterm_entity(out, (const char *)&c, 1);
 
-	if (c == JUDGETERM_BS || c == JUDGETERM_DEL) {
+	if (key == CONV_ERASE) {
 		jt->key = JUDGETERM_KEY_NONE;
 		if (jt->len == 0)
 			return;

@@ -18,9 +18,10 @@
  *
  * The latency of an answer is the time from the end of the judge's turn
  * to the entity's first byte after it.  A turn ends at the judge's last
- * byte before the entity's output when that byte is a CR or LF (Return):
- * output that begins while the judge is still in the middle of a line is
- * an interruption, counted but not an answer.
+ * key before the entity's output when that key ends a line (Return, as
+ * the convention reads keys: conv.c): output that begins while the judge
+ * is still in the middle of a line is an interruption, counted but not an
+ * answer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ stats_feed(struct stats *st, enum cap_kind kind, const unsigned char *data,
     size_t len, int64_t usec)
 {
 	struct stats_series	*s;
+	enum conv_key		 k;
 	int			 who;
 	size_t			 i, keys;
 
@@ -97,8 +99,10 @@ stats_feed(struct stats *st, enum cap_kind kind, const unsigned char *data,
 		else
 			st->latency.bursts++;
 	}
-	if (who == STATS_JUDGE)
-		st->judge_eol = data[len - 1] == '\r' || data[len - 1] == '\n';
+	for (i = 0; who == STATS_JUDGE && i < len; i++)
+		if ((k = conv_key(&st->judge_conv, 1, data[i])) != CONV_QUERY)
+			st->judge_eol = conv_ends_line(k) ||
+			    k == CONV_EOL_HALF;
 	for (i = 1; i < keys; i++)
 		if (stats_push(s, 0) == -1)
 			return (-1);

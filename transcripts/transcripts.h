@@ -227,6 +227,25 @@ int		 utf8_end(struct utf8 *);
 int		 utf8_cont(unsigned char);
 size_t		 utf8_count(const unsigned char *, size_t);
 
+/* conv.c */
+enum conv_key {
+	CONV_TEXT,	/* a character, or a control shown as text */
+	CONV_ERASE,	/* BS or DEL */
+	CONV_EOL,	/* a line end */
+	CONV_TURN,	/* a line end that ends the judge's turn */
+	CONV_EOL_HALF,	/* the second half of CR LF or LF CR: nothing */
+	CONV_QUERY	/* a judge's ENQ: no key at all */
+};
+struct conv {
+	unsigned char	 eol;	/* CR or LF that may pair, else 0 */
+	int		 eols;	/* line ends in a row */
+};
+void		 conv_init(struct conv *);
+enum conv_key	 conv_key(struct conv *, int, unsigned char);
+int		 conv_ends_line(enum conv_key);
+#define CONV_TABSTOP	8
+size_t		 conv_tab(size_t);
+
 /* tx-line.c */
 /*
  * The transcript state machine: bytes in, finished screen lines out, no
@@ -273,7 +292,7 @@ struct tx_side {			/* private */
 	int		 started;	/* usec is set */
 	int		 judge;		/* judge when the line began */
 	int		 wrapped;	/* a continuation of a wrapped line */
-	int		 eol;		/* CR or LF that may pair, else 0 */
+	struct conv	 conv;		/* line ends and erases */
 };
 struct tx_line {			/* private */
 	struct tx_side	 side[2];
@@ -348,7 +367,7 @@ struct view {				/* private */
 	int		 raw8;		/* 0xa0-0xff as they are, not UTF-8 */
 	enum cap_encoding charset;	/* how the bytes read */
 	struct utf8	 u8[2];		/* utf-8: judge's, entity's char */
-	int		 eol[2];	/* pending CR or LF, judge and entity */
+	struct conv	 conv[2];	/* the judge's and the entity's keys */
 	size_t		 col;		/* column on the current line */
 	size_t		 nunit;		/* erasable characters on the line */
 	unsigned char	 unit[256];	/* their widths, the last 256 */
@@ -379,6 +398,7 @@ struct stats {
 	int		 have[2];	/* private */
 	int		 last_who;	/* private */
 	int		 judge_eol;	/* private */
+	struct conv	 judge_conv;	/* private */
 	size_t		 interruptions;	/* output begun mid judge line */
 	enum cap_encoding charset;	/* utf-8: a character is one key */
 };

@@ -10,9 +10,8 @@
  * U+00A0 and above is kept as it is, one column, and erased whole; a C1
  * control or what is no character is escaped byte by byte, one unit.
  *
- * CR, LF, CRLF and LFCR each end one line: a CR or LF is remembered in
- * eol and the other one, next, is the second half of the same line end.
- * Empty lines are never emitted, so the second CR of a turn end gives
+ * Which bytes end lines and erase is the convention's (conv.c): CR, LF,
+ * CRLF and LFCR each end one line, BS and DEL erase.  Empty lines are never emitted, so the second CR of a turn end gives
  * nothing.  A judge line that reads "@@nn" (1996 rules) is a judge change
  * and is not written.
  */
@@ -219,25 +218,21 @@ tx_line_feed(struct tx_line *m, enum tx_who who, unsigned char b,
 	char		 rep[16];
 	size_t		 n, room, cols;
 	enum utf8_step	 step;
+	enum conv_key	 key;
 	int		 k = 0;
 
-	if (who == TX_JUDGE && b == TX_ENQ)
+	if ((key = conv_key(&s->conv, who == TX_JUDGE, b)) == CONV_QUERY)
 		return (0);		/* a terminal's question, no text */
 	if (s->u8.held && !utf8_cont(b)) {
 		/* A character cut off: escaped, then b is read. */
 		n = tx_line_utf8(&s->u8, utf8_byte(&s->u8, b), rep, &cols);
 		k = tx_line_put(m, s, who, rep, n, cols, usec, out);
 	}
-	if (b == '\r' || b == '\n') {
-		if (s->eol != 0 && s->eol != b) {
-			s->eol = 0;	/* the second half of CRLF or LFCR */
-			return (k);
-		}
-		s->eol = b;
+	if (key == CONV_EOL_HALF)
+		return (k);
+	if (conv_ends_line(key))
 		return (k + tx_line_end(m, who, out + k));
-	}
-	s->eol = 0;
-	if (b == '\b' || b == 0x7f) {
+	if (key == CONV_ERASE) {
 		if (s->nunit > 0) {
 			s->nunit--;
 			s->len -= s->unit[s->nunit];
@@ -246,10 +241,10 @@ tx_line_feed(struct tx_line *m, enum tx_who who, unsigned char b,
 		return (k);
 	}
 	if (b == '\t') {
-		n = 8 - s->cols % 8;
+		n = conv_tab(s->cols);
 		room = m->width - s->cols;
 		if (room == 0)
-			n = 8 < m->width ? 8 : m->width;
+			n = CONV_TABSTOP < m->width ? CONV_TABSTOP : m->width;
 		else if (n > room)
 			n = room;
 		memset(rep, ' ', n);
@@ -313,7 +308,7 @@ tx_line_flush(struct tx_line *m, struct tx_out *out)
 		order[i]->nunit = 0;
 		order[i]->started = 0;
 		order[i]->wrapped = 0;
-		order[i]->eol = 0;
+		conv_init(&order[i]->conv);
 	}
 	return (n);
 }

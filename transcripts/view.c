@@ -155,28 +155,29 @@ view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
 {
 	char		*o = out, *c;
 	size_t		 i, w, k;
-	int		 side, *eol;
+	int		 side;
+	struct conv	*cv;
 	struct utf8	*u;
+	enum conv_key	 key;
 	unsigned char	 b;
 
 	if (kind != CAP_INPUT && kind != CAP_OUTPUT)
 		return (0);
 	side = kind;
-	eol = &v->eol[kind == CAP_INPUT ? 0 : 1];
+	cv = &v->conv[kind == CAP_INPUT ? 0 : 1];
 	u = &v->u8[kind == CAP_INPUT ? 0 : 1];
 	for (i = 0; i < n; i++) {
 		b = p[i];
+		if ((key = conv_key(cv, kind == CAP_INPUT, b)) == CONV_QUERY)
+			continue;	/* a terminal's question: nothing shown */
 		if (u->held && !utf8_cont(b)) {
 			/* A character cut off: shown as \xHH, b read next. */
 			o = view_utf8(u, b, o, &w);
 			view_unit(v, w);
 		}
-		if (b == '\r' || b == '\n') {
-			if (*eol != 0 && *eol != b) {
-				*eol = 0;
-				continue;
-			}
-			*eol = b;
+		if (key == CONV_EOL_HALF)
+			continue;
+		if (conv_ends_line(key)) {
 			if (v->owner == 0)
 				o = view_own(v, side, o);
 			*o++ = '\r';
@@ -186,9 +187,8 @@ view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
 			v->col = 0;
 			continue;
 		}
-		*eol = 0;
 		o = view_own(v, side, o);
-		if (b == '\b' || b == 0x7f) {
+		if (key == CONV_ERASE) {
 			if (v->nunit == 0)
 				continue;
 			v->nunit--;
@@ -201,7 +201,7 @@ view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
 			continue;
 		}
 		if (b == '\t') {
-			w = 8 - v->col % 8;
+			w = conv_tab(v->col);
 			memset(o, ' ', w);
 			o += w;
 		} else if (b >= 0x20 && b < 0x7f) {

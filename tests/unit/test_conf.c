@@ -276,6 +276,23 @@ test_entry_user(void **state)
 	    "bad.conf:1: entry_user '' is not a user name");
 }
 
+/*
+ * A station that fails after claiming a port gives it back: the next
+ * place that names the port is checked against the places kept (the
+ * fuzzer found the freed name read there).
+ */
+static void
+test_failed_station_gives_ports_back(void **state)
+{
+	(void)state;
+	fixture_conf_error(PORTS
+	    "stations = ( { name = \"J1\"; judge = 1; left = \"j1-left\"; "
+	    "right = \"zz\"; },\n"
+	    "  { name = \"J2\"; judge = 2; left = \"j1-left\"; "
+	    "right = \"j1-right\"; } );\n",
+	    "bad.conf:7: station 'J1': unknown port 'zz'");
+}
+
 /* A name of 32 allowed characters is accepted. */
 static void
 test_names_of_32_allowed_characters_are_accepted(void **state)
@@ -759,6 +776,7 @@ main(void)
 		cmocka_unit_test(test_error_bad_serial_option),
 		cmocka_unit_test(test_ftdi_ports_on_other_lines),
 		cmocka_unit_test(test_entry_user),
+		cmocka_unit_test(test_failed_station_gives_ports_back),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL) +
