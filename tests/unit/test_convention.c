@@ -193,29 +193,6 @@ test_turns(void **state)
 	assert_int_equal(stats_answers(chunks), 4);
 }
 
-/* Read a file whole. */
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE	*f;
-	char	*buf;
-	long	 n;
-
-	if ((f = fopen(path, "rb")) == NULL)
-		return (NULL);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	if (n < 0 || (buf = malloc((size_t)n + 1)) == NULL ||
-	    fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		return (NULL);
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return (buf);
-}
-
 /* Every judge's keystrokes of the 2012 logs, each side, through both. */
 static void
 test_2012_logs(void **state)
@@ -242,7 +219,8 @@ test_2012_logs(void **state)
 		if (strncmp(de->d_name, "logfile.", 8) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if ((text = slurp(path, &len)) == NULL)
+		if (cap_file_read(path, 16 * 1024 * 1024, &text, &len,
+		    &e) != CAP_OK)
 			fail_msg("cannot read %s", path);
 		memset(&log, 0, sizeof(log));
 		if (lpp_parse(path, text, len, &log, &e) != CAP_OK)
