@@ -382,7 +382,13 @@ lpp_record(struct lpp_log *log, const char *s, size_t len,
 	memcpy(r->key, p, klen < LPP_KEY_MAX - 1 ? klen : LPP_KEY_MAX - 1);
 	r->key[klen < LPP_KEY_MAX - 1 ? klen : LPP_KEY_MAX - 1] = '\0';
 	r->keylen = klen < LPP_KEY_MAX - 1 ? klen : LPP_KEY_MAX - 1;
-	if ((b = lpp_key_byte(p, klen)) == -1) {
+	if ((b = lpp_key_byte(p, klen)) == -1 && klen == 1 && *p == ' ') {
+		/* A space logged as itself, not as "space": kept, and said. */
+		r->byte = ' ';
+		if (lpp_add_defect(log, LPP_D_KEY, line, off,
+		    "a lone space for the key name, read as space") == -1)
+			return (-1);
+	} else if (b == -1) {
 		r->byte = -1;
 		lpp_key_word(word, sizeof(word), p,
 		    klen < LPP_KEY_MAX ? klen : LPP_KEY_MAX);

@@ -10,7 +10,9 @@
  * CRLF and LFCR end the current line as "\r\n", whoever owns it.  Tabs
  * become spaces; printable ISO-8859-1 becomes UTF-8; every other byte is
  * shown as the text \xHH, so no control sequence ever reaches the
- * terminal.  When the link's character set is UTF-8 (view_charset), a
+ * terminal, and a backslash as "\\", so that it never reads as one (but
+ * on the live judge's screen, view_live, where nothing is escaped but
+ * controls).  When the link's character set is UTF-8 (view_charset), a
  * character of U+00A0 and above is shown as it is, one column that one
  * erase takes back whole; a C1 control (U+0080..U+009F) and a sequence
  * that is no character are shown as the \xHH of their bytes, one unit.
@@ -204,6 +206,11 @@ view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
 			w = conv_tab(v->col);
 			memset(o, ' ', w);
 			o += w;
+		} else if (b == '\\' && !v->raw8) {
+			/* Doubled, as a transcript writes it: never an escape. */
+			*o++ = '\\';
+			*o++ = '\\';
+			w = 2;
 		} else if (b >= 0x20 && b < 0x7f) {
 			*o++ = (char)b;
 			w = 1;

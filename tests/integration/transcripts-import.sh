@@ -124,17 +124,35 @@ for f in "$LOGS"/*.log; do
 		NR > 4 && /^J[0-9]* [0-9]+ [^ ]+ (left|right) / {
 			key = $0
 			for (i = 0; i < 4; i++) sub(/^[^ ]* /, "", key)
-			if (!(key in ok) && !(length(key) == 1 && key ~ /[!-~]/))
+			if (key == " ")
+				print base ":" NR ": offset " off ": key: a lone space" >"/dev/stderr"
+			else if (!(key in ok) && !(length(key) == 1 && key ~ /[!-~]/))
 				print base ":" NR ": offset " off ": key: "
 		}'
-done >"$T/expect.keys"
-[ "$(wc -l <"$T/expect.keys")" -gt 0 ] || fail "no unknown key names found in the logs"
+done >"$T/expect.keys" 2>"$T/expect.spaces"
+[ "$(cat "$T/expect.keys" "$T/expect.spaces" | wc -l)" -gt 0 ] ||
+	fail "no unknown key names found in the logs"
 while IFS= read -r line; do
 	grep -qF "$line" "$T/report" || fail "import did not report: $line..."
 done <"$T/expect.keys"
 [ "$(grep -c ': key: unknown key name' "$T/report")" -eq "$(wc -l <"$T/expect.keys")" ] ||
 	fail "import reported other unknown keys than $(wc -l <"$T/expect.keys")"
 echo "ok: the $(wc -l <"$T/expect.keys") unknown key names reported with line and offset"
+
+# A space logged as a lone space (16 in d_burke_adam's logs) is kept as a
+# space, and said: "you are" stays "you are" after the next BackSpace.
+[ "$(wc -l <"$T/expect.spaces")" -eq 16 ] ||
+	fail "expected 16 lone spaces in the logs, found $(wc -l <"$T/expect.spaces")"
+while IFS= read -r line; do
+	grep -qF "$line for the key name, read as space" "$T/report" ||
+		fail "import did not say: $line"
+done <"$T/expect.spaces"
+mkdir -p "$T/burke"
+"$TR" render -o "$T/burke" "$T"/cap/d_burke_adam.2012-05-15--13-14-01.*right*.cast >/dev/null ||
+	fail "cannot render d_burke_adam's capture"
+grep -q "Doesn't time fly when you are bored" "$T"/burke/*.TXT ||
+	fail "a lone space was lost: $(grep 'time fly' "$T"/burke/*.TXT)"
+echo "ok: the 16 lone spaces kept as spaces, and said"
 
 # Pairs logged twice: the same judge, program and round in an earlier log.
 for f in "$LOGS"/*.log; do

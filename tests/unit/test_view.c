@@ -49,6 +49,17 @@ test_entity_normal_form(void **state)
 	view_init(&v);
 	view_live(&v);
 	feed(&v, CAP_OUTPUT, "caf\xe9", "caf\xe9");
+	/*
+	 * A backslash is doubled, as the transcript writes it, so that a
+	 * typed "\x1b" never reads as an ESC, and erased whole; the live
+	 * screen shows it as it is.
+	 */
+	view_init(&v);
+	feed(&v, CAP_OUTPUT, "a\\x1b\x1b", "a\\\\x1b\\x1b");
+	feed(&v, CAP_OUTPUT, "\x7f\x7f\x7f\x7f", "\b \b\b \b\b \b\b \b\b \b\b \b\b \b");
+	view_init(&v);
+	view_live(&v);
+	feed(&v, CAP_OUTPUT, "a\\b", "a\\b");
 }
 
 static void
