@@ -309,7 +309,8 @@ browser_run() {
 	fi
 	mkdir -p "$ROOT/$B/test-logs"
 	rm -f "$ROOT/$B/test-logs/$_name.png"
-	PYTHONPATH=$ROOT/tests/tools python3 - "$BROWSER_PORT" \
+	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$ROOT/tests/tools python3 - \
+	    "$BROWSER_PORT" \
 	    "$ROOT/$B/test-logs/$_name.png" "$@" >"$T/browser.out" 2>&1 ||
 		fail "the browser test failed: $(cat "$T/browser.out")"
 	cat "$T/browser.out"
