@@ -1,11 +1,13 @@
 /*
  * transcripts verify: check captures and transcripts (verify.c), files
- * named or every *.cast and transcript (*.TXT, *.txt) under a directory.
+ * named or every *.cast and transcript (LPyy-nn.TXT) under a directory,
+ * such as muxd's state directory.
  * A transcript compared with its capture is not checked a second time.
  * One report per file; the exit status is 1 when anything was found.
  */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmd.h"
 
@@ -28,6 +31,7 @@ static int	cmd_verify_has(const struct cmd_verify_list *, const char *);
 static int	cmd_verify_walk(const char *, struct cmd_verify_list *,
 		    struct cmd_verify_list *, int);
 static int	cmd_verify_ends(const char *, const char *);
+static int	cmd_verify_transcript(const char *);
 static int	cmd_verify_print(const struct verify_report *);
 static int	cmd_verify_cmp(const void *, const void *);
 static void	cmd_verify_sort(struct cmd_verify_list *);
@@ -127,8 +131,7 @@ cmd_verify_walk(const char *dir, struct cmd_verify_list *caps,
 			if (cmd_verify_ends(p, ".cast")) {
 				if (cmd_verify_push(caps, p) == -1)
 					err(1, NULL);
-			} else if (cmd_verify_ends(p, ".TXT") ||
-			    cmd_verify_ends(p, ".txt")) {
+			} else if (cmd_verify_transcript(de->d_name)) {
 				if (cmd_verify_push(txs, p) == -1)
 					err(1, NULL);
 			}
@@ -137,6 +140,27 @@ cmd_verify_walk(const char *dir, struct cmd_verify_list *caps,
 	}
 	closedir(d);
 	return (rv);
+}
+
+/*
+ * Tell whether a file found in a directory is a transcript: its name the
+ * 1996 format's, LPyy-nn.TXT (any case); a state directory's
+ * compliance.txt and state.json are not.
+ */
+static int
+cmd_verify_transcript(const char *name)
+{
+	size_t	i, n = strlen(name);
+
+	if (n < 11 || (name[0] != 'L' && name[0] != 'l') ||
+	    (name[1] != 'P' && name[1] != 'p') || !isdigit((unsigned char)
+	    name[2]) || !isdigit((unsigned char)name[3]) || name[4] != '-' ||
+	    strcasecmp(name + n - 4, ".txt") != 0)
+		return (0);
+	for (i = 5; i < n - 4; i++)
+		if (!isdigit((unsigned char)name[i]))
+			return (0);
+	return (i > 5);
 }
 
 /* Print a report; 1 when it has findings. */

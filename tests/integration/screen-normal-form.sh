@@ -68,4 +68,10 @@ while IFS= read -r l; do
 		fail "the transcript's line '$l' is not on the judge's screen:
 $(cat "$T/judge.screen")"
 done <"$T/program.lines"
+
+# The state directory verifies as a whole: its compliance.txt and
+# state.json are no transcripts.
+"$ROOT/$B/transcripts/transcripts" verify "$T/state" >"$T/verify" 2>&1 ||
+	fail "verify of the state directory failed: $(cat "$T/verify")"
+grep -q 'compliance' "$T/verify" && fail "verify read compliance.txt: $(cat "$T/verify")"
 echo ok
