@@ -214,6 +214,7 @@ cmd_import_side(const struct lpp_log *log, const char *dir,
 	char			 title[512], j[8], rd[16];
 	const char		*base = cmd_import_base(log->file), *sname;
 	const char		*role;
+	char			 human[64];
 	size_t			 i, n;
 	int64_t			 last = 0, usec;
 	int			 fd = -1, rv = -1;
@@ -243,6 +244,12 @@ cmd_import_side(const struct lpp_log *log, const char *dir,
 	    log->program : "program") : sd->role == LPP_ROLE_HUMAN ?
 	    "confederate" : "unknown entity");
 
+	/*
+	 * The logs do not name the confederates: each is named by where
+	 * he sat, the human facing judge j in round r, so that each has
+	 * figures of his own.
+	 */
+	snprintf(human, sizeof(human), "human-r%s-j%s", rd, j);
 	cap_meta_init(&m);
 	m.timestamp = t0;
 	m.round = log->round;
@@ -259,7 +266,7 @@ cmd_import_side(const struct lpp_log *log, const char *dir,
 	    log->program) == -1 || cap_meta_set(&m.kind, "entry") == -1 ||
 	    cap_meta_set(&m.program, log->program) == -1)) ||
 	    (sd->role == LPP_ROLE_HUMAN && (cap_meta_set(&m.entity,
-	    "confederate") == -1 || cap_meta_set(&m.kind, "confederate") ==
+	    human) == -1 || cap_meta_set(&m.kind, "confederate") ==
 	    -1 || cap_meta_set(&m.program, "human") == -1)) ||
 	    (sd->role == LPP_ROLE_UNKNOWN && cap_meta_set(&m.entity,
 	    sname) == -1)) {

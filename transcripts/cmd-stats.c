@@ -4,6 +4,7 @@
  * definitions).  Speakers are the judge (by number) and the entity (by
  * name and kind); the pools are by speaker, then by kind: judges,
  * confederates, entries, and humans (judges and confederates together).
+ * With -j, the same figures as one JSON object on standard output.
  */
 #include <err.h>
 #include <getopt.h>
@@ -38,6 +39,11 @@ static int	cmd_stats_exec(int, char **);
 static int	cmd_stats_one(const char *, struct cmd_stats_pools *);
 static void	cmd_stats_print(const char *, const char *,
 		    struct stats_series *, int, size_t);
+static json_t	*cmd_stats_json(const char *, struct stats_series *, int,
+		    size_t);
+
+/* With -j: the figures gathered as JSON, else NULL (printed as text). */
+static json_t	*cmd_stats_out;
 static struct stats_series *cmd_stats_find(struct cmd_stats_pools *,
 		    const char *);
 static enum cmd_stats_pool_kind cmd_stats_kind(const char *);
@@ -47,8 +53,41 @@ static const char *cmd_stats_kind_names[POOL_COUNT] = {
 };
 
 const struct cmd_entry cmd_stats_entry = {
-	"stats", "capture ...", cmd_stats_exec
+	"stats", "[-j] capture ...", cmd_stats_exec
 };
+
+/*
+ * One summary as JSON: a speaker's cadence, or (lat) the latency of the
+ * answers with the interruptions; seconds.
+ */
+static json_t *
+cmd_stats_json(const char *name, struct stats_series *s, int lat,
+    size_t interruptions)
+{
+	struct stats_summary	sum;
+	json_t			*o;
+
+	stats_summary(s, &sum);
+	if (lat)
+		o = json_pack("{ss sI sI}", "name", name, "answers",
+		    (json_int_t)sum.n, "interruptions",
+		    (json_int_t)interruptions);
+	else
+		o = json_pack("{ss sI sI sI sb}", "name", name, "keys",
+		    (json_int_t)sum.keys, "bursts", (json_int_t)sum.bursts,
+		    "gaps", (json_int_t)sum.n, "mechanical",
+		    sum.mechanical == 1);
+	if (o == NULL)
+		err(1, NULL);
+	if (sum.n > 0 && json_object_update(o, json_pack(
+	    "{sf sf sf sf sf}", "median", sum.median, "q1", sum.q1, "q3",
+	    sum.q3, "min", sum.min, "max", sum.max)) == -1)
+		err(1, NULL);
+	if (sum.n > 0 && !lat)
+		json_object_update(o, json_pack("{sf sf sf}", "iqr",
+		    sum.q3 - sum.q1, "cv", sum.cv, "qcd", sum.qcd));
+	return (o);
+}
 
 /*
  * Print one summary line: cadence, or latency (with the interruptions)
@@ -59,7 +98,30 @@ cmd_stats_print(const char *scope, const char *name, struct stats_series *s,
     int lat, size_t interruptions)
 {
 	struct stats_summary	sum;
+	json_t			*list, *o;
+	const char		*key;
 
+	if (cmd_stats_out != NULL) {
+		/* scope: a capture's path, or "total" */
+		key = strcmp(scope, "total") == 0 ? (lat ? "latency_totals" :
+		    "cadence_totals") : NULL;
+		if (key != NULL)
+			list = json_object_get(cmd_stats_out, key);
+		else {
+			list = json_object_get(json_object_get(
+			    cmd_stats_out, "captures"), scope);
+			if (list == NULL) {
+				list = json_array();
+				json_object_set_new(json_object_get(
+				    cmd_stats_out, "captures"), scope, list);
+			}
+		}
+		o = cmd_stats_json(name, s, lat, interruptions);
+		json_object_set_new(o, "figure", json_string(lat ? "latency" :
+		    "cadence"));
+		json_array_append_new(list, o);
+		return;
+	}
 	stats_summary(s, &sum);
 	if (lat) {
 		printf("%s latency %s: answers %zu", scope, name, sum.n);
@@ -174,8 +236,13 @@ cmd_stats_exec(int argc, char **argv)
 	size_t			 i;
 	int			 ch, k, status = 0, n = 0;
 
-	while ((ch = getopt(argc, argv, "")) != -1)
-		cmd_usage(&cmd_stats_entry);
+	while ((ch = getopt(argc, argv, "j")) != -1) {
+		if (ch != 'j')
+			cmd_usage(&cmd_stats_entry);
+		if ((cmd_stats_out = json_pack("{s{} s[] s[]}", "captures",
+		    "cadence_totals", "latency_totals")) == NULL)
+			err(1, NULL);
+	}
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
@@ -200,6 +267,13 @@ cmd_stats_exec(int argc, char **argv)
 				    1, pools.kinterruptions[k]);
 		cmd_stats_print("total", "answers", &pools.latency, 1,
 		    pools.interruptions);
+	}
+	if (cmd_stats_out != NULL) {
+		if (json_dumpf(cmd_stats_out, stdout, JSON_INDENT(1) |
+		    JSON_SORT_KEYS) == -1 || putchar('\n') == EOF)
+			status = 1;
+		json_decref(cmd_stats_out);
+		cmd_stats_out = NULL;
 	}
 	for (i = 0; i < pools.n; i++)
 		stats_series_free(&pools.v[i].s);

@@ -239,6 +239,21 @@ grep -q '^total latency answers: answers [1-9]' "$T/stats" ||
 	fail "no response latency: $(grep latency "$T/stats" | tail -1)"
 echo "ok: the entry typing at a constant pace is flagged mechanical"
 
+# Each confederate has figures of his own (named by where he sat), and
+# -j gives the same figures as JSON.
+[ "$(grep -c '^total cadence confederate human-r[0-9]*-j[0-9]*:' "$T/stats")" -ge 4 ] ||
+	fail "the confederates are pooled under one name: $(grep '^total cadence confederate' "$T/stats")"
+"$TR" stats -j "$T"/cap/*.cast >"$T/stats.json" || fail "stats -j failed"
+jq -e '[.cadence_totals[] | select(.name | startswith("confederate human-"))] | length >= 4' \
+    "$T/stats.json" >/dev/null || fail "stats -j lacks the confederates"
+[ "$(jq -r '.cadence_totals[] | select(.name == "entry m_embar_chip_vivant") | .mechanical' "$T/stats.json")" = true ] ||
+	fail "stats -j does not flag the mechanical entry"
+[ "$(jq -r '[.latency_totals[] | select(.name == "answers")][0].answers' "$T/stats.json")" -gt 0 ] ||
+	fail "stats -j has no answers"
+[ "$(jq '.captures | length' "$T/stats.json")" = "$(ls "$T"/cap/*.cast | wc -l)" ] ||
+	fail "stats -j does not list every capture"
+echo "ok: a confederate a seat, and stats -j"
+
 # A capture torn on purpose: verify gives the offset of the torn last
 # line, and everything before it still reads.
 c=$T/cap/m_allan_linguo.2012-05-15--13-14-57.r1.j3.right-program.cast
