@@ -85,7 +85,8 @@ lpp_key_byte(const char *name, size_t len)
 {
 	size_t	i;
 
-	if (len == 1 && name[0] > ' ' && name[0] < 0x7f)
+	/* A character as itself; a space too (the logs have 16 so). */
+	if (len == 1 && name[0] >= ' ' && name[0] < 0x7f)
 		return ((unsigned char)name[0]);
 	for (i = 0; i < sizeof(lpp_names) / sizeof(lpp_names[0]); i++)
 		if (strlen(lpp_names[i].name) == len &&
@@ -382,7 +383,7 @@ lpp_record(struct lpp_log *log, const char *s, size_t len,
 	memcpy(r->key, p, klen < LPP_KEY_MAX - 1 ? klen : LPP_KEY_MAX - 1);
 	r->key[klen < LPP_KEY_MAX - 1 ? klen : LPP_KEY_MAX - 1] = '\0';
 	r->keylen = klen < LPP_KEY_MAX - 1 ? klen : LPP_KEY_MAX - 1;
-	if ((b = lpp_key_byte(p, klen)) == -1 && klen == 1 && *p == ' ') {
+	if ((b = lpp_key_byte(p, klen)) == ' ' && klen == 1) {
 		/* A space logged as itself, not as "space": kept, and said. */
 		r->byte = ' ';
 		if (lpp_add_defect(log, LPP_D_KEY, line, off,

@@ -273,7 +273,7 @@ test_key_table(void **state)
 		{ "braceright", '}' }, { "underscore", '_' }, { "at", '@' },
 		{ "apostrophe", '\'' }, { "sterling", 0xa3 },
 		{ "a", 'a' }, { "Z", 'Z' }, { "7", '7' }, { "?", '?' },
-		{ "return", -1 }, { "Ret", -1 }, { "", -1 }, { " ", -1 },
+		{ "return", -1 }, { "Ret", -1 }, { "", -1 }, { " ", ' ' },
 		{ "spaces", -1 }, { "\x80", -1 }
 	};
 	char	w[16];
