@@ -67,8 +67,12 @@ confed_start(const struct profile *prof, const char *name, int minutes)
 	confed_clock = time(NULL);
 	pane_init(&confed_judge);
 	pane_init(&confed_own);
+	pane_charset(&confed_judge, prof->charset);
+	pane_charset(&confed_own, prof->charset);
 	filter_init(&confed_filter, 0, 0, NULL, NULL);
+	filter_charset(&confed_filter, prof->charset);
 	judgeterm_init(&confed_jt, 1, JUDGETERM_EOL_CR);
+	judgeterm_charset(&confed_jt, prof->charset);
 	if ((confed_pattern = assertion_pattern_new(NULL, 0, err,
 	    sizeof(err))) == NULL)
 		fatalx("%s", err);
@@ -305,7 +309,8 @@ confed_key(const unsigned char *buf, size_t n, const struct timeval *tv)
 				pane_feed(&confed_own, PANE_ENTITY, &c, 1);
 			continue;
 		}
-		if (c != '\t' && (c < 0x20 || (c >= 0x7f && c < 0xa0)))
+		if (c != '\t' && (c < 0x20 || (c >= 0x7f && c < 0xa0 &&
+		    confed_prof->charset != CAP_UTF8)))
 			continue;
 		if (confed_send(&c, 1, tv) == 0) {
 			pane_feed(&confed_own, PANE_ENTITY, &c, 1);

@@ -1,0 +1,49 @@
+# comprog --charset utf-8 in a room whose charset is "utf-8": the judge's
+# "café — don’t" reaches the confederate's screen whole, a character of
+# three bytes is erased whole by one Backspace, the confederate's answer
+# with such characters reaches the judge's screen whole, and comprog's
+# transcript keeps them.  Without --charset the judge's screen shows the
+# same bytes as ISO-8859-1.
+. tests/integration/lib.sh
+
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+tmux() { command tmux -u -L "cputf8-$$" "$@"; }
+trap 'command tmux -L "cputf8-$$" kill-server 2>/dev/null; cleanup' EXIT
+
+RULES='charset = "utf-8";' room1
+muxd_start -f "$T/room.conf"
+mkdir -p "$T/rec"
+cp_run confed "$COMPROG confederate --charset utf-8 -n Bob --no-record $T/c1"
+cp_wait confed '^Begin with' 5 "the confederate's side did not start"
+round_start 1
+H=$(facing C1)
+cp_run judge "$COMPROG judge --charset utf-8 -r $T/rec $H"
+cp_wait judge '^>' 5 "muxd's prompt is not on the judge's screen"
+cp_type judge '@@07'
+cp_key judge Enter Enter
+cp_type judge 'café — don’’'
+cp_key judge BSpace
+cp_type judge 't'
+cp_wait judge '^>café — don’t$' 5 "the judge's line is not shown whole, or the erase took more or less than a character"
+cp_key judge Enter Enter
+cp_wait confed '^café — don’t$' 5 "the judge's line did not reach the confederate's screen whole"
+
+cp_type confed 'Hello, my name is Bob and I am the human. Ça va? don’’'
+cp_key confed BSpace
+cp_type confed 't — café'
+cp_key confed Enter
+cp_wait confed "^Hello, my name is Bob and I am the human. Ça va\? don’t — café$" 5 \
+	"the confederate's own line is not shown whole"
+cp_wait judge "^Hello, my name is Bob and I am the human. Ça va\? don’t — café$" 5 \
+	"the confederate's line did not reach the judge's screen whole"
+cp_key judge C-] q
+cp_wait judge 'comprog-exit=0' 5 "C-] q did not end comprog"
+tx=$(ls "$T"/rec/LP*.TXT) || fail "no transcript"
+grep -q '^JUDGE07\[[0-9:]*\]café — don’t$' "$tx" ||
+	fail "the judge's line is not whole in the transcript: $(cat "$tx")"
+grep -q "^PROGRAM\[[0-9:]*\]Hello, my name is Bob and I am the human. Ça va? don’t — café$" "$tx" ||
+	fail "the confederate's line is not whole in the transcript: $(cat "$tx")"
+cap=$(ls "$T"/rec/*.cast) || fail "no capture"
+head -1 "$cap" | grep -q '"charset": *"utf-8"' || fail "the capture does not name the charset: $(head -1 "$cap")"
+muxd_stop
+echo ok
