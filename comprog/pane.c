@@ -184,12 +184,17 @@ pane_feed(struct pane *p, enum pane_who who, const unsigned char *buf,
 	}
 }
 
-/* Append text as it is, each byte one cell (a prompt, say). */
+/*
+ * Append text as it is (a prompt, say): each byte one cell, or with the
+ * UTF-8 charset each character.
+ */
 void
 pane_text(struct pane *p, enum pane_who who, const char *s)
 {
 	for (; *s != '\0'; s++)
-		pane_put(p, who, (unsigned char)*s, 1);
+		if (p->charset != CAP_UTF8 || !pane_utf8(p, who,
+		    (unsigned char)*s))
+			pane_put(p, who, (unsigned char)*s, 1);
 	p->eol[who] = 0;
 }
 

@@ -2,8 +2,9 @@
 # "café — don’t" reaches the confederate's screen whole, a character of
 # three bytes is erased whole by one Backspace, the confederate's answer
 # with such characters reaches the judge's screen whole, and comprog's
-# transcript keeps them.  Without --charset the judge's screen shows the
-# same bytes as ISO-8859-1.
+# transcript keeps them.  The confederate's side takes the profile's
+# charset; a profile's charset other than the two is refused.  The entry
+# adapter types an answer with such characters on the line whole.
 . tests/integration/lib.sh
 
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -13,7 +14,8 @@ trap 'command tmux -L "cputf8-$$" kill-server 2>/dev/null; cleanup' EXIT
 RULES='charset = "utf-8";' room1
 muxd_start -f "$T/room.conf"
 mkdir -p "$T/rec"
-cp_run confed "$COMPROG confederate --charset utf-8 -n Bob --no-record $T/c1"
+echo 'charset = "utf-8"; prompt = "»";' >"$T/utf8.profile"
+cp_run confed "$COMPROG confederate -p $T/utf8.profile -n Bob --no-record $T/c1"
 cp_wait confed '^Begin with' 5 "the confederate's side did not start"
 round_start 1
 H=$(facing C1)
@@ -46,4 +48,16 @@ grep -q "^PROGRAM\[[0-9:]*\]Hello, my name is Bob and I am the human. Ça va? do
 cap=$(ls "$T"/rec/*.cast) || fail "no capture"
 head -1 "$cap" | grep -q '"charset": *"utf-8"' || fail "the capture does not name the charset: $(head -1 "$cap")"
 muxd_stop
+
+echo 'charset = "utf-16";' >"$T/bad.profile"
+"$COMPROG" judge -p "$T/bad.profile" "$T/none" 2>"$T/bad.err" && fail "a charset utf-16 was taken"
+grep -q 'bad.profile:1: charset must be "iso-8859-1" or "utf-8"' "$T/bad.err" ||
+	fail "the bad charset is not named: $(cat "$T/bad.err")"
+
+# The entry adapter, on a pty pair: the answer goes out whole.
+cable line
+cp_run entry "$COMPROG entry --charset utf-8 --echo --typing 20 --no-record $T/line.dev -- sh -c 'while read -r l; do echo \"ok: café — don’t\"; done'"
+sleep 0.5
+tty "$T/line" 'send:hi\r\r' 'expect:ok: caf\xc3\xa9 \xe2\x80\x94 don\xe2\x80\x99t\r\n' >/dev/null ||
+	fail "the entry's answer did not reach the line whole"
 echo ok

@@ -401,6 +401,11 @@ test_pane_utf8(void **state)
 	assert_int_equal(l->len, 5);
 	assert_int_equal(l->cell[3].c, 'x');
 	assert_int_equal(l->cell[4].c, 0xe9);
+	pane_note(&p, "\xc2\xbb caf\xc3\xa9");
+	l = pane_line(&p, 1);
+	assert_int_equal(l->len, 6);
+	assert_int_equal(l->cell[0].c, 0xbb);
+	assert_int_equal(l->cell[5].c, 0xe9);
 	pane_free(&p);
 	pane_feed(&p, PANE_JUDGE, (const unsigned char *)"\xc3\xa9", 2);
 	assert_int_equal(pane_current_len(&p), 2);	/* ISO-8859-1 */
