@@ -139,6 +139,37 @@ test_echo_sorted_from_the_entity(void **state)
 	}
 }
 
+/*
+ * A UTF-8 link: muxd echoes a character of several bytes whole once its
+ * last byte is typed and erases it whole; all of that is echo, the
+ * entity's characters are the entity's.
+ */
+static void
+test_echo_utf8(void **state)
+{
+	struct play	p;
+	size_t		chunk;
+
+	(void)state;
+	for (chunk = 1; chunk <= 64; chunk *= 4) {
+		play_start(&p);
+		judgeterm_charset(&p.muxd, CAP_UTF8);
+		echo_charset(&p.echo, CAP_UTF8);
+		play_key(&p, "caf\xc3\xa9 \xe2\x80\x94\b!\r\r");
+		play_read(&p, chunk);
+		assert_string_equal(p.echoed,
+		    ">caf\xc3\xa9 \xe2\x80\x94\b \b!\r\n>\r\n");
+		assert_string_equal(p.entity, "");
+		play_entity(&p, "don\xe2\x80\x99t\r\n");
+		play_key(&p, "\xc3\xa9");
+		play_read(&p, chunk);
+		assert_string_equal(p.entity, "don\xe2\x80\x99t\r\n");
+		assert_string_equal(p.echoed,
+		    ">caf\xc3\xa9 \xe2\x80\x94\b \b!\r\n>\r\n>\xc3\xa9");
+		assert_false(echo_waiting(&p.echo));
+	}
+}
+
 /* The entity writing while the judge types: muxd's "\r\n>" is echo. */
 static void
 test_echo_with_the_entity_in_mid_line(void **state)
@@ -463,6 +494,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_echo_sorted_from_the_entity),
+		cmocka_unit_test(test_echo_utf8),
 		cmocka_unit_test(test_echo_with_the_entity_in_mid_line),
 		cmocka_unit_test(test_echo_held_across_reads),
 		cmocka_unit_test(test_echo_partial_match_released),
