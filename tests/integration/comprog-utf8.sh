@@ -3,7 +3,8 @@
 # three bytes is erased whole by one Backspace, the confederate's answer
 # with such characters reaches the judge's screen whole, and comprog's
 # transcript keeps them.  The confederate's side takes the profile's
-# charset; a profile's charset other than the two is refused.  The entry
+# charset; a profile's charset other than the two is refused; its own
+# check of the opening assertion reads UTF-8.  The entry
 # adapter types an answer with such characters on the line whole.
 . tests/integration/lib.sh
 
@@ -53,6 +54,17 @@ echo 'charset = "utf-16";' >"$T/bad.profile"
 "$COMPROG" judge -p "$T/bad.profile" "$T/none" 2>"$T/bad.err" && fail "a charset utf-16 was taken"
 grep -q 'bad.profile:1: charset must be "iso-8859-1" or "utf-8"' "$T/bad.err" ||
 	fail "the bad charset is not named: $(cat "$T/bad.err")"
+
+# The confederate's own check of the opening assertion reads UTF-8: an
+# approved name with an accent, typed in capitals, is the name.
+cable pair
+cp_run c2 "$COMPROG confederate --charset utf-8 -n José --no-record $T/pair.dev"
+cp_wait c2 '^Begin with: Hello, my name is José and I am the human' 5 "the reminder does not name José"
+tty "$T/pair" 'send:@@03\r\r' >/dev/null
+cp_wait c2 '^Judge 03' 5 "the judge's @@03 did not name him"
+cp_type c2 'Hello, my name is JOSÉ and I am the human'
+cp_key c2 Enter
+cp_wait c2 'I am the human  \[opening: OK\]' 5 "the opening assertion with JOSÉ is not confirmed"
 
 # The entry adapter, on a pty pair: the answer goes out whole.
 cable line
