@@ -73,14 +73,17 @@ comprog_usage(int status)
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: comprog judge [-v] [--local-echo | --remote-echo] [-e eol] "
 	    "[-l log]\n"
-	    "               [-p profile] [-r dir | --no-record] address\n"
+	    "               [--charset charset] [-p profile] "
+	    "[-r dir | --no-record] address\n"
 	    "       comprog confederate [-v] -n name [--clock minutes] "
 	    "[-e eol] [-l log]\n"
-	    "               [-p profile] [-r dir | --no-record] address\n"
+	    "               [--charset charset] [-p profile] "
+	    "[-r dir | --no-record] address\n"
 	    "       comprog entry [-v] [--echo] [--typing model] "
 	    "[-e eol] [-l log] [-n name]\n"
-	    "               [-p profile] [-r dir | --no-record] "
-	    "address -- program [arg ...]\n"
+	    "               [--charset charset] [-p profile] "
+	    "[-r dir | --no-record]\n"
+	    "               address -- program [arg ...]\n"
 	    "       comprog --help | --version\n");
 	exit(status);
 }
@@ -259,7 +262,8 @@ main(int argc, char *argv[])
 {
 	enum {
 		OPT_REMOTE_ECHO = 256, OPT_NO_RECORD, OPT_CLOCK, OPT_TYPING,
-		OPT_ECHO, OPT_PROGRAM, OPT_CONTESTANT, OPT_SEED, OPT_LOCAL_ECHO
+		OPT_ECHO, OPT_PROGRAM, OPT_CONTESTANT, OPT_SEED, OPT_LOCAL_ECHO,
+		OPT_CHARSET
 	};
 	static const struct option longopts[] = {
 		{ "eol", required_argument, NULL, 'e' },
@@ -277,6 +281,7 @@ main(int argc, char *argv[])
 		{ "program", required_argument, NULL, OPT_PROGRAM },
 		{ "contestant", required_argument, NULL, OPT_CONTESTANT },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "charset", required_argument, NULL, OPT_CHARSET },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const int	 signums[] = { SIGINT, SIGTERM, SIGHUP,
@@ -292,6 +297,7 @@ main(int argc, char *argv[])
 	const char		*logfile = NULL, *name = NULL, *eol = NULL;
 	const char		*typingtext = NULL, *program = NULL;
 	const char		*contestant = NULL, *address;
+	const char		*charset = NULL;
 	char			 err[LINE_ERRLEN], **prog = NULL;
 	int			 ch, judge_echo = -1, minutes = 0, echo = 0;
 	long long		 seed = -1;
@@ -365,6 +371,9 @@ main(int argc, char *argv[])
 		case OPT_CONTESTANT:
 			contestant = optarg;
 			break;
+		case OPT_CHARSET:
+			charset = optarg;
+			break;
 		case OPT_SEED:
 			seed = strtoll(optarg, NULL, 10);
 			break;
@@ -405,6 +414,12 @@ main(int argc, char *argv[])
 	    &prof.eol) == -1 || prof.eol == JUDGETERM_EOL_ASIS)) {
 		fprintf(stderr, "comprog: -e takes cr, lf or crlf, not '%s'\n",
 		    eol);
+		return (2);
+	}
+	if (charset != NULL && cap_encoding_parse(charset, &prof.charset) ==
+	    -1) {
+		fprintf(stderr, "comprog: --charset takes iso-8859-1 or utf-8, "
+		    "not '%s'\n", charset);
 		return (2);
 	}
 	if (typingtext != NULL)
@@ -456,6 +471,7 @@ main(int argc, char *argv[])
 	    COMPROG_ENTRY ? prog[0] : "comprog";
 	who.contestant = contestant != NULL ? contestant : name;
 	who.judge_side = comprog_mode == COMPROG_JUDGE;
+	who.charset = prof.charset;
 	if (record != NULL && transcript_open(record, &who, err,
 	    sizeof(err)) == -1)
 		fatalx("%s", err);

@@ -58,6 +58,7 @@ struct profile {
 		PROFILE_ECHO_REMOTE	/* muxd */
 	}		 echo;
 	int		 eol;		/* enum judgeterm_eol sent for Enter */
+	enum cap_encoding charset;	/* how the line's bytes read */
 	char		 typing[64];	/* entry: the typing model */
 	int		 fg[PROFILE_NCOLOURS];	/* curses colours, -1 default */
 	int		 bg[PROFILE_NCOLOURS];
@@ -72,7 +73,7 @@ int		 profile_colour(const char *);
 #define PANE_LINEMAX	4096	/* a longer line is ended there */
 enum pane_who { PANE_JUDGE, PANE_ENTITY, PANE_PROMPT, PANE_NOTE, PANE_NWHO };
 struct pane_cell {
-	unsigned char	 c;		/* ISO-8859-1 */
+	unsigned int	 c;		/* the character's code point */
 	unsigned char	 who;		/* enum pane_who */
 	unsigned char	 w;		/* cells BS erases from here: 1, or a tab */
 };
@@ -87,8 +88,11 @@ struct pane {
 	size_t		 n;		/* lines, the current one included */
 	unsigned char	 eol[PANE_NWHO];	/* CR or LF that may pair */
 	int		 bells;		/* BEL bytes seen */
+	enum cap_encoding charset;	/* how fed bytes read */
+	struct utf8	 u[PANE_NWHO];	/* utf-8: a character begun */
 };
 void		 pane_init(struct pane *);
+void		 pane_charset(struct pane *, enum cap_encoding);
 void		 pane_free(struct pane *);
 void		 pane_feed(struct pane *, enum pane_who, const unsigned char *,
 		    size_t);
@@ -143,6 +147,7 @@ struct transcript_who {
 	const char	*program;	/* transcript header */
 	const char	*contestant;
 	int		 judge_side;	/* comprog is the judge's terminal */
+	enum cap_encoding charset;	/* how the line's bytes read */
 };
 int		 transcript_open(const char *, const struct transcript_who *,
 		    char *, size_t);
@@ -174,10 +179,12 @@ struct echo {
 	size_t		 nheld;
 	int64_t		 heldsince;
 	uint64_t	 lost;		/* keys never echoed */
+	enum cap_encoding charset;	/* how the keys read */
 };
 typedef void (*echo_fn)(void *, int, unsigned char, const unsigned char *,
     size_t);
 void		 echo_init(struct echo *);
+void		 echo_charset(struct echo *, enum cap_encoding);
 void		 echo_key(struct echo *, unsigned char, int64_t);
 void		 echo_feed(struct echo *, const unsigned char *, size_t,
 		    int64_t, echo_fn, void *);

@@ -47,6 +47,7 @@ static void	confed_read(const unsigned char *, size_t,
 		    const struct timeval *);
 static void	confed_change(enum line_change, const char *);
 static void	confed_status(void);
+static void	confed_assertion_new(void);
 static void	confed_titles(void);
 static void	confed_judge_is(int);
 static int	confed_skip(unsigned char);
@@ -54,6 +55,18 @@ static int	confed_send(const unsigned char *, size_t,
 		    const struct timeval *);
 
 const struct line_cb confed_line_cb = { confed_read, confed_change };
+
+/* Start checking the opening assertion afresh, in the line's charset. */
+static void
+confed_assertion_new(void)
+{
+	if ((confed_assertion = assertion_new(confed_pattern,
+	    confed_name)) == NULL)
+		fatal("assertion_new");
+	if (assertion_charset(confed_assertion, confed_prof->charset) == -1)
+		fatalx("the assertion pattern is not compiled for %s",
+		    cap_encoding_name(confed_prof->charset));
+}
 
 /* Take the screen: the reminder, the two panes, the status line. */
 void
@@ -67,13 +80,16 @@ confed_start(const struct profile *prof, const char *name, int minutes)
 	confed_clock = time(NULL);
 	pane_init(&confed_judge);
 	pane_init(&confed_own);
+	pane_charset(&confed_judge, prof->charset);
+	pane_charset(&confed_own, prof->charset);
 	filter_init(&confed_filter, 0, 0, NULL, NULL);
+	filter_charset(&confed_filter, prof->charset);
 	judgeterm_init(&confed_jt, 1, JUDGETERM_EOL_CR);
-	if ((confed_pattern = assertion_pattern_new(NULL, 0, err,
-	    sizeof(err))) == NULL)
+	judgeterm_charset(&confed_jt, prof->charset);
+	if ((confed_pattern = assertion_pattern_new(NULL, prof->charset ==
+	    CAP_UTF8 ? ASSERTION_UTF8 : 0, err, sizeof(err))) == NULL)
 		fatalx("%s", err);
-	if ((confed_assertion = assertion_new(confed_pattern, name)) == NULL)
-		fatal("assertion_new");
+	confed_assertion_new();
 	if (screen_init(prof, SCREEN_SPLIT, &confed_judge, &confed_own, err,
 	    sizeof(err)) == -1)
 		fatalx("%s", err);
@@ -167,9 +183,7 @@ confed_judge_is(int nn)
 	pane_note(&confed_judge, note);
 	if (nn != confed_number) {
 		assertion_free(confed_assertion);
-		if ((confed_assertion = assertion_new(confed_pattern,
-		    confed_name)) == NULL)
-			fatal("assertion_new");
+		confed_assertion_new();
 	}
 	confed_number = nn;
 	confed_clock = time(NULL);
@@ -305,7 +319,8 @@ confed_key(const unsigned char *buf, size_t n, const struct timeval *tv)
 				pane_feed(&confed_own, PANE_ENTITY, &c, 1);
 			continue;
 		}
-		if (c != '\t' && (c < 0x20 || (c >= 0x7f && c < 0xa0)))
+		if (c != '\t' && (c < 0x20 || (c >= 0x7f && c < 0xa0 &&
+		    confed_prof->charset != CAP_UTF8)))
 			continue;
 		if (confed_send(&c, 1, tv) == 0) {
 			pane_feed(&confed_own, PANE_ENTITY, &c, 1);

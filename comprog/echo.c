@@ -59,6 +59,14 @@ echo_init(struct echo *e)
 	judgeterm_init(&e->shadow, 0, JUDGETERM_EOL_ASIS);
 }
 
+/* Say how the keys read, as muxd's judge terminal is told. */
+void
+echo_charset(struct echo *e, enum cap_encoding charset)
+{
+	e->charset = charset;
+	judgeterm_charset(&e->shadow, charset);
+}
+
 /*
  * Note a key sent to muxd at usec.  With every slot taken the oldest key
  * is given up, unless its echo has started to come back (held): then the
@@ -189,6 +197,7 @@ echo_feed(struct echo *e, const unsigned char *buf, size_t n, int64_t usec,
 		if (c == '>' && e->npend == 0 && e->shadow.col0) {
 			echo_flush(&r);
 			judgeterm_init(&e->shadow, 0, JUDGETERM_EOL_ASIS);
+			judgeterm_charset(&e->shadow, e->charset);
 			judgeterm_prompt(&e->shadow, &out);
 			e->expok = 0;
 			fn(arg, 1, 0, &c, 1);

@@ -81,6 +81,7 @@ static int	entry_take(int);
 static void	entry_restart_cb(evutil_socket_t, short, void *);
 static void	entry_type_cb(evutil_socket_t, short, void *);
 static void	entry_type_next(void);
+static size_t	entry_key(unsigned char *);
 static void	entry_read(const unsigned char *, size_t,
 		    const struct timeval *);
 static void	entry_change(enum line_change, const char *);
@@ -97,6 +98,7 @@ entry_start(const struct profile *prof, const struct typing *typing,
 	entry_argv = argv;
 	entry_echo = echo;
 	judgeterm_init(&entry_jt, !echo, JUDGETERM_EOL_LF);
+	judgeterm_charset(&entry_jt, prof->charset);
 	if ((entry_tochild = evbuffer_new()) == NULL ||
 	    (entry_answer = evbuffer_new()) == NULL ||
 	    (entry_turn = evbuffer_new()) == NULL ||
@@ -432,6 +434,23 @@ entry_type_next(void)
 	evtimer_add(entry_ev_type, &tv);
 }
 
+/*
+ * Copy the next key of the answer into b (4 bytes): a byte, or with the
+ * UTF-8 charset a character's bytes as far as they are there; its length.
+ */
+static size_t
+entry_key(unsigned char *b)
+{
+	size_t	got, len, n = 1;
+
+	got = (size_t)evbuffer_copyout(entry_answer, b, 4);
+	if (entry_prof->charset != CAP_UTF8 || (len = utf8_len(b[0])) < 2)
+		return (1);
+	while (n < len && n < got && utf8_cont(b[n]))
+		n++;
+	return (n);
+}
+
 /* Type one key of the answer. */
 static void
 entry_type_cb(evutil_socket_t fd, short what, void *arg)
@@ -439,21 +458,21 @@ entry_type_cb(evutil_socket_t fd, short what, void *arg)
 	static const char	*eols[] = { "\r", "\n", "\r\n", "\r\n" };
 	struct timeval		 tv;
 	const unsigned char	*out;
-	unsigned char		 key;
-	size_t			 n;
+	unsigned char		 key[4];
+	size_t			 n, m;
 
 	(void)fd;
 	(void)what;
 	(void)arg;
 	if (!line_is_up() || evbuffer_get_length(entry_answer) == 0)
 		return;
-	evbuffer_copyout(entry_answer, &key, 1);
-	if (key == '\n') {
+	m = entry_key(key);
+	if (key[0] == '\n') {
 		out = (const unsigned char *)eols[entry_prof->eol & 3];
 		n = strlen((const char *)out);
 	} else {
-		out = &key;
-		n = 1;
+		out = key;
+		n = m;
 	}
 	if (line_send(out, n) == -1) {
 		tv.tv_sec = 0;
@@ -461,12 +480,12 @@ entry_type_cb(evutil_socket_t fd, short what, void *arg)
 		evtimer_add(entry_ev_type, &tv);
 		return;
 	}
-	evbuffer_drain(entry_answer, 1);
+	evbuffer_drain(entry_answer, m);
 	comprog_time(&tv);
 	transcript_entity(out, n, &tv);
 	if (entry_echo)
 		judgeterm_screen(&entry_jt, out, n);
-	entry_prev = key;
+	entry_prev = key[0];
 	entry_type_next();
 }
 

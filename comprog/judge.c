@@ -86,7 +86,9 @@ judge_start(const struct profile *prof)
 
 	judge_prof = prof;
 	pane_init(&judge_pane);
+	pane_charset(&judge_pane, prof->charset);
 	filter_init(&judge_filter, 0, 0, judge_filter_cb, NULL);
+	filter_charset(&judge_filter, prof->charset);
 	if (screen_init(prof, SCREEN_SINGLE, &judge_pane, NULL, err,
 	    sizeof(err)) == -1)
 		fatalx("%s", err);
@@ -100,6 +102,7 @@ judge_start(const struct profile *prof)
 		pane_note(&judge_pane, s);
 	}
 	echo_init(&judge_echo);
+	echo_charset(&judge_echo, prof->charset);
 	if ((judge_tick = evtimer_new(comprog_base, judge_tick_cb,
 	    NULL)) == NULL || (judge_ask_ev = evtimer_new(comprog_base,
 	    judge_ask_cb, NULL)) == NULL)
@@ -107,6 +110,7 @@ judge_start(const struct profile *prof)
 	judge_mode = prof->echo;
 	if (judge_mode == PROFILE_ECHO_LOCAL) {
 		judgeterm_init(&judge_jt, 0, (enum judgeterm_eol)prof->eol);
+		judgeterm_charset(&judge_jt, prof->charset);
 		judgeterm_prompt(&judge_jt, &out);
 		judge_show_echo(0, out.echo, out.necho);
 	}
@@ -189,6 +193,7 @@ judge_decide(enum profile_echo mode, const char *why)
 	if (mode == PROFILE_ECHO_LOCAL) {
 		judgeterm_init(&judge_jt, 0, (enum judgeterm_eol)
 		    judge_prof->eol);
+		judgeterm_charset(&judge_jt, judge_prof->charset);
 		judgeterm_prompt(&judge_jt, &out);
 		judge_show_echo(0, out.echo, out.necho);
 		for (i = 0; i < judge_echo.npend; i++) {
@@ -198,6 +203,7 @@ judge_decide(enum profile_echo mode, const char *why)
 		}
 	}
 	echo_init(&judge_echo);
+	echo_charset(&judge_echo, judge_prof->charset);
 	judge_mode = mode;
 	judge_status();
 }

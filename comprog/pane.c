@@ -9,6 +9,10 @@
  * erase the last character of the current line (a whole tab at once) and
  * never reach back into an ended line.  TAB becomes spaces up to the next
  * multiple of 8.  Printable ASCII and 0xa0-0xff (ISO-8859-1) are kept;
+ * with the UTF-8 charset (pane_charset) each writer's bytes are read a
+ * character at a time (utf8.c) and a character from U+00A0 on is kept
+ * whole in one cell, erased whole by one BS; C1 controls and bytes that
+ * are no character are dropped;
  * BEL is counted so the screen can ring; every other control byte is
  * dropped, so nothing fed here can move the cursor or change the screen.
  * A line longer than PANE_LINEMAX cells is ended there.
@@ -30,8 +34,9 @@
 
 static struct pane_line *pane_cur(struct pane *);
 static void	pane_newline(struct pane *);
-static void	pane_put(struct pane *, enum pane_who, unsigned char,
+static void	pane_put(struct pane *, enum pane_who, unsigned int,
 		    unsigned char);
+static int	pane_utf8(struct pane *, enum pane_who, unsigned char);
 static void	pane_erase(struct pane *);
 
 /* Start a pane with one empty line. */
@@ -40,6 +45,14 @@ pane_init(struct pane *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->n = 1;
+}
+
+/* Say how the bytes fed to a pane read. */
+void
+pane_charset(struct pane *p, enum cap_encoding charset)
+{
+	p->charset = charset;
+	memset(p->u, 0, sizeof(p->u));
 }
 
 /* Free the text of a pane. */
@@ -74,7 +87,7 @@ pane_newline(struct pane *p)
 
 /* Append a cell to the current line; w is what a BS there erases. */
 static void
-pane_put(struct pane *p, enum pane_who who, unsigned char c, unsigned char w)
+pane_put(struct pane *p, enum pane_who who, unsigned int c, unsigned char w)
 {
 	struct pane_line	*l = pane_cur(p);
 	struct pane_cell	*cell;
@@ -112,6 +125,30 @@ pane_erase(struct pane *p)
 	l->len -= w;
 }
 
+/*
+ * Read a byte of a UTF-8 writer: 1 when it was taken (part or end of a
+ * character, kept when from U+00A0 on), 0 when it is to be read as a
+ * single byte, a control or ASCII.
+ */
+static int
+pane_utf8(struct pane *p, enum pane_who who, unsigned char c)
+{
+	struct utf8	*u = &p->u[who];
+
+	if (c < 0x80 && !u->held)
+		return (0);
+	switch (utf8_byte(u, c)) {
+	case UTF8_CHAR:
+		if (u->cp >= 0xa0)
+			pane_put(p, who, u->cp, 1);
+		return (1);
+	case UTF8_CUT:
+		return (pane_utf8(p, who, c));
+	default:
+		return (1);
+	}
+}
+
 /* Take bytes written by who. */
 void
 pane_feed(struct pane *p, enum pane_who who, const unsigned char *buf,
@@ -122,6 +159,8 @@ pane_feed(struct pane *p, enum pane_who who, const unsigned char *buf,
 
 	for (i = 0; i < n; i++) {
 		c = buf[i];
+		if (p->charset == CAP_UTF8 && pane_utf8(p, who, c))
+			continue;
 		if (c == PANE_CR || c == PANE_LF) {
 			if (*eol != 0 && *eol != c) {
 				*eol = 0;
@@ -145,12 +184,17 @@ pane_feed(struct pane *p, enum pane_who who, const unsigned char *buf,
 	}
 }
 
-/* Append text as it is, each byte one cell (a prompt, say). */
+/*
+ * Append text as it is (a prompt, say): each byte one cell, or with the
+ * UTF-8 charset each character.
+ */
 void
 pane_text(struct pane *p, enum pane_who who, const char *s)
 {
 	for (; *s != '\0'; s++)
-		pane_put(p, who, (unsigned char)*s, 1);
+		if (p->charset != CAP_UTF8 || !pane_utf8(p, who,
+		    (unsigned char)*s))
+			pane_put(p, who, (unsigned char)*s, 1);
 	p->eol[who] = 0;
 }
 

@@ -8,6 +8,7 @@
  *	width = 80;			# line width, columns
  *	echo = "local";			# or "remote": muxd echoes
  *	eol = "crlf";			# what Enter sends: cr, lf, crlf
+ *	charset = "utf-8";		# or "iso-8859-1": how the line reads
  *	typing = "100+-50";		# entry: ms per key
  *	colours = {
  *		judge = "green";	# [bold] COLOUR [on COLOUR]
@@ -165,7 +166,7 @@ int
 profile_load(const char *file, struct profile *p, char *err, size_t errlen)
 {
 	static const char	*known[] = { "prompt", "banner", "width", "echo",
-	    "eol", "typing", "colours", NULL };
+	    "eol", "charset", "typing", "colours", NULL };
 	config_t		 cfg;
 	config_setting_t	*root, *s, *c;
 	const char		*v;
@@ -189,8 +190,8 @@ profile_load(const char *file, struct profile *p, char *err, size_t errlen)
 				break;
 		if (known[j] == NULL) {
 			snprintf(what, sizeof(what), "unknown setting '%s' "
-			    "(prompt, banner, width, echo, eol, typing, "
-			    "colours)", config_setting_name(s));
+			    "(prompt, banner, width, echo, eol, charset, "
+			    "typing, colours)", config_setting_name(s));
 			profile_fail(s, file, what, err, errlen);
 			goto done;
 		}
@@ -270,6 +271,12 @@ profile_load(const char *file, struct profile *p, char *err, size_t errlen)
 				goto done;
 			}
 			p->eol = eol;
+		} else if (strcmp(known[j], "charset") == 0) {
+			if (cap_encoding_parse(v, &p->charset) == -1) {
+				profile_fail(s, file, "charset must be "
+				    "\"iso-8859-1\" or \"utf-8\"", err, errlen);
+				goto done;
+			}
 		} else if (strcmp(known[j], "typing") == 0) {
 			struct typing	t;
 

@@ -281,18 +281,38 @@ screen_status(int alert, const char *fmt, ...)
 	screen_alert = alert;
 }
 
-/* Draw a bar: a whole row of text in a profile colour. */
+/*
+ * Draw a bar: a whole row of text in a profile colour; with the UTF-8
+ * charset a character from U+00A0 on is drawn as itself, else '?'.
+ */
 static void
 screen_bar(int y, const char *text, int which)
 {
-	int	x, attr = screen_attr(which);
+	const unsigned char	*t = (const unsigned char *)text;
+	size_t			 i = 0, len = strlen(text), used;
+	unsigned int		 cp;
+	cchar_t			 cc;
+	wchar_t			 wc[2];
+	int			 x, attr = screen_attr(which);
 
 	attrset(attr);
 	move(y, 0);
-	for (x = 0; x < COLS && text[x] != '\0'; x++)
-		addch((unsigned char)text[x] < 0x20 ||
-		    (unsigned char)text[x] >= 0x7f ? '?' :
-		    (chtype)(unsigned char)text[x]);
+	for (x = 0; x < COLS && i < len; x++) {
+		if (screen_prof->charset == CAP_UTF8 && t[i] >= 0x80 &&
+		    utf8_decode(t + i, len - i, &used, &cp) && cp >= 0xa0) {
+			i += used;
+			wc[0] = (wchar_t)cp;
+			wc[1] = L'\0';
+			if (setcchar(&cc, wc, (attr_t)attr, 0, NULL) == OK) {
+				add_wch(&cc);
+				continue;
+			}
+			addch('?');
+			continue;
+		}
+		addch(t[i] < 0x20 || t[i] >= 0x7f ? '?' : (chtype)t[i]);
+		i++;
+	}
 	for (; x < COLS; x++)
 		addch(' ');
 	attrset(A_NORMAL);

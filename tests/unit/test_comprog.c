@@ -139,6 +139,37 @@ test_echo_sorted_from_the_entity(void **state)
 	}
 }
 
+/*
+ * A UTF-8 link: muxd echoes a character of several bytes whole once its
+ * last byte is typed and erases it whole; all of that is echo, the
+ * entity's characters are the entity's.
+ */
+static void
+test_echo_utf8(void **state)
+{
+	struct play	p;
+	size_t		chunk;
+
+	(void)state;
+	for (chunk = 1; chunk <= 64; chunk *= 4) {
+		play_start(&p);
+		judgeterm_charset(&p.muxd, CAP_UTF8);
+		echo_charset(&p.echo, CAP_UTF8);
+		play_key(&p, "caf\xc3\xa9 \xe2\x80\x94\b!\r\r");
+		play_read(&p, chunk);
+		assert_string_equal(p.echoed,
+		    ">caf\xc3\xa9 \xe2\x80\x94\b \b!\r\n>\r\n");
+		assert_string_equal(p.entity, "");
+		play_entity(&p, "don\xe2\x80\x99t\r\n");
+		play_key(&p, "\xc3\xa9");
+		play_read(&p, chunk);
+		assert_string_equal(p.entity, "don\xe2\x80\x99t\r\n");
+		assert_string_equal(p.echoed,
+		    ">caf\xc3\xa9 \xe2\x80\x94\b \b!\r\n>\r\n>\xc3\xa9");
+		assert_false(echo_waiting(&p.echo));
+	}
+}
+
 /* The entity writing while the judge types: muxd's "\r\n>" is echo. */
 static void
 test_echo_with_the_entity_in_mid_line(void **state)
@@ -361,6 +392,58 @@ test_pane_long_lines(void **state)
 	free(big);
 }
 
+/*
+ * With the UTF-8 charset a character is one cell, also when fed a byte at
+ * a time between another writer's bytes, and BS erases it whole; C1
+ * controls and bytes that are no character are dropped.
+ */
+static void
+test_pane_utf8(void **state)
+{
+	static const unsigned int want[] = { 'c', 'a', 'f', 0xe9, ' ',
+	    0x2014, ' ', 'd', 'o', 'n', 0x2019, 't' };
+	const char	*s = "caf\xc3\xa9 \xe2\x80\x94 don\xe2\x80\x99t";
+	const struct pane_line *l;
+	struct pane	p;
+	size_t		i;
+
+	(void)state;
+	pane_init(&p);
+	pane_charset(&p, CAP_UTF8);
+	for (i = 0; s[i] != '\0'; i++) {
+		pane_feed(&p, PANE_JUDGE, (const unsigned char *)&s[i], 1);
+		if (i == 3)	/* inside the e acute */
+			pane_feed(&p, PANE_ENTITY,
+			    (const unsigned char *)"\xc2", 1);
+	}
+	l = pane_line(&p, 0);
+	assert_int_equal(l->len, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_int_equal(l->cell[i].c, want[i]);
+	assert_int_equal(l->cell[3].who, PANE_JUDGE);
+	pane_free(&p);
+	pane_charset(&p, CAP_UTF8);
+	pane_feed(&p, PANE_JUDGE, (const unsigned char *)"don\xe2\x80\x99\b",
+	    7);
+	assert_int_equal(pane_current_len(&p), 3);
+	pane_feed(&p, PANE_JUDGE, (const unsigned char *)
+	    "\xc2\x80\x80\xe2\x80x\xc3\xa9", 8);
+	l = pane_line(&p, 0);
+	assert_int_equal(l->len, 5);
+	assert_int_equal(l->cell[3].c, 'x');
+	assert_int_equal(l->cell[4].c, 0xe9);
+	pane_note(&p, "\xc2\xbb caf\xc3\xa9");
+	l = pane_line(&p, 1);
+	assert_int_equal(l->len, 6);
+	assert_int_equal(l->cell[0].c, 0xbb);
+	assert_int_equal(l->cell[5].c, 0xe9);
+	pane_free(&p);
+	pane_feed(&p, PANE_JUDGE, (const unsigned char *)"\xc3\xa9", 2);
+	assert_int_equal(pane_current_len(&p), 2);	/* ISO-8859-1 */
+	assert_int_equal(pane_line(&p, 0)->cell[0].c, 0xc3);
+	pane_free(&p);
+}
+
 /* Write line i of a pane as a string. */
 static char *
 pane_string(const struct pane *p, size_t i, char *buf, size_t len)
@@ -411,6 +494,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_echo_sorted_from_the_entity),
+		cmocka_unit_test(test_echo_utf8),
 		cmocka_unit_test(test_echo_with_the_entity_in_mid_line),
 		cmocka_unit_test(test_echo_held_across_reads),
 		cmocka_unit_test(test_echo_partial_match_released),
@@ -419,6 +503,7 @@ main(void)
 		cmocka_unit_test(test_pane_line_ends_and_erase),
 		cmocka_unit_test(test_pane_rows_and_ring),
 		cmocka_unit_test(test_pane_long_lines),
+		cmocka_unit_test(test_pane_utf8),
 		cmocka_unit_test(test_typing_model),
 	};
 
