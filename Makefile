@@ -25,7 +25,7 @@ endif
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 
-LIBS_PC = libevent jansson libserialport libconfig libpcre2-8 libftdi1
+LIBS_PC = libevent jansson libserialport libconfig libpcre2-8 libftdi1 libsodium
 TEST_PC = cmocka
 
 # The dependency check runs before anything is built; it installs missing

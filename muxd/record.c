@@ -55,6 +55,7 @@ static struct record *record_port(struct port *);
 static void	record_meta(const struct link *, struct cap_meta *);
 static char	*record_word(const char *);
 static int	 record_wants(void *, enum protocol_event);
+static int	 record_resume(struct record *, const struct cap_writer *);
 static void	 record_events(void *, const struct events_ev *);
 
 /* Take the configuration in force (NULL in quick mode). */
@@ -259,7 +260,7 @@ record_link_open(struct link *l)
 	    rec_capture_path(r->rec), rec_transcript_path(r->rec) != NULL ?
 	    " and " : "", rec_transcript_path(r->rec) != NULL ?
 	    rec_transcript_path(r->rec) : "");
-	if (l->round > 0)
+	if (!record_resume(r, rec_capture(r->rec)) && l->round > 0)
 		record_marker(r, "round start %d", l->round);
 	record_marker(r, "link up %s %s %s", l->name, l->a->name, l->b->name);
 }
@@ -315,8 +316,31 @@ record_port(struct port *p)
 		return (NULL);
 	}
 	cap_meta_free(&m);
+	record_resume(r, r->cap);
 	p->data = r;
 	return (r);
+}
+
+/*
+ * Start a later segment of a capture (muxd restarted, or the link made
+ * again) with the marker that ties it to the one before; 1 when it is
+ * one.
+ */
+static int
+record_resume(struct record *r, const struct cap_writer *w)
+{
+	struct cap_error	err;
+	char			text[CAP_MARKER_MAX];
+
+	if (cap_write_meta(w)->segment == 0)
+		return (0);
+	if (cap_write_resume(w, text, sizeof(text), &err) == 0) {
+		log_warnx("record %s: the segment before %s: %s", r->what,
+		    cap_write_path(w), err.msg);
+		snprintf(text, sizeof(text), "resume unknown");
+	}
+	record_marker(r, "%s", text);
+	return (1);
 }
 
 /* Arm the sync timer, if it is not: something was written. */

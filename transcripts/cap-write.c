@@ -9,6 +9,12 @@
  * reader loses that line only.  fsync(2) is the caller's: cap_write_sync()
  * at most once a second while events are written (transcripts(5)), or
  * cap_write_sync_fd() to have it done elsewhere, in another thread.
+ *
+ * Every line written extends the capture's hash chain (cap-chain.c), and
+ * the writer seals it: a "seal" marker comes before (when anything is
+ * unsealed) and after every marker, in the same write(2), the events since the last seal at each sync, and the last
+ * line at close.  Seals are the writer's own: one handed to it (copied
+ * from another capture) is not written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,12 +32,18 @@ struct cap_writer {
 	int64_t		 last;		/* time of the last event, usec */
 	int		 dirty;		/* written since the last fsync */
 	int		 torn;		/* a write was cut short */
+	struct cap_chain *chain;	/* the lines written */
+	char		*prev;		/* the segment before, or NULL */
+	unsigned long	 unsealed;	/* lines since the last seal */
 	char		*buf;		/* one event line, grown as needed */
 	size_t		 size;
 };
 
 static char	*cap_write_name(const char *, int);
 static enum cap_err cap_write_all(struct cap_writer *, const char *, size_t,
+		    struct cap_error *);
+static size_t	cap_write_seal_line(struct cap_writer *, size_t, int);
+static enum cap_err cap_write_grow(struct cap_writer *, size_t,
 		    struct cap_error *);
 
 /* Make the name of segment n of path: PATH, STEM.n.cast or PATH.n. */
@@ -74,6 +86,7 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 			err->sys = errno;
 			return (CAP_ESYS);
 		}
+		cap_chain_feed(w->chain, p + done, (size_t)n);
 		done += (size_t)n;
 	}
 	w->dirty = 1;
@@ -109,6 +122,8 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 		free(w);
 		return (e);
 	}
+	if ((w->chain = cap_chain_new()) == NULL)
+		goto nomem;
 	if ((e = cap_meta_normalize(&w->meta, err)) != CAP_OK) {
 		snprintf(err->file, sizeof(err->file), "%s", path);
 		goto fail;
@@ -142,6 +157,8 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 		goto fail;
 	}
 	w->meta.segment = n;
+	if (n > 0 && (w->prev = cap_write_name(path, n - 1)) == NULL)
+		goto nomem;
 	if ((h = cap_meta_to_json(&w->meta)) == NULL ||
 	    (text = json_dumps(h, JSON_PRESERVE_ORDER)) == NULL)
 		goto nomem;
@@ -155,6 +172,7 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 	}
 	free(text);
 	json_decref(h);
+	w->unsealed = 1;
 	*wp = w;
 	return (CAP_OK);
 nomem:
@@ -168,6 +186,8 @@ fail:
 		if (w->fd != -1)
 			close(w->fd);
 		cap_meta_free(&w->meta);
+		cap_chain_free(w->chain);
+		free(w->prev);
 		free(w->path);
 		free(w);
 	}
@@ -196,8 +216,10 @@ enum cap_err
 cap_write_event_usec(struct cap_writer *w, enum cap_kind kind,
     const void *data, size_t len, int64_t usec, struct cap_error *err)
 {
-	size_t	 need, n = 0;
-	char	*p;
+	unsigned long	 lines;
+	unsigned char	 head[CAP_CHAIN_BYTES];
+	size_t		 n = 0;
+	int		 end, seal = 0;
 
 	if (kind != CAP_INPUT && kind != CAP_OUTPUT && kind != CAP_MARKER &&
 	    kind != CAP_RESIZE) {
@@ -205,31 +227,99 @@ cap_write_event_usec(struct cap_writer *w, enum cap_kind kind,
 		    "event type 0x%02x is not i, o, m or r", (unsigned)kind);
 		return (CAP_EINVAL);
 	}
-	if (len > (SIZE_MAX - 128) / 6) {
+	if (len > (SIZE_MAX - 128) / 6 - CAP_MARKER_MAX) {
 		cap_error_set(err, CAP_EINVAL, w->path, 0, -1,
 		    "event of %zu bytes is too large", len);
 		return (CAP_EINVAL);
 	}
-	need = CAP_JSON_MAX(len) + 1;
-	if (need > w->size) {
-		if ((p = realloc(w->buf, need)) == NULL) {
-			cap_error_set(err, CAP_ENOMEM, w->path, 0, -1,
-			    "event of %zu bytes: out of memory", len);
-			return (CAP_ENOMEM);
-		}
-		w->buf = p;
-		w->size = need;
+	if (kind == CAP_MARKER) {
+		if (cap_chain_seal_parse(data, len, &lines, head, &end) != 0)
+			return (CAP_OK);	/* the writer seals */
+		seal = 1;
 	}
+	if (cap_write_grow(w, CAP_JSON_MAX(len) + 2 * CAP_JSON_MAX(CAP_MARKER_MAX) +
+	    1, err) != CAP_OK)
+		return (CAP_ENOMEM);
 	if (usec < w->last)
 		usec = w->last;
 	if (w->torn)
 		w->buf[n++] = '\n';
+	/*
+	 * A marker is sealed alone: the lines before it are sealed first,
+	 * and the marker by the line after it.
+	 */
+	if (seal && w->unsealed > 0)
+		n = cap_write_seal_line(w, n, 0);
 	n += cap_json_event(w->buf + n, usec, kind, data, len,
 	    w->meta.encoding);
+	w->last = usec;
+	if (seal)
+		n = cap_write_seal_line(w, n, 0);
 	if (cap_write_all(w, w->buf, n, err) != CAP_OK)
 		return (CAP_ESYS);
 	w->torn = 0;
-	w->last = usec;
+	w->unsealed = seal ? 0 : w->unsealed + 1;
+	return (CAP_OK);
+}
+
+/* Make room for a line of need bytes in the writer's buffer. */
+static enum cap_err
+cap_write_grow(struct cap_writer *w, size_t need, struct cap_error *err)
+{
+	char	*p;
+
+	if (need <= w->size)
+		return (CAP_OK);
+	if ((p = realloc(w->buf, need)) == NULL) {
+		cap_error_set(err, CAP_ENOMEM, w->path, 0, -1,
+		    "event of %zu bytes: out of memory", need);
+		return (CAP_ENOMEM);
+	}
+	w->buf = p;
+	w->size = need;
+	return (CAP_OK);
+}
+
+/*
+ * Append to the n bytes in the buffer (whole lines, or the newline that
+ * ends a torn one first) the seal of the chain they end, at the time of
+ * the last event; the new length.
+ */
+static size_t
+cap_write_seal_line(struct cap_writer *w, size_t n, int end)
+{
+	unsigned char	head[CAP_CHAIN_BYTES];
+	unsigned long	lines;
+	char		text[CAP_MARKER_MAX];
+	size_t		len;
+
+	cap_chain_peek(w->chain, w->buf, n, head, &lines);
+	len = cap_chain_seal_format(text, sizeof(text), lines, head, end);
+	return (n + cap_json_event(w->buf + n, w->last, CAP_MARKER,
+	    (unsigned char *)text, len, w->meta.encoding));
+}
+
+/*
+ * Seal the lines written since the last seal (end: the capture's last
+ * line, written even when all is sealed).
+ */
+enum cap_err
+cap_write_seal(struct cap_writer *w, int end, struct cap_error *err)
+{
+	size_t	n = 0;
+
+	if (w->unsealed == 0 && !end)
+		return (CAP_OK);
+	if (cap_write_grow(w, CAP_JSON_MAX(CAP_MARKER_MAX) + 2, err) !=
+	    CAP_OK)
+		return (CAP_ENOMEM);
+	if (w->torn)
+		w->buf[n++] = '\n';
+	n = cap_write_seal_line(w, n, end);
+	if (cap_write_all(w, w->buf, n, err) != CAP_OK)
+		return (CAP_ESYS);
+	w->torn = 0;
+	w->unsealed = 0;
 	return (CAP_OK);
 }
 
@@ -278,24 +368,40 @@ cap_write_fsync_fd(int fd, const char *path, int *dirty, int *fdp,
 	return (CAP_OK);
 }
 
-/* fsync(2) the capture if anything was written since the last sync. */
+/*
+ * Seal what was written since the last seal, and fsync(2) the capture if
+ * anything was written since the last sync.
+ */
 enum cap_err
 cap_write_sync(struct cap_writer *w, struct cap_error *err)
 {
+	enum cap_err	e;
+
+	if ((e = cap_write_seal(w, 0, err)) != CAP_OK)
+		return (e);
 	return (cap_write_fsync(w->fd, w->path, &w->dirty, err));
 }
 
 /*
- * Hand over the capture's next fsync(2): *fdp is a duplicate of its file
- * to sync and close, or -1 when nothing was written since the last sync.
+ * Seal what was written since the last seal, and hand over the capture's
+ * next fsync(2): *fdp is a duplicate of its file to sync and close, or -1
+ * when nothing was written since the last sync.
  */
 enum cap_err
 cap_write_sync_fd(struct cap_writer *w, int *fdp, struct cap_error *err)
 {
+	enum cap_err	e;
+
+	*fdp = -1;
+	if ((e = cap_write_seal(w, 0, err)) != CAP_OK)
+		return (e);
 	return (cap_write_fsync_fd(w->fd, w->path, &w->dirty, fdp, err));
 }
 
-/* Sync and close a capture, and free the writer whatever happens. */
+/*
+ * Write the closing seal, sync and close a capture, and free the writer
+ * whatever happens.
+ */
 enum cap_err
 cap_write_close(struct cap_writer *w, struct cap_error *err)
 {
@@ -303,7 +409,8 @@ cap_write_close(struct cap_writer *w, struct cap_error *err)
 
 	if (w == NULL)
 		return (CAP_OK);
-	e = cap_write_sync(w, err);
+	if ((e = cap_write_seal(w, 1, err)) == CAP_OK)
+		e = cap_write_fsync(w->fd, w->path, &w->dirty, err);
 	if (close(w->fd) == -1 && e == CAP_OK) {
 		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "close: %s",
 		    strerror(errno));
@@ -311,6 +418,8 @@ cap_write_close(struct cap_writer *w, struct cap_error *err)
 		e = CAP_ESYS;
 	}
 	cap_meta_free(&w->meta);
+	cap_chain_free(w->chain);
+	free(w->prev);
 	free(w->path);
 	free(w->buf);
 	free(w);
@@ -329,6 +438,41 @@ const struct cap_meta *
 cap_write_meta(const struct cap_writer *w)
 {
 	return (&w->meta);
+}
+
+/*
+ * The marker a later segment starts with, "resume PREVIOUS LINES HEAD":
+ * the segment before it (its name beside this one), its whole lines and
+ * the head of their chain, as it is now.  Its length, or 0 for a first
+ * segment or when the segment before cannot be read (err filled).
+ */
+size_t
+cap_write_resume(const struct cap_writer *w, char *buf, size_t size,
+    struct cap_error *err)
+{
+	unsigned char	 head[CAP_CHAIN_BYTES];
+	char		 hex[CAP_CHAIN_HEX];
+	const char	*base;
+	unsigned long	 lines;
+	int64_t		 bytes;
+	int		 n;
+
+	cap_error_clear(err);
+	if (w->prev == NULL || cap_chain_file(w->prev, (unsigned long)-1,
+	    head, &lines, &bytes, err) != CAP_OK)
+		return (0);
+	base = strrchr(w->prev, '/') != NULL ? strrchr(w->prev, '/') + 1 :
+	    w->prev;
+	n = snprintf(buf, size, "resume %s %lu %s", base, lines,
+	    cap_chain_hex(head, hex));
+	return (n > 0 && (size_t)n < size ? (size_t)n : 0);
+}
+
+/* The chain of the lines written. */
+const struct cap_chain *
+cap_write_chain(const struct cap_writer *w)
+{
+	return (w->chain);
 }
 
 /* The time of the last event written, in usec after the timestamp. */

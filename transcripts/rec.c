@@ -145,6 +145,13 @@ rec_close(struct rec *r, struct cap_error *err)
 	return (e);
 }
 
+/* The capture's writer. */
+struct cap_writer *
+rec_capture(const struct rec *r)
+{
+	return (r->cap);
+}
+
 /* The capture's file name. */
 const char *
 rec_capture_path(const struct rec *r)

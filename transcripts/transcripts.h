@@ -156,6 +156,28 @@ struct cap_event;
 enum cap_err	 cap_json_parse_event(const char *, size_t, enum cap_encoding,
 		    struct cap_event *, unsigned char *, size_t *, char *, size_t);
 
+/* cap-chain.c: the hash chain of a capture's lines, and its seals */
+#define CAP_CHAIN_BYTES		32	/* BLAKE2b-256 */
+#define CAP_CHAIN_HEX		(CAP_CHAIN_BYTES * 2 + 1)
+struct cap_chain;			/* private */
+struct cap_chain *cap_chain_new(void);
+void		 cap_chain_free(struct cap_chain *);
+void		 cap_chain_feed(struct cap_chain *, const void *, size_t);
+void		 cap_chain_peek(const struct cap_chain *, const void *, size_t,
+		    unsigned char *, unsigned long *);
+void		 cap_chain_set(struct cap_chain *, const unsigned char *,
+		    unsigned long);
+const unsigned char *cap_chain_head(const struct cap_chain *);
+unsigned long	 cap_chain_lines(const struct cap_chain *);
+char		*cap_chain_hex(const unsigned char *, char *);
+int		 cap_chain_unhex(const char *, unsigned char *);
+enum cap_err	 cap_chain_file(const char *, unsigned long, unsigned char *,
+		    unsigned long *, int64_t *, struct cap_error *);
+size_t		 cap_chain_seal_format(char *, size_t, unsigned long,
+		    const unsigned char *, int);
+int		 cap_chain_seal_parse(const unsigned char *, size_t,
+		    unsigned long *, unsigned char *, int *);
+
 /* cap-write.c */
 struct cap_writer;			/* private */
 #define CAP_WRITE_NOSEGMENT	0x1	/* the exact name or CAP_EEXIST */
@@ -173,6 +195,10 @@ enum cap_err	 cap_write_close(struct cap_writer *, struct cap_error *);
 const char	*cap_write_path(const struct cap_writer *);
 const struct cap_meta *cap_write_meta(const struct cap_writer *);
 int64_t		 cap_write_usec(const struct cap_writer *);
+enum cap_err	 cap_write_seal(struct cap_writer *, int, struct cap_error *);
+size_t		 cap_write_resume(const struct cap_writer *, char *, size_t,
+		    struct cap_error *);
+const struct cap_chain *cap_write_chain(const struct cap_writer *);
 enum cap_err	 cap_write_fsync(int, const char *, int *, struct cap_error *);
 enum cap_err	 cap_write_fsync_fd(int, const char *, int *, int *,
 		    struct cap_error *);
@@ -357,6 +383,7 @@ enum cap_err	 rec_sync_fd(struct rec *, int [2], struct cap_error *);
 enum cap_err	 rec_finish(struct rec *, struct cap_error *);
 enum cap_err	 rec_close(struct rec *, struct cap_error *);
 const char	*rec_capture_path(const struct rec *);
+struct cap_writer *rec_capture(const struct rec *);
 const char	*rec_transcript_path(const struct rec *);
 
 /* view.c: the judge's screen, as replay and export show it */
@@ -534,6 +561,8 @@ enum verify_kind {
 	VERIFY_FORBIDDEN,	/* Cambridge Center, University of Surrey */
 	VERIFY_MISMATCH,	/* transcript is not the capture rendered */
 	VERIFY_FORMAT,		/* a transcript line out of format */
+	VERIFY_SEAL,		/* the hash chain does not match a seal */
+	VERIFY_END,		/* no closing seal: cut short, or a crash */
 	VERIFY_COUNT
 };
 struct verify_opts {
@@ -550,6 +579,10 @@ struct verify_report {
 	size_t		 total;		/* findings, notes not counted */
 	size_t		 nevent;	/* events read */
 	int64_t		 duration;	/* time of the last event, usec */
+	unsigned char	 chain_head[CAP_CHAIN_BYTES];	/* of the whole */
+	unsigned long	 chain_lines;	/* lines of the file */
+	int64_t		 chain_bytes;
+	int		 sealed;	/* ends with its closing seal */
 };
 void		 verify_opts_init(struct verify_opts *);
 int		 verify_report_init(struct verify_report *, const char *);
@@ -563,5 +596,17 @@ int		 verify_transcript(struct verify_report *, const void *,
 int		 verify_forbidden(const void *, size_t, size_t *,
 		    const char **);
 const char	*verify_kind_name(enum verify_kind);
+int		 verify_add(struct verify_report *, enum verify_kind,
+		    unsigned long, int64_t, const char *, ...)
+		    __attribute__((format(printf, 5, 6)));
+
+/* verify-chain.c: a capture's seals, end and segments */
+struct verify_chain;			/* private */
+struct verify_chain *verify_chain_open(const char *);
+void		 verify_chain_close(struct verify_chain *);
+int		 verify_chain_event(struct verify_chain *,
+		    struct verify_report *, const struct cap_event *);
+int		 verify_chain_finish(struct verify_chain *,
+		    struct verify_report *, const struct cap_meta *);
 
 #endif /* TRANSCRIPTS_H */

@@ -25,7 +25,8 @@
 
 static const char *verify_kind_names[VERIFY_COUNT] = {
 	"note", "open", "header", "event", "order", "torn", "long", "gap",
-	"fault", "public-domain", "forbidden", "mismatch", "format"
+	"fault", "public-domain", "forbidden", "mismatch", "format", "seal",
+	"end"
 };
 
 /* Forbidden references (2004 rule 11), matched without regard to case. */
@@ -33,9 +34,6 @@ static const char *verify_forbidden_refs[] = {
 	"Cambridge Center", "Cambridge Centre", "University of Surrey"
 };
 
-static int	verify_add(struct verify_report *, enum verify_kind,
-		    unsigned long, int64_t, const char *, ...)
-		    __attribute__((format(printf, 5, 6)));
 static int	verify_from_error(struct verify_report *,
 		    const struct cap_error *);
 static int	verify_is_fault(const unsigned char *, size_t);
@@ -87,7 +85,7 @@ verify_report_free(struct verify_report *rep)
 }
 
 /* Add a finding; -1 when out of memory.  Notes are not findings. */
-static int
+int
 verify_add(struct verify_report *rep, enum verify_kind kind,
     unsigned long line, int64_t offset, const char *fmt, ...)
 {
@@ -444,6 +442,7 @@ verify_capture(const char *path, const struct verify_opts *o,
 {
 	struct cap_reader	*r = NULL;
 	struct tx_writer	*tw = NULL;
+	struct verify_chain	*vc = NULL;
 	struct cap_event	 ev;
 	struct cap_error	 e;
 	const struct cap_meta	*m;
@@ -461,7 +460,8 @@ verify_capture(const char *path, const struct verify_opts *o,
 		return (CAP_OK);
 	}
 	m = cap_read_meta(r);
-	if (verify_meta_refs(rep, m) == -1)
+	if (verify_meta_refs(rep, m) == -1 ||
+	    (vc = verify_chain_open(path)) == NULL)
 		goto nomem;
 	if (tx_write_memopen(m, &tw, &e) != CAP_OK) {
 		if (e.code == CAP_ENOMEM)
@@ -486,6 +486,8 @@ verify_capture(const char *path, const struct verify_opts *o,
 				continue;
 		}
 		rep->nevent++;
+		if (verify_chain_event(vc, rep, &ev) == -1)
+			goto nomem;
 		if (have && ev.usec - prev > o->gap && verify_add(rep,
 		    VERIFY_GAP, ev.line, ev.offset, "%.1f s of silence after "
 		    "line %lu (%.1f s to %.1f s)", (double)(ev.usec - prev) /
@@ -511,6 +513,8 @@ verify_capture(const char *path, const struct verify_opts *o,
 		    ev.usec, &e) != CAP_OK && e.code == CAP_ENOMEM)
 			goto nomem;
 	}
+	if (verify_chain_finish(vc, rep, m) == -1)
+		goto nomem;
 	if (tw == NULL)
 		goto done;
 	if (tx_write_finish(tw, &e) != CAP_OK && e.code == CAP_ENOMEM)
@@ -544,12 +548,14 @@ verify_capture(const char *path, const struct verify_opts *o,
 	    verify_compare(rep, txt, tlen, ren, rlen) == -1)
 		goto nomem;
 done:
+	verify_chain_close(vc);
 	free(txt);
 	free(txpath);
 	tx_write_free(tw);
 	cap_read_close(r);
 	return (CAP_OK);
 nomem:
+	verify_chain_close(vc);
 	free(txt);
 	free(txpath);
 	tx_write_free(tw);

@@ -70,12 +70,13 @@ script -qec "asciinema cat $cap" /dev/null </dev/null >"$T/cat" 2>&1 ||
 	fail "asciinema cat refuses the capture: $(tail -2 "$T/cat")"
 
 # verify: transcripts found where muxd keeps them and matching; the pulled
-# cable is the only finding.
+# cable is a finding, and so is the spare port's capture, still open.
 "$TX" verify "$T/state/captures" "$T/state/transcripts" >"$T/verify" 2>&1 &&
 	fail "verify found nothing, not even the pulled cable"
 grep -q "$(basename "$cap"): 2 findings (fault 2)" "$T/verify" || fail "verify: $(cat "$T/verify")"
 [ "$(grep -c 'matches$' "$T/verify")" = 1 ] || fail "verify matched no transcript: $(cat "$T/verify")"
-grep -q 'verify: 5 files, 1 with findings' "$T/verify" || fail "verify: $(cat "$T/verify")"
+grep -q 'unrouted-spare.cast:[0-9]*: end: no closing seal' "$T/verify" || fail "verify: $(cat "$T/verify")"
+grep -q 'verify: 5 files, 2 with findings' "$T/verify" || fail "verify: $(cat "$T/verify")"
 
 # Unrouted traffic has its own capture.
 jq -rj 'select(type == "array" and .[1] == "i") | .[2]' "$T/state/captures/unrouted-spare.cast" |
@@ -91,4 +92,19 @@ mctl round stop >/dev/null
 [ "$(ls "$T"/state/captures/round01-J1-$eside*.cast | wc -l)" = 2 ] ||
 	fail "no new segment: $(ls "$T/state/captures")"
 [ "$(ls "$T"/state/transcripts/E1/ | wc -l)" = 2 ] || fail "no new transcript cycle"
+# The new segment says it resumes the first, with its line count and
+# hash; the capture the kill left open is a crash for verify.
+seg=$(ls "$T"/state/captures/round01-J1-$eside.1.cast)
+lines=$(wc -l <"$cap")
+sed -n 2,3p "$seg" | grep -q "\"m\", \"resume $(basename "$cap") $lines [0-9a-f]\{64\}\"" ||
+	fail "the segment does not resume the first: $(sed -n 2,3p "$seg")"
+grep -q '"round start 1"' "$seg" && fail "a resumed segment says round start"
+"$TX" verify "$seg" >"$T/verify" 2>&1 || fail "verify of the new segment: $(cat "$T/verify")"
+"$TX" verify "$T/state/captures/unrouted-spare.cast" >"$T/verify" 2>&1 && fail "the killed capture verifies"
+grep -q 'end: no closing seal.*crash' "$T/verify" || fail "verify: $(cat "$T/verify")"
+# The first segment grown after the second began: found from the second.
+cp "$cap" "$T/cap.saved"
+tail -n 1 "$cap" >>"$cap"
+"$TX" verify "$seg" >"$T/verify" 2>&1 && fail "verify missed the grown first segment"
+grep -q "seal: the previous segment $(basename "$cap") grew by 1 lines" "$T/verify" || fail "verify: $(cat "$T/verify")"
 echo ok

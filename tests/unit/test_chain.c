@@ -1,0 +1,423 @@
+/*
+ * Unit tests for the hash chain of captures (transcripts/cap-chain.c,
+ * the writer's seals, transcripts/verify-chain.c): a capture written by
+ * the library verifies; every way of tampering with it that an auditor
+ * must catch (text forged, a verdict rewritten, an event moved by 0.2 ms,
+ * a typo deleted, a line inserted, two events swapped, the closing
+ * markers removed, the file cut short) is a finding at its place; a
+ * capture cut at a line, as SIGKILL leaves it, has no seal finding, only
+ * its missing end; seals handed to the writer are not written.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "transcripts.h"
+
+static char	 dir[64];
+static char	 orig[128];
+
+static char	*slurp(const char *, size_t *);
+static void	 spit(const char *, const char *, size_t);
+static char	*line_of(char *, int, size_t *);
+static void	 verify(const char *, struct verify_report *);
+static const struct finding *first(const struct verify_report *,
+		    enum verify_kind);
+static void	 write_capture(const char *);
+
+/* Read a whole file (NUL-terminated). */
+static char *
+slurp(const char *path, size_t *len)
+{
+	char	*buf;
+
+	assert_int_equal(cap_file_read(path, 1 << 20, &buf, len, NULL),
+	    CAP_OK);
+	return (buf);
+}
+
+/* Write a whole file. */
+static void
+spit(const char *path, const char *buf, size_t len)
+{
+	FILE	*f;
+
+	assert_non_null(f = fopen(path, "w"));
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The start of line n (1-based) of text, and its length with newline. */
+static char *
+line_of(char *text, int n, size_t *len)
+{
+	char	*p = text, *nl;
+
+	while (--n > 0)
+		p = strchr(p, '\n') + 1;
+	nl = strchr(p, '\n');
+	*len = (size_t)(nl - p) + 1;
+	return (p);
+}
+
+/* Verify a capture file. */
+static void
+verify(const char *path, struct verify_report *rep)
+{
+	struct verify_opts	o;
+	struct cap_error	e;
+
+	verify_opts_init(&o);
+	assert_int_equal(verify_report_init(rep, path), 0);
+	assert_int_equal(verify_capture(path, &o, rep, &e), CAP_OK);
+}
+
+/* The first finding of a kind, failing the test when there is none. */
+static const struct finding *
+first(const struct verify_report *rep, enum verify_kind k)
+{
+	size_t	i;
+
+	for (i = 0; i < rep->findings.n; i++)
+		if (rep->findings.item[i].kind == (int)k)
+			return (&rep->findings.item[i]);
+	fail_msg("no %s finding", verify_kind_name(k));
+	return (NULL);
+}
+
+/*
+ * A round's capture as muxd writes one (lines): 1 header, 2 seal, 3
+ * round start, 4 seal, 5 "Hi", 6 typo "x", 7 BS, 8 "?", 9 the entity's
+ * answer, 10 seal, 11 verdict FAIL, 12 seal, 13 "more", 14 the sync's
+ * seal, 15 link down, 16 seal, 17 round stop, 18 seal, 19 the closing
+ * seal.
+ */
+static void
+write_capture(const char *path)
+{
+	struct cap_meta		 m;
+	struct cap_writer	*w;
+	struct cap_error	 e;
+	const char		*verdict = "verdict FAIL judge 03 assertion E1 "
+				    "\"Hello, I am a bot\"";
+
+	cap_meta_init(&m);
+	m.timestamp = 1337084321;
+	m.judge = 3;
+	m.round = 1;
+	cap_meta_set(&m.station, "J1");
+	cap_meta_set(&m.software, "muxd 0.1.0");
+	assert_int_equal(cap_write_open(path, &m, CAP_WRITE_NOSEGMENT, &w,
+	    &e), CAP_OK);
+	cap_meta_free(&m);
+	assert_int_equal(cap_write_event_usec(w, CAP_MARKER, "round start 1",
+	    13, 0, &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "Hi", 2, 1000000,
+	    &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "x", 1, 1200000,
+	    &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "\b", 1, 1400000,
+	    &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "?\r\r", 3,
+	    1600000, &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_OUTPUT,
+	    "Hello, I am a bot\r\n", 19, 2000000, &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_MARKER, verdict,
+	    strlen(verdict), 2000000, &e), CAP_OK);
+	/* A seal handed in is the writer's business: not written. */
+	assert_int_equal(cap_write_event_usec(w, CAP_MARKER, "seal 1 00", 9,
+	    2000000, &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "more", 4,
+	    3000000, &e), CAP_OK);
+	assert_int_equal(cap_write_seal(w, 0, &e), CAP_OK);
+	assert_int_equal(cap_write_seal(w, 0, &e), CAP_OK);	/* nothing new */
+	assert_int_equal(cap_write_event_usec(w, CAP_MARKER,
+	    "link down round stopped", 23, 4000000, &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_MARKER, "round stop 1",
+	    12, 4000000, &e), CAP_OK);
+	assert_int_equal(cap_write_close(w, &e), CAP_OK);
+}
+
+/* Set up: a directory with the capture as written. */
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/test_chain.XXXXXX");
+	if (mkdtemp(dir) == NULL)
+		return (-1);
+	snprintf(orig, sizeof(orig), "%s/orig.cast", dir);
+	write_capture(orig);
+	return (0);
+}
+
+/* Tear down: remove the directory's files. */
+static int
+teardown(void **state)
+{
+	char	cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return (system(cmd) == 0 ? 0 : -1);
+}
+
+/* The capture as written: 19 lines, sealed, ends properly, verifies. */
+static void
+test_clean(void **state)
+{
+	struct verify_report	 rep;
+	unsigned char		 head[CAP_CHAIN_BYTES];
+	unsigned long		 lines;
+	int64_t			 bytes;
+	size_t			 len, n;
+	char			*text, *l;
+	int			 end;
+
+	(void)state;
+	text = slurp(orig, &len);
+	l = line_of(text, 19, &n);
+	assert_non_null(strstr(l, "\"seal 18 "));
+	assert_non_null(strstr(l, " end\"]\n"));
+	l = line_of(text, 14, &n);
+	assert_non_null(strstr(l, "\"seal 13 "));
+	assert_null(strstr(text, "seal 1 00"));
+	verify(orig, &rep);
+	assert_int_equal(rep.total, 0);
+	assert_int_equal(rep.chain_lines, 19);
+	assert_int_equal(rep.chain_bytes, (int64_t)len);
+	assert_true(rep.sealed);
+	/* The file's chain is the report's head, and the seal's. */
+	assert_int_equal(cap_chain_file(orig, 18, head, &lines, &bytes, NULL),
+	    CAP_OK);
+	assert_int_equal(lines, 19);
+	l = line_of(text, 19, &n);
+	{
+		unsigned char	sealed[CAP_CHAIN_BYTES];
+		unsigned long	sl;
+		char		*q = strstr(l, "seal ");
+
+		assert_int_equal(cap_chain_seal_parse((unsigned char *)q,
+		    strcspn(q, "\""), &sl, sealed, &end), 1);
+		assert_int_equal(sl, 18);
+		assert_true(end);
+		assert_memory_equal(sealed, head, CAP_CHAIN_BYTES);
+	}
+	verify_report_free(&rep);
+	free(text);
+}
+
+/*
+ * Change line n of the capture by replacing from with to; verify the
+ * copy; the first seal finding must be at line at and say what.
+ */
+static void
+tamper(int n, const char *from, const char *to, unsigned long at,
+    const char *says)
+{
+	struct verify_report	 rep;
+	char			 path[160], *text, *out, *l, *p;
+	size_t			 len, ln;
+	const struct finding	*f;
+
+	text = slurp(orig, &len);
+	l = line_of(text, n, &ln);
+	assert_non_null(p = strstr(l, from));
+	assert_true(p < l + ln);
+	assert_non_null(out = malloc(len + strlen(to) + 1));
+	memcpy(out, text, (size_t)(p - text));
+	strcpy(out + (p - text), to);
+	strcat(out, p + strlen(from));
+	snprintf(path, sizeof(path), "%s/tampered.cast", dir);
+	spit(path, out, strlen(out));
+	verify(path, &rep);
+	f = first(&rep, VERIFY_SEAL);
+	assert_int_equal(f->line, at);
+	if (strstr(f->msg, says) == NULL)
+		fail_msg("line %lu: \"%s\" does not say \"%s\"", f->line,
+		    f->msg, says);
+	verify_report_free(&rep);
+	free(out);
+	free(text);
+}
+
+/* Forged text in the entity's answer: found at the seal after it. */
+static void
+test_forged_text(void **state)
+{
+	(void)state;
+	tamper(9, "I am a bot", "I am Mary!", 10,
+	    "between line 5 and line 9");
+}
+
+/* A verdict rewritten from FAIL to PASS: the line itself. */
+static void
+test_verdict(void **state)
+{
+	(void)state;
+	tamper(11, "verdict FAIL", "verdict PASS", 12,
+	    "between line 11 and line 11");
+}
+
+/* An event moved by 0.2 ms. */
+static void
+test_moved(void **state)
+{
+	(void)state;
+	tamper(8, "[1.600000,", "[1.600200,", 10, "between line 5 and line 9");
+}
+
+/* A typo deleted: the "x" and its BackSpace taken out. */
+static void
+test_typo_deleted(void **state)
+{
+	struct verify_report	 rep;
+	char			 path[160], *text, *a;
+	size_t			 len, n5, n6;
+	const struct finding	*f;
+
+	(void)state;
+	text = slurp(orig, &len);
+	a = line_of(text, 6, &n5);
+	line_of(text, 7, &n6);
+	memmove(a, a + n5 + n6, len - (size_t)(a - text) - n5 - n6 + 1);
+	snprintf(path, sizeof(path), "%s/typo.cast", dir);
+	spit(path, text, strlen(text));
+	verify(path, &rep);
+	f = first(&rep, VERIFY_SEAL);
+	assert_int_equal(f->line, 8);
+	assert_non_null(strstr(f->msg, "removed or inserted after line 4"));
+	/* The later seals stand alone: the rest checks out. */
+	assert_int_equal(rep.count[VERIFY_SEAL], 1);
+	verify_report_free(&rep);
+	free(text);
+}
+
+/* A line inserted, and two events swapped. */
+static void
+test_inserted_swapped(void **state)
+{
+	struct verify_report	 rep;
+	char			 path[160], *text, *out, *a, *b;
+	size_t			 len, na, nb;
+
+	(void)state;
+	text = slurp(orig, &len);
+	a = line_of(text, 13, &na);
+	assert_non_null(out = malloc(len + 64));
+	memcpy(out, text, (size_t)(a - text));
+	strcpy(out + (a - text), "[2.500000, \"o\", \"I am the human\"]\n");
+	strcat(out, a);
+	snprintf(path, sizeof(path), "%s/inserted.cast", dir);
+	spit(path, out, strlen(out));
+	verify(path, &rep);
+	assert_int_equal(first(&rep, VERIFY_SEAL)->line, 15);
+	assert_int_equal(rep.count[VERIFY_SEAL], 1);
+	verify_report_free(&rep);
+	free(out);
+
+	/* Swap lines 5 and 6 ("Hi" and "x"). */
+	a = line_of(text, 5, &na);
+	b = line_of(text, 6, &nb);
+	assert_non_null(out = malloc(len + 1));
+	memcpy(out, text, (size_t)(a - text));
+	memcpy(out + (a - text), b, nb);
+	memcpy(out + (a - text) + nb, a, na);
+	strcpy(out + (a - text) + na + nb, b + nb);
+	spit(path, out, strlen(out));
+	verify(path, &rep);
+	assert_int_equal(first(&rep, VERIFY_SEAL)->line, 10);
+	verify_report_free(&rep);
+	free(out);
+	free(text);
+}
+
+/* The closing markers removed, their seals with them, or cut short. */
+static void
+test_end_removed(void **state)
+{
+	struct verify_report	 rep;
+	char			 path[160], *text, *a, *b;
+	size_t			 len, n;
+	const struct finding	*f;
+
+	(void)state;
+	text = slurp(orig, &len);
+	/* Lines 15 to 18 out: the closing seal counts them. */
+	a = line_of(text, 15, &n);
+	b = line_of(text, 19, &n);
+	memmove(a, b, n + 1);
+	snprintf(path, sizeof(path), "%s/noend.cast", dir);
+	spit(path, text, strlen(text));
+	verify(path, &rep);
+	f = first(&rep, VERIFY_SEAL);
+	assert_int_equal(f->line, 15);
+	assert_non_null(strstr(f->msg, "after line 14"));
+	verify_report_free(&rep);
+	/* Everything from line 15 out: no closing seal, no link down. */
+	*a = '\0';
+	spit(path, text, strlen(text));
+	verify(path, &rep);
+	assert_int_equal(rep.count[VERIFY_SEAL], 0);
+	f = first(&rep, VERIFY_END);
+	assert_int_equal(f->line, 14);
+	verify_report_free(&rep);
+	free(text);
+}
+
+/*
+ * What SIGKILL leaves: the file cut after any line, or in the middle of
+ * one: the chain of what is whole verifies; only the end is missing.
+ */
+static void
+test_killed(void **state)
+{
+	struct verify_report	 rep;
+	char			 path[160], *text;
+	size_t			 len, n, cut;
+	int			 k;
+
+	(void)state;
+	text = slurp(orig, &len);
+	snprintf(path, sizeof(path), "%s/killed.cast", dir);
+	for (k = 2; k <= 18; k++) {
+		cut = (size_t)(line_of(text, k + 1, &n) - text);
+		spit(path, text, cut);
+		verify(path, &rep);
+		assert_int_equal(rep.count[VERIFY_SEAL], 0);
+		assert_int_equal(rep.count[VERIFY_END], 1);
+		assert_int_equal(rep.chain_lines, (unsigned long)k);
+		verify_report_free(&rep);
+		spit(path, text, cut + n / 2);
+		verify(path, &rep);
+		assert_int_equal(rep.count[VERIFY_SEAL], 0);
+		assert_int_equal(rep.count[VERIFY_TORN], 1);
+		assert_int_equal(rep.chain_lines, (unsigned long)k);
+		verify_report_free(&rep);
+	}
+	free(text);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_forged_text),
+		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_moved),
+		cmocka_unit_test(test_typo_deleted),
+		cmocka_unit_test(test_inserted_swapped),
+		cmocka_unit_test(test_end_removed),
+		cmocka_unit_test(test_killed),
+	};
+
+	return (cmocka_run_group_tests(tests, setup, teardown));
+}

@@ -1,0 +1,252 @@
+/*
+ * The hash chain of a capture.  Every line of the file, the header first,
+ * newline included, extends the chain: head = BLAKE2b-256(head || line),
+ * from a head of 32 zero bytes.  Removing, inserting, reordering or
+ * editing a line changes every head after it.
+ *
+ * The writer puts the head in the capture itself, in "seal" markers:
+ * "seal N HEX" says that the N lines before the seal's own line have the
+ * head HEX; "seal N HEX end" is the last line of a capture closed
+ * properly.  Seals come before and after every marker, in the same
+ * write(2), and after the events written since the last seal at each
+ * sync (at most a second later) and at close.  A verifier recomputes the chain from the file and
+ * compares at every seal, which locates a change between two seals; the
+ * signed round manifest (manifest.c) holds the last head and the file's
+ * hash, so that a file re-sealed after an edit fails there.
+ */
+#include <errno.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transcripts.h"
+
+struct cap_chain {
+	crypto_generichash_state st;	/* the line being fed */
+	unsigned char		 head[CAP_CHAIN_BYTES];
+	unsigned long		 lines;	/* whole lines fed */
+	int			 partial; /* bytes of a line fed since */
+};
+
+static void	cap_chain_restart(struct cap_chain *);
+
+/* Start hashing the next line from the head. */
+static void
+cap_chain_restart(struct cap_chain *c)
+{
+	crypto_generichash_init(&c->st, NULL, 0, CAP_CHAIN_BYTES);
+	crypto_generichash_update(&c->st, c->head, sizeof(c->head));
+	c->partial = 0;
+}
+
+/* A new chain, before the first line; NULL when out of memory. */
+struct cap_chain *
+cap_chain_new(void)
+{
+	struct cap_chain	*c;
+
+	if (sodium_init() == -1 || (c = malloc(sizeof(*c))) == NULL)
+		return (NULL);
+	memset(c, 0, sizeof(*c));
+	cap_chain_restart(c);
+	return (c);
+}
+
+/* Free a chain. */
+void
+cap_chain_free(struct cap_chain *c)
+{
+	free(c);
+}
+
+/*
+ * Feed bytes of the file, split anywhere: each newline ends a line and
+ * moves the head.
+ */
+void
+cap_chain_feed(struct cap_chain *c, const void *buf, size_t len)
+{
+	const unsigned char	*p = buf, *nl;
+	size_t			 n;
+
+	while (len > 0) {
+		nl = memchr(p, '\n', len);
+		n = nl != NULL ? (size_t)(nl - p) + 1 : len;
+		crypto_generichash_update(&c->st, p, n);
+		p += n;
+		len -= n;
+		if (nl == NULL) {
+			c->partial = 1;
+			break;
+		}
+		crypto_generichash_final(&c->st, c->head, sizeof(c->head));
+		c->lines++;
+		cap_chain_restart(c);
+	}
+}
+
+/*
+ * The head that whole lines (buf ends with a newline) would give, the
+ * chain left as it is: the writer's seal for what it is about to write.
+ */
+void
+cap_chain_peek(const struct cap_chain *c, const void *buf, size_t len,
+    unsigned char *head, unsigned long *lines)
+{
+	struct cap_chain	t = *c;
+
+	cap_chain_feed(&t, buf, len);
+	memcpy(head, t.head, sizeof(t.head));
+	*lines = t.lines;
+}
+
+/* Take a head and a line count as the chain's (a verifier goes on). */
+void
+cap_chain_set(struct cap_chain *c, const unsigned char *head,
+    unsigned long lines)
+{
+	memcpy(c->head, head, sizeof(c->head));
+	c->lines = lines;
+	cap_chain_restart(c);
+}
+
+/* The head after the last whole line. */
+const unsigned char *
+cap_chain_head(const struct cap_chain *c)
+{
+	return (c->head);
+}
+
+/* The whole lines fed. */
+unsigned long
+cap_chain_lines(const struct cap_chain *c)
+{
+	return (c->lines);
+}
+
+/* Write a head as 64 lowercase hex digits and a NUL. */
+char *
+cap_chain_hex(const unsigned char *head, char *hex)
+{
+	sodium_bin2hex(hex, CAP_CHAIN_HEX, head, CAP_CHAIN_BYTES);
+	return (hex);
+}
+
+/* Read 64 lowercase hex digits (and nothing else) as a head; -1 if not. */
+int
+cap_chain_unhex(const char *hex, unsigned char *head)
+{
+	size_t	n;
+
+	if (strlen(hex) != CAP_CHAIN_HEX - 1 ||
+	    strspn(hex, "0123456789abcdef") != CAP_CHAIN_HEX - 1 ||
+	    sodium_hex2bin(head, CAP_CHAIN_BYTES, hex, CAP_CHAIN_HEX - 1, NULL,
+	    &n, NULL) != 0 || n != CAP_CHAIN_BYTES)
+		return (-1);
+	return (0);
+}
+
+/*
+ * The chain of a file's whole lines: *lines of them in *bytes, and in
+ * head the head after the first upto (all, when there are fewer).
+ */
+enum cap_err
+cap_chain_file(const char *path, unsigned long upto, unsigned char *head,
+    unsigned long *lines, int64_t *bytes, struct cap_error *err)
+{
+	struct cap_chain	*c;
+	FILE			*f;
+	char			*buf = NULL;
+	size_t			 size = 0;
+	ssize_t			 len;
+	int			 got = 0;
+
+	*lines = 0;
+	*bytes = 0;
+	if ((c = cap_chain_new()) == NULL) {
+		cap_error_set(err, CAP_ENOMEM, path, 0, -1, "out of memory");
+		return (CAP_ENOMEM);
+	}
+	if ((f = fopen(path, "re")) == NULL) {
+		cap_error_set(err, CAP_ESYS, path, 0, -1, "%s",
+		    strerror(errno));
+		err->sys = errno;
+		cap_chain_free(c);
+		return (CAP_ESYS);
+	}
+	while ((len = getline(&buf, &size, f)) > 0 && buf[len - 1] == '\n') {
+		cap_chain_feed(c, buf, (size_t)len);
+		*bytes += len;
+		if (cap_chain_lines(c) == upto) {
+			memcpy(head, cap_chain_head(c), CAP_CHAIN_BYTES);
+			got = 1;
+		}
+	}
+	if (!got)
+		memcpy(head, cap_chain_head(c), CAP_CHAIN_BYTES);
+	*lines = cap_chain_lines(c);
+	free(buf);
+	fclose(f);
+	cap_chain_free(c);
+	return (CAP_OK);
+}
+
+/*
+ * Format a seal's marker text, "seal N HEX" or "seal N HEX end"; its
+ * length.
+ */
+size_t
+cap_chain_seal_format(char *buf, size_t size, unsigned long lines,
+    const unsigned char *head, int end)
+{
+	char	hex[CAP_CHAIN_HEX];
+	int	n;
+
+	n = snprintf(buf, size, "seal %lu %s%s", lines, cap_chain_hex(head,
+	    hex), end ? " end" : "");
+	if (n < 0 || (size_t)n >= size)
+		return (0);
+	return ((size_t)n);
+}
+
+/*
+ * Parse a marker's text as a seal: 1 and the lines, head and end flag it
+ * gives; 0 when the text is not "seal ..." at all; -1 when it starts so
+ * but is not well formed.
+ */
+int
+cap_chain_seal_parse(const unsigned char *s, size_t len, unsigned long *lines,
+    unsigned char *head, int *end)
+{
+	char		 text[CAP_MARKER_MAX], *p, *q;
+	unsigned long	 n;
+
+	if (len < 5 || memcmp(s, "seal ", 5) != 0)
+		return (0);
+	if (len >= sizeof(text) || memchr(s, '\0', len) != NULL)
+		return (-1);
+	memcpy(text, s, len);
+	text[len] = '\0';
+	p = text + 5;
+	if (*p < '0' || *p > '9')
+		return (-1);
+	n = strtoul(p, &q, 10);
+	if (*q != ' ' || q - p > 12)
+		return (-1);
+	p = q + 1;
+	if (strlen(p) < CAP_CHAIN_HEX - 1)
+		return (-1);
+	q = p + CAP_CHAIN_HEX - 1;
+	if (*q == '\0')
+		*end = 0;
+	else if (strcmp(q, " end") == 0)
+		*end = 1;
+	else
+		return (-1);
+	*q = '\0';
+	if (cap_chain_unhex(p, head) == -1)
+		return (-1);
+	*lines = n;
+	return (1);
+}
