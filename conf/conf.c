@@ -34,7 +34,7 @@
 
 static const char *conf_top_keys[] = { "control", "state", "captures",
     "transcripts", "queue_limit", "capture_limit", "sync", "entry_user",
-    "control_clients",
+    "control_clients", "room_key",
     "ports",
     "stations", "entities",
     "schedule", "rules", "charset", NULL };
@@ -204,6 +204,7 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 		{ "state", offsetof(struct conf, state_dir) },
 		{ "captures", offsetof(struct conf, capture_dir) },
 		{ "transcripts", offsetof(struct conf, transcript_dir) },
+		{ "room_key", offsetof(struct conf, room_key) },
 	};
 	struct conf		*conf = ctx->conf;
 	const config_setting_t	*s = NULL;
@@ -240,6 +241,11 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 	if (conf->transcript_dir == NULL && asprintf(&conf->transcript_dir,
 	    "%s/transcripts", conf->state_dir) == -1) {
 		conf->transcript_dir = NULL;
+		return (conf_nomem(ctx, root));
+	}
+	if (conf->room_key == NULL && asprintf(&conf->room_key,
+	    "%s/room.key", conf->state_dir) == -1) {
+		conf->room_key = NULL;
 		return (conf_nomem(ctx, root));
 	}
 	return (0);
@@ -527,6 +533,7 @@ conf_free(struct conf *conf)
 	free(conf->state_dir);
 	free(conf->capture_dir);
 	free(conf->transcript_dir);
+	free(conf->room_key);
 	free(conf->entry_user);
 	free(conf);
 }

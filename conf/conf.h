@@ -72,6 +72,7 @@ struct conf {
 	char		*state_dir;
 	char		*capture_dir;
 	char		*transcript_dir;
+	char		*room_key;	/* the room's signing key file */
 	size_t		 queue_limit;
 	int		 control_clients;	/* control clients at once */
 	char		*entry_user;	/* exec: programs run as; NULL:

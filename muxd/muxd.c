@@ -109,6 +109,7 @@ muxd_usage(int status)
 {
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: muxd [-dnVv] [-f file] [-s socket] [-u user]\n"
+	    "       muxd [-f file] keygen\n"
 	    "       muxd [-v] [-s socket] [-u user] --link address address "
 	    "[--link address address ...]\n"
 	    "       muxd --ports\n"
@@ -420,6 +421,8 @@ muxd_shutdown(void)
 	state_flush();
 	record_shutdown();
 	rules_shutdown();
+	seal_manifest("shutdown", 0);
+	seal_shutdown();
 	while ((p = TAILQ_FIRST(&ports)) != NULL)
 		port_free(p);
 	spawn_close();
@@ -492,6 +495,13 @@ main(int argc, char *argv[])
 			muxd_usage(2);
 		}
 	}
+	if (optind + 1 == argc && strcmp(argv[optind], "keygen") == 0 &&
+	    npairs == 0 && !check && !daemonize) {
+		log_init(1, verbose);
+		if ((muxd_conf = conf_load(file, err, sizeof(err))) == NULL)
+			fatalx("%s", err);
+		return (seal_keygen(muxd_conf));
+	}
 	if (optind != argc || (npairs > 0 && (check || daemonize || fset)))
 		muxd_usage(2);
 	if (check)
@@ -538,12 +548,14 @@ main(int argc, char *argv[])
 		if (muxd_configure(muxd_conf, err, sizeof(err)) == -1)
 			fatalx("%s: %s", muxd_conf->file, err);
 		record_init();
+		seal_init(muxd_conf);
 		muxd_ports(muxd_conf);
 		state_init(muxd_conf->state_dir);
 		/* The round resumed opens its files as the user. */
 		if (user != NULL)
 			muxd_drop(user, sockpath);
 		state_load();
+		seal_manifest("start", 0);
 	}
 	log_info("muxd %s running, %d ports", MUXD_VERSION, npairs > 0 ?
 	    2 * npairs : (int)muxd_conf->nports);

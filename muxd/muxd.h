@@ -81,6 +81,13 @@ struct record;
 struct link;
 void		 record_configure(const struct conf *);
 void		 record_init(void);
+
+/* seal.c */
+int		 seal_keygen(const struct conf *);
+void		 seal_init(const struct conf *);
+void		 seal_manifest(const char *, int);
+void		 seal_shutdown(void);
+
 void		 record_shutdown(void);
 void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);

@@ -142,6 +142,8 @@ record_free(struct record *r)
 		    (unsigned long long)r->over);
 	if (r->rec != NULL && rec_finish(r->rec, &err) != CAP_OK)
 		log_warnx("record %s: %s", r->what, err.msg);
+	if (r->cap != NULL && cap_write_seal(r->cap, 1, &err) != CAP_OK)
+		log_warnx("record %s: %s", r->what, err.msg);
 	if (record_sync(r))
 		record_arm();
 	if (r->rec != NULL && rec_close(r->rec, &err) != CAP_OK)

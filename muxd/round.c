@@ -399,6 +399,8 @@ round_stop(const char *reason)
 		deadline_clear(round_timer);
 	state_save();
 	log_info("round %d stopped (%s)", number, reason);
+	snprintf(notice, sizeof(notice), "round %d end", number);
+	seal_manifest(notice, number);
 	events_post(PROTOCOL_EV_ROUND_STOP, json_pack("{siss}", "number", number,
 	    "reason", reason));
 	return (0);

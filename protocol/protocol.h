@@ -63,6 +63,7 @@ enum protocol_event {
 	PROTOCOL_EV_CONFIG_RELOAD,	/* "file" */
 	PROTOCOL_EV_FAULT,		/* "what", "error" (null: cleared) */
 	PROTOCOL_EV_MUXD_STOP,
+	PROTOCOL_EV_MANIFEST,		/* "file", "sequence", "why", "signed" */
 	PROTOCOL_EV_COUNT
 };
 

@@ -1,11 +1,13 @@
 /*
  * Whole files read into memory: the transcripts that verify.c checks and
- * the LPP logs that transcripts import parses.
+ * the LPP logs that transcripts import parses; and small files written
+ * whole: keys, signatures, manifests.
  */
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,8 +15,8 @@
 #include "transcripts.h"
 
 /*
- * Read a whole regular file of at most max bytes into a new buffer, with
- * room for a NUL after its *len bytes.  CAP_ESYS (or CAP_ENOMEM) with
+ * Read a whole regular file of at most max bytes into a new buffer, a NUL
+ * after its *len bytes.  CAP_ESYS (or CAP_ENOMEM) with
  * .sys set and its strerror(3) text, or CAP_EINVAL (.sys 0) when it is
  * not a regular file or is larger than max.
  */
@@ -55,6 +57,7 @@ cap_file_read(const char *path, size_t max, char **buf, size_t *len,
 		done += (size_t)n;
 	}
 	close(fd);
+	p[done] = '\0';
 	*buf = p;
 	*len = done;
 	return (CAP_OK);
@@ -67,4 +70,47 @@ fail:
 	if (err != NULL)
 		err->sys = sys;
 	return (e);
+}
+
+/*
+ * Write a file whole: created exclusively (excl) or replaced by a rename
+ * from a temporary name beside it, with mode; synced.
+ */
+enum cap_err
+cap_file_write(const char *path, const char *text, int mode, int excl,
+    struct cap_error *err)
+{
+	char	*tmp = NULL;
+	size_t	 len = strlen(text);
+	int	 fd, saved;
+
+	if (!excl && asprintf(&tmp, "%s.tmp", path) == -1) {
+		cap_error_set(err, CAP_ENOMEM, path, 0, -1, "out of memory");
+		return (CAP_ENOMEM);
+	}
+	fd = open(excl ? path : tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, mode);
+	if (fd == -1 && !excl && errno == EEXIST && unlink(tmp) == 0)
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, mode);
+	if (fd == -1)
+		goto fail;
+	if (write(fd, text, len) != (ssize_t)len || fsync(fd) == -1) {
+		saved = errno;
+		close(fd);
+		unlink(excl ? path : tmp);
+		errno = saved;
+		goto fail;
+	}
+	if (close(fd) == -1 || (!excl && rename(tmp, path) == -1))
+		goto fail;
+	free(tmp);
+	return (CAP_OK);
+fail:
+	cap_error_set(err, errno == EEXIST ? CAP_EEXIST : CAP_ESYS, path, 0,
+	    -1, "%s", errno == EEXIST ? "exists, not overwritten" :
+	    strerror(errno));
+	err->sys = errno;
+	free(tmp);
+	return (err->code);
 }

@@ -35,6 +35,7 @@ struct cap_writer {
 	struct cap_chain *chain;	/* the lines written */
 	char		*prev;		/* the segment before, or NULL */
 	unsigned long	 unsealed;	/* lines since the last seal */
+	int		 ended;		/* the closing seal is written */
 	char		*buf;		/* one event line, grown as needed */
 	size_t		 size;
 };
@@ -300,15 +301,15 @@ cap_write_seal_line(struct cap_writer *w, size_t n, int end)
 }
 
 /*
- * Seal the lines written since the last seal (end: the capture's last
- * line, written even when all is sealed).
+ * Seal the lines written since the last seal (end: the closing seal,
+ * written even when all is sealed, once).
  */
 enum cap_err
 cap_write_seal(struct cap_writer *w, int end, struct cap_error *err)
 {
 	size_t	n = 0;
 
-	if (w->unsealed == 0 && !end)
+	if (w->unsealed == 0 && (!end || w->ended))
 		return (CAP_OK);
 	if (cap_write_grow(w, CAP_JSON_MAX(CAP_MARKER_MAX) + 2, err) !=
 	    CAP_OK)
@@ -320,6 +321,7 @@ cap_write_seal(struct cap_writer *w, int end, struct cap_error *err)
 		return (CAP_ESYS);
 	w->torn = 0;
 	w->unsealed = 0;
+	w->ended = end;
 	return (CAP_OK);
 }
 

@@ -1,7 +1,9 @@
 /*
- * transcripts verify: check captures and transcripts (verify.c), files
- * named or every *.cast and transcript (LPyy-nn.TXT) under a directory,
- * such as muxd's state directory.
+ * transcripts verify: check captures and transcripts (verify.c), round
+ * manifests (verify-manifest.c), files named or every *.cast, transcript
+ * (LPyy-nn.TXT) and manifest (manifest-NNNN.json) under a directory,
+ * such as muxd's state directory.  Manifests come first; what the newest
+ * one of a directory does not cover is told with each file.
  * A transcript compared with its capture is not checked a second time.
  * One report per file; the exit status is 1 when anything was found.
  */
@@ -29,15 +31,18 @@ static int	cmd_verify_exec(int, char **);
 static int	cmd_verify_push(struct cmd_verify_list *, const char *);
 static int	cmd_verify_has(const struct cmd_verify_list *, const char *);
 static int	cmd_verify_walk(const char *, struct cmd_verify_list *,
-		    struct cmd_verify_list *, int);
+		    struct cmd_verify_list *, struct cmd_verify_list *, int);
+static int	cmd_verify_is_manifest(const char *);
+static int	cmd_verify_manifests(struct cmd_verify_list *, const char *,
+		    struct verify_cover **);
 static int	cmd_verify_ends(const char *, const char *);
-static int	cmd_verify_transcript(const char *);
 static int	cmd_verify_print(const struct verify_report *);
 static int	cmd_verify_cmp(const void *, const void *);
 static void	cmd_verify_sort(struct cmd_verify_list *);
 
 const struct cmd_entry cmd_verify_entry = {
-	"verify", "[-g seconds] [-t dir] dir | file ...", cmd_verify_exec
+	"verify", "[-g seconds] [-k pubkey] [-t dir] dir | file ...",
+	cmd_verify_exec
 };
 
 /* Add a copy of a path to a list; -1 when out of memory. */
@@ -102,7 +107,7 @@ cmd_verify_sort(struct cmd_verify_list *l)
  */
 static int
 cmd_verify_walk(const char *dir, struct cmd_verify_list *caps,
-    struct cmd_verify_list *txs, int depth)
+    struct cmd_verify_list *txs, struct cmd_verify_list *mans, int depth)
 {
 	DIR		*d;
 	struct dirent	*de;
@@ -125,14 +130,19 @@ cmd_verify_walk(const char *dir, struct cmd_verify_list *caps,
 			warn("%s", p);
 			rv = -1;
 		} else if (S_ISDIR(st.st_mode)) {
-			if (cmd_verify_walk(p, caps, txs, depth + 1) == -1)
+			if (cmd_verify_walk(p, caps, txs, mans, depth + 1) ==
+			    -1)
 				rv = -1;
 		} else if (S_ISREG(st.st_mode)) {
 			if (cmd_verify_ends(p, ".cast")) {
 				if (cmd_verify_push(caps, p) == -1)
 					err(1, NULL);
-			} else if (cmd_verify_transcript(de->d_name)) {
+			} else if (verify_transcript_name(de->d_name) ||
+			    strcmp(de->d_name, "compliance.txt") == 0) {
 				if (cmd_verify_push(txs, p) == -1)
+					err(1, NULL);
+			} else if (cmd_verify_is_manifest(de->d_name)) {
+				if (cmd_verify_push(mans, p) == -1)
 					err(1, NULL);
 			}
 		}
@@ -142,25 +152,71 @@ cmd_verify_walk(const char *dir, struct cmd_verify_list *caps,
 	return (rv);
 }
 
+/* Tell whether a file name is a manifest's, manifest-NNNN.json. */
+static int
+cmd_verify_is_manifest(const char *path)
+{
+	const char	*s = strrchr(path, '/');
+	int		 n, k = 0;
+
+	s = s != NULL ? s + 1 : path;
+	return (sscanf(s, "manifest-%d.json%n", &n, &k) == 1 && k > 0 &&
+	    s[k] == '\0');
+}
+
 /*
- * Tell whether a file found in a directory is a transcript: its name the
- * 1996 format's, LPyy-nn.TXT (any case); a state directory's
- * compliance.txt and state.json are not.
+ * Verify the manifests, in order, with the public key (-k) or the room's
+ * room.pub beside them; *cover is what the newest one covers.  The
+ * number of reports with findings.
  */
 static int
-cmd_verify_transcript(const char *name)
+cmd_verify_manifests(struct cmd_verify_list *mans, const char *pubpath,
+    struct verify_cover **cover)
 {
-	size_t	i, n = strlen(name);
+	struct verify_report	 rep;
+	struct sign_pub		 pub;
+	struct cap_error	 e;
+	char			*base, *found = NULL;
+	size_t			 i;
+	int			 have = 0, nbad = 0;
 
-	if (n < 11 || (name[0] != 'L' && name[0] != 'l') ||
-	    (name[1] != 'P' && name[1] != 'p') || !isdigit((unsigned char)
-	    name[2]) || !isdigit((unsigned char)name[3]) || name[4] != '-' ||
-	    strcasecmp(name + n - 4, ".txt") != 0)
-		return (0);
-	for (i = 5; i < n - 4; i++)
-		if (!isdigit((unsigned char)name[i]))
-			return (0);
-	return (i > 5);
+	*cover = NULL;
+	if (pubpath != NULL) {
+		if (sign_load_public(pubpath, &pub, &e) != CAP_OK)
+			errx(1, "%s: %s", pubpath, e.msg);
+		have = 1;
+	}
+	for (i = 0; i < mans->n; i++) {
+		if (!have && found == NULL) {
+			if ((base = verify_manifest_base(mans->v[i])) == NULL ||
+			    asprintf(&found, "%s/room.pub", base) == -1)
+				err(1, NULL);
+			free(base);
+			if (sign_load_public(found, &pub, &e) != CAP_OK) {
+				free(found);
+				found = NULL;
+			}
+		}
+		if (verify_report_init(&rep, mans->v[i]) == -1)
+			err(1, NULL);
+		if (!have && found != NULL && verify_add(&rep, VERIFY_NOTE, 0,
+		    -1, "checked with %s, found beside the evidence; bring "
+		    "the room's own key (-k) to rule out a replaced one",
+		    found) == -1)
+			err(1, NULL);
+		if (verify_manifest(mans->v[i], have || found != NULL ? &pub :
+		    NULL, &rep, &e) != CAP_OK) {
+			cmd_warn_error(&e);
+			exit(1);
+		}
+		nbad += cmd_verify_print(&rep);
+		verify_report_free(&rep);
+	}
+	free(found);
+	/* The newest: the last in name order (numbers are zero-padded). */
+	if (mans->n > 0)
+		*cover = verify_cover_load(mans->v[mans->n - 1]);
+	return (nbad);
 }
 
 /* Print a report; 1 when it has findings. */
@@ -215,7 +271,9 @@ cmd_verify_exec(int argc, char **argv)
 {
 	struct verify_opts	 o;
 	struct verify_report	 rep;
-	struct cmd_verify_list	 caps, txs, done;
+	struct cmd_verify_list	 caps, txs, done, mans;
+	struct verify_cover	*cover;
+	const char		*pubpath = NULL;
 	struct cap_error	 e;
 	struct stat		 st;
 	char			*end;
@@ -224,7 +282,7 @@ cmd_verify_exec(int argc, char **argv)
 	int			 ch, status = 0, nbad = 0, nfiles = 0;
 
 	verify_opts_init(&o);
-	while ((ch = getopt(argc, argv, "g:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "g:k:t:")) != -1) {
 		switch (ch) {
 		case 'g':
 			errno = 0;
@@ -236,6 +294,9 @@ cmd_verify_exec(int argc, char **argv)
 				cmd_usage(&cmd_verify_entry);
 			}
 			o.gap = (int64_t)g * 1000000;
+			break;
+		case 'k':
+			pubpath = optarg;
 			break;
 		case 't':
 			o.txdir = optarg;
@@ -251,13 +312,18 @@ cmd_verify_exec(int argc, char **argv)
 	memset(&caps, 0, sizeof(caps));
 	memset(&txs, 0, sizeof(txs));
 	memset(&done, 0, sizeof(done));
+	memset(&mans, 0, sizeof(mans));
 	for (; argc > 0; argc--, argv++) {
 		if (stat(argv[0], &st) == -1) {
 			warn("%s", argv[0]);
 			status = 1;
 		} else if (S_ISDIR(st.st_mode)) {
-			if (cmd_verify_walk(argv[0], &caps, &txs, 0) == -1)
+			if (cmd_verify_walk(argv[0], &caps, &txs, &mans, 0) ==
+			    -1)
 				status = 1;
+		} else if (cmd_verify_is_manifest(argv[0])) {
+			if (cmd_verify_push(&mans, argv[0]) == -1)
+				err(1, NULL);
 		} else if (cmd_verify_ends(argv[0], ".cast") ||
 		    !(cmd_verify_ends(argv[0], ".TXT") ||
 		    cmd_verify_ends(argv[0], ".txt"))) {
@@ -268,6 +334,10 @@ cmd_verify_exec(int argc, char **argv)
 	}
 	cmd_verify_sort(&caps);
 	cmd_verify_sort(&txs);
+	cmd_verify_sort(&mans);
+	nbad += cmd_verify_manifests(&mans, pubpath, &cover);
+	nfiles += (int)mans.n;
+	o.cover = cover;
 	for (i = 0; i < caps.n; i++) {
 		if (verify_report_init(&rep, caps.v[i]) == -1)
 			err(1, NULL);
@@ -287,10 +357,13 @@ cmd_verify_exec(int argc, char **argv)
 			continue;
 		if (verify_report_init(&rep, txs.v[i]) == -1)
 			err(1, NULL);
-		if (verify_transcript_file(txs.v[i], &rep, &e) != CAP_OK) {
+		if (!cmd_verify_ends(txs.v[i], "compliance.txt") &&
+		    verify_transcript_file(txs.v[i], &rep, &e) != CAP_OK) {
 			cmd_warn_error(&e);
 			exit(1);
 		}
+		if (verify_cover_check(cover, txs.v[i], &rep) == -1)
+			err(1, NULL);
 		nbad += cmd_verify_print(&rep);
 		nfiles++;
 		verify_report_free(&rep);
@@ -303,6 +376,10 @@ cmd_verify_exec(int argc, char **argv)
 		free(txs.v[i]);
 	for (i = 0; i < done.n; i++)
 		free(done.v[i]);
+	for (i = 0; i < mans.n; i++)
+		free(mans.v[i]);
+	free(mans.v);
+	verify_cover_free(cover);
 	free(caps.v);
 	free(txs.v);
 	free(done.v);

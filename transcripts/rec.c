@@ -116,14 +116,17 @@ rec_sync_fd(struct rec *r, int fd[2], struct cap_error *err)
 }
 
 /*
- * End the conversation without closing: the transcript's unfinished
- * lines are written, so that a rec_sync_fd() that follows covers them.
+ * End the conversation without closing: the capture's closing seal and
+ * the transcript's unfinished lines are written, so that a rec_sync_fd()
+ * that follows covers them.
  */
 enum cap_err
 rec_finish(struct rec *r, struct cap_error *err)
 {
-	if (r->tx == NULL)
-		return (CAP_OK);
+	enum cap_err	e;
+
+	if ((e = cap_write_seal(r->cap, 1, err)) != CAP_OK || r->tx == NULL)
+		return (e);
 	return (tx_write_finish(r->tx, err));
 }
 

@@ -230,6 +230,8 @@ void		 cap_read_close(struct cap_reader *);
 /* cap-file.c */
 enum cap_err	 cap_file_read(const char *, size_t, char **, size_t *,
 		    struct cap_error *);
+enum cap_err	 cap_file_write(const char *, const char *, int, int,
+		    struct cap_error *);
 
 /* utf8.c: UTF-8 read a character at a time (pure) */
 struct utf8 {
@@ -544,6 +546,48 @@ int		 lpp_key_byte(const char *, size_t);
 size_t		 lpp_key_word(char *, size_t, const char *, size_t);
 const char	*lpp_defect_name(enum lpp_defect_kind);
 
+/* sign.c: room keys and signatures in minisign's formats */
+#define SIGN_KEYNUM	8
+#define SIGN_ID_LEN	17	/* 16 hex digits and a NUL */
+struct sign_key {
+	unsigned char	keynum[SIGN_KEYNUM];
+	unsigned char	sk[64];		/* Ed25519 secret key */
+};
+struct sign_pub {
+	unsigned char	keynum[SIGN_KEYNUM];
+	unsigned char	pk[32];		/* Ed25519 public key */
+};
+char		*sign_key_id(const unsigned char *, char *);
+enum cap_err	 sign_keygen(const char *, const char *, struct sign_key *,
+		    struct cap_error *);
+enum cap_err	 sign_load_secret(const char *, struct sign_key *,
+		    struct cap_error *);
+enum cap_err	 sign_load_public(const char *, struct sign_pub *,
+		    struct cap_error *);
+void		 sign_public_of(const struct sign_key *, struct sign_pub *);
+void		 sign_key_forget(struct sign_key *);
+enum cap_err	 sign_file(const struct sign_key *, const char *, const char *,
+		    struct cap_error *);
+enum cap_err	 sign_verify_file(const struct sign_pub *, const char *, char *,
+		    size_t, struct cap_error *);
+
+/* manifest.c: round manifests, the evidence sealed and signed */
+struct manifest_opts {
+	const char	 *dir;		/* state directory: manifests/ in it */
+	const char	**roots;	/* directories of evidence listed */
+	size_t		  nroots;
+	const char	 *conf;		/* configuration file, or NULL */
+	const char	 *why;		/* "round 1 end", "shutdown", "start" */
+	int		  round;	/* 0: none */
+	const char	 *software;
+	const struct sign_key *key;	/* NULL: not signed */
+	time_t		  now;
+};
+enum cap_err	 manifest_write(const struct manifest_opts *, char **,
+		    struct cap_error *);
+enum cap_err	 manifest_hash_file(const char *, int64_t, unsigned char *,
+		    int64_t *, struct cap_error *);
+
 /* verify.c: the auditor's checks of captures and transcripts */
 #define VERIFY_GAP_DEFAULT	(120 * (int64_t)1000000)	/* usec */
 #define VERIFY_FINDING_MAX	1000	/* findings kept; all are counted */
@@ -563,12 +607,17 @@ enum verify_kind {
 	VERIFY_FORMAT,		/* a transcript line out of format */
 	VERIFY_SEAL,		/* the hash chain does not match a seal */
 	VERIFY_END,		/* no closing seal: cut short, or a crash */
+	VERIFY_SIGNATURE,	/* a manifest's signature does not verify */
+	VERIFY_MANIFEST,	/* a file is not as its manifest sealed it */
 	VERIFY_COUNT
 };
+struct verify_cover;
 struct verify_opts {
 	int64_t		 gap;		/* longest silence allowed, usec */
 	const char	*txdir;		/* transcripts' directory, NULL: */
-};					/* the capture's own */
+					/* the capture's own */
+	const struct verify_cover *cover;	/* the newest manifest's */
+};
 struct verify_report {
 	char		*file;
 	char		*transcript;	/* the transcript compared, or NULL */
@@ -596,9 +645,27 @@ int		 verify_transcript(struct verify_report *, const void *,
 int		 verify_forbidden(const void *, size_t, size_t *,
 		    const char **);
 const char	*verify_kind_name(enum verify_kind);
+int		 verify_transcript_name(const char *);
 int		 verify_add(struct verify_report *, enum verify_kind,
 		    unsigned long, int64_t, const char *, ...)
 		    __attribute__((format(printf, 5, 6)));
+
+/* verify-manifest.c: a round manifest, its signature and its files */
+enum cap_err	 verify_manifest(const char *, const struct sign_pub *,
+		    struct verify_report *, struct cap_error *);
+char		*verify_manifest_base(const char *);
+char		*verify_manifest_path(const char *, const char *);
+struct verify_cover {
+	char		 manifest[CAP_ERR_FILE];
+	int		 shutdown;	/* written at muxd's shutdown */
+	char		**path;		/* the files, resolved */
+	int64_t		*size;		/* their sizes when sealed */
+	size_t		 n;
+};
+struct verify_cover *verify_cover_load(const char *);
+void		 verify_cover_free(struct verify_cover *);
+int		 verify_cover_check(const struct verify_cover *, const char *,
+		    struct verify_report *);
 
 /* verify-chain.c: a capture's seals, end and segments */
 struct verify_chain;			/* private */

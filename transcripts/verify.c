@@ -12,10 +12,12 @@
  * for byte.  A transcript: the public-domain line first, the header
  * lines, every line in the 1996 format, no forbidden reference.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "transcripts.h"
@@ -26,7 +28,7 @@
 static const char *verify_kind_names[VERIFY_COUNT] = {
 	"note", "open", "header", "event", "order", "torn", "long", "gap",
 	"fault", "public-domain", "forbidden", "mismatch", "format", "seal",
-	"end"
+	"end", "signature", "manifest"
 };
 
 /* Forbidden references (2004 rule 11), matched without regard to case. */
@@ -180,6 +182,27 @@ verify_is_fault(const unsigned char *s, size_t len)
 			return (1);
 	}
 	return (0);
+}
+
+/*
+ * Tell whether a file found in a directory is a transcript: its name the
+ * 1996 format's, LPyy-nn.TXT (any case); a state directory's
+ * compliance.txt and state.json are not.
+ */
+int
+verify_transcript_name(const char *name)
+{
+	size_t	i, n = strlen(name);
+
+	if (n < 11 || (name[0] != 'L' && name[0] != 'l') ||
+	    (name[1] != 'P' && name[1] != 'p') || !isdigit((unsigned char)
+	    name[2]) || !isdigit((unsigned char)name[3]) || name[4] != '-' ||
+	    strcasecmp(name + n - 4, ".txt") != 0)
+		return (0);
+	for (i = 5; i < n - 4; i++)
+		if (!isdigit((unsigned char)name[i]))
+			return (0);
+	return (i > 5);
 }
 
 /* Tell whether a line (no newline) is a transcript line of the format. */
@@ -513,7 +536,8 @@ verify_capture(const char *path, const struct verify_opts *o,
 		    ev.usec, &e) != CAP_OK && e.code == CAP_ENOMEM)
 			goto nomem;
 	}
-	if (verify_chain_finish(vc, rep, m) == -1)
+	if (verify_chain_finish(vc, rep, m) == -1 ||
+	    verify_cover_check(o->cover, path, rep) == -1)
 		goto nomem;
 	if (tw == NULL)
 		goto done;
@@ -545,7 +569,8 @@ verify_capture(const char *path, const struct verify_opts *o,
 		goto nomem;
 	rep->tx_first = rep->findings.n;
 	if (verify_transcript(rep, txt, tlen) == -1 ||
-	    verify_compare(rep, txt, tlen, ren, rlen) == -1)
+	    verify_compare(rep, txt, tlen, ren, rlen) == -1 ||
+	    verify_cover_check(o->cover, txpath, rep) == -1)
 		goto nomem;
 done:
 	verify_chain_close(vc);

@@ -205,7 +205,7 @@ bad=$(awk '$3 > 0 { print $1, $2 }' "$T/expect.gaps" | sort -u | wc -l)
 	fail "verify: expected $gaps gaps, found $(grep -c ': gap: ' "$T/verify")"
 [ "$(grep -c ': fault: marker "fault lpp truncated' "$T/verify")" -eq "$faults" ] ||
 	fail "verify: expected $faults fault markers, found $(grep -c ': fault: ' "$T/verify")"
-other=$(grep -E '^[^ ]*: (offset [0-9]+: )?[a-z-]+: ' "$T/verify" | grep -vE ': (gap|fault): ' | head -3)
+other=$(grep -E '^[^ ]*: (offset [0-9]+: )?[a-z-]+: ' "$T/verify" | grep -vE ': (gap|fault|note): ' | head -3)
 [ -z "$other" ] || fail "verify found more than gaps and faults: $other"
 for f in "$LOGS"/*.log; do
 	base=$(basename "$f")

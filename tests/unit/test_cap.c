@@ -145,13 +145,21 @@ test_roundtrip(void **state)
 	r = open_ok("rt.cast");
 	assert_int_equal(cap_read_meta(r)->encoding, CAP_LATIN1);
 	for (i = 0; i < 400; i++) {
-		assert_int_equal(cap_read_event(r, &ev, &e), CAP_OK);
+		/* The writer's seals come before and after each marker. */
+		do {
+			assert_int_equal(cap_read_event(r, &ev, &e), CAP_OK);
+		} while (ev.kind == CAP_MARKER && ev.len > 5 &&
+		    memcmp(ev.data, "seal ", 5) == 0 && (kind[i] != 'm' ||
+		    len[i] < 5 || memcmp(data[i], "seal ", 5) != 0));
 		assert_int_equal(ev.kind, kind[i]);
 		assert_int_equal(ev.usec, t[i]);
 		assert_int_equal(ev.len, len[i]);
 		assert_memory_equal(ev.data, data[i], len[i]);
-		assert_int_equal(ev.line, i + 2);
 	}
+	/* The closing seal, then the end. */
+	assert_int_equal(cap_read_event(r, &ev, &e), CAP_OK);
+	assert_int_equal(ev.kind, CAP_MARKER);
+	assert_non_null(strstr((char *)ev.data, " end"));
 	assert_int_equal(cap_read_event(r, &ev, &e), CAP_EOF);
 	cap_read_close(r);
 
@@ -165,7 +173,9 @@ test_roundtrip(void **state)
 				;
 			continue;
 		}
-		assert_non_null(fgets(line, sizeof(line), f));
+		do
+			assert_non_null(fgets(line, sizeof(line), f));
+		while (strstr(line, "\"m\", \"seal ") != NULL);
 		v = json_loads(line, JSON_ALLOW_NUL, &je);
 		if (v == NULL)
 			fail_msg("line %zu: jansson: %s", i + 2, je.text);

@@ -1,0 +1,155 @@
+/*
+ * Sealing the evidence: the room key, and the round manifests.  At each
+ * round's end, at start-up (after a crash, what it left) and at
+ * shutdown, muxd lists every capture, transcript and the compliance file
+ * with their sizes and hashes in the next manifest of the state
+ * directory and signs it with the room key (transcripts/manifest.c), in
+ * minisign's format.  The key is read before muxd gives up root, so the
+ * file can stay root's alone; when it does not exist muxd makes it, and
+ * `muxd keygen` makes it beforehand.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "muxd.h"
+#include "../transcripts/transcripts.h"
+
+static struct sign_key	 seal_key;
+static int		 seal_have_key;
+static int		 seal_on;
+
+static char	*seal_pub_path(const char *);
+
+/* The public key's file beside a secret key's: NAME.pub for NAME.key. */
+static char *
+seal_pub_path(const char *key)
+{
+	size_t	 n = strlen(key);
+	char	*p;
+
+	if (n > 4 && strcmp(key + n - 4, ".key") == 0) {
+		if (asprintf(&p, "%.*s.pub", (int)(n - 4), key) == -1)
+			return (NULL);
+	} else if (asprintf(&p, "%s.pub", key) == -1)
+		return (NULL);
+	return (p);
+}
+
+/*
+ * Make the room key (muxd keygen): the secret key at the configuration's
+ * room_key, never overwritten, the public key beside it.  An exit status.
+ */
+int
+seal_keygen(const struct conf *cf)
+{
+	struct cap_error	 err;
+	struct sign_key		 k;
+	char			*pub, id[SIGN_ID_LEN];
+
+	if ((pub = seal_pub_path(cf->room_key)) == NULL)
+		fatal("asprintf");
+	if (state_mkdirs(cf->state_dir) == -1)
+		log_warn("state directory %s", cf->state_dir);
+	if (sign_keygen(cf->room_key, pub, &k, &err) != CAP_OK) {
+		fprintf(stderr, "muxd: %s: %s\n", err.file, err.msg);
+		free(pub);
+		return (1);
+	}
+	printf("room key %s: secret key %s, public key %s\n",
+	    sign_key_id(k.keynum, id), cf->room_key, pub);
+	sign_key_forget(&k);
+	free(pub);
+	return (0);
+}
+
+/*
+ * Read the room key, or make it when there is none; without it the
+ * manifests are written unsigned, and that is a fault.
+ */
+void
+seal_init(const struct conf *cf)
+{
+	struct cap_error	 err;
+	char			*pub, id[SIGN_ID_LEN];
+
+	seal_on = cf->capture_dir != NULL;
+	if (!seal_on)
+		return;
+	if (sign_load_secret(cf->room_key, &seal_key, &err) == CAP_OK) {
+		seal_have_key = 1;
+		log_info("room key %s (%s)", sign_key_id(seal_key.keynum, id),
+		    cf->room_key);
+		return;
+	}
+	if (err.code == CAP_ESYS && err.sys == ENOENT) {
+		if ((pub = seal_pub_path(cf->room_key)) == NULL)
+			fatal("asprintf");
+		if (sign_keygen(cf->room_key, pub, &seal_key, &err) ==
+		    CAP_OK) {
+			seal_have_key = 1;
+			log_info("room key %s made: %s; give the auditors %s",
+			    sign_key_id(seal_key.keynum, id), cf->room_key,
+			    pub);
+			free(pub);
+			return;
+		}
+		free(pub);
+	}
+	log_warnx("room key %s: %s; manifests are not signed",
+	    err.file[0] != '\0' ? err.file : cf->room_key, err.msg);
+	events_post(PROTOCOL_EV_FAULT, json_pack("{ssss}", "what", "room key",
+	    "error", err.msg));
+}
+
+/*
+ * Write and sign the next manifest of the evidence, saying why ("round 3
+ * end", "start", "shutdown").
+ */
+void
+seal_manifest(const char *why, int round)
+{
+	struct manifest_opts	 o;
+	struct cap_error	 err;
+	const char		*roots[2];
+	char			*path, soft[64];
+
+	if (!seal_on || muxd_conf == NULL)
+		return;
+	roots[0] = muxd_conf->capture_dir;
+	roots[1] = muxd_conf->transcript_dir;
+	snprintf(soft, sizeof(soft), "muxd %s", MUXD_VERSION);
+	memset(&o, 0, sizeof(o));
+	o.dir = muxd_conf->state_dir;
+	o.roots = roots;
+	o.nroots = 2;
+	o.conf = muxd_conf->file;
+	o.why = why;
+	o.round = round;
+	o.software = soft;
+	o.key = seal_have_key ? &seal_key : NULL;
+	o.now = time(NULL);
+	if (manifest_write(&o, &path, &err) != CAP_OK) {
+		log_warnx("manifest (%s): %s: %s", why, err.file, err.msg);
+		events_post(PROTOCOL_EV_FAULT, json_pack("{ssss}", "what",
+		    "manifest", "error", err.msg));
+		return;
+	}
+	log_info("manifest %s (%s)%s", path, why, seal_have_key ? "" :
+	    ", not signed");
+	events_post(PROTOCOL_EV_MANIFEST, json_pack("{sssssb}", "file", path,
+	    "why", why, "signed", seal_have_key));
+	free(path);
+}
+
+/* Forget the key. */
+void
+seal_shutdown(void)
+{
+	sign_key_forget(&seal_key);
+	seal_have_key = 0;
+	seal_on = 0;
+}

@@ -1,0 +1,329 @@
+/*
+ * Round manifests: the evidence of a room as it stands, sealed.  A
+ * manifest lists every capture (*.cast), transcript (LPyy-nn.TXT) and
+ * the compliance file under the directories it is given, each with its
+ * size and BLAKE2b-256 (what `b2sum -l 256` prints), and for a capture
+ * the line count and head of its hash chain; the configuration file's
+ * hash; the manifest before it, by name and hash.  It is written into
+ * DIR/manifests/manifest-NNNN.json (NNNN counting up, never reused) and
+ * signed with the room key in minisign's format (sign.c), so that
+ *
+ *   minisign -Vm manifest-0003.json -p room.pub
+ *
+ * checks it.  Paths are relative to DIR when they are under it.
+ *
+ * Captures and the compliance file only grow, so a file checked against
+ * an older manifest is checked as a prefix: its first SIZE bytes must
+ * still hash as listed.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "transcripts.h"
+
+#define MANIFEST_DEPTH	16
+
+static int	manifest_walk(const char *, const char *, json_t *, int);
+static int	manifest_add(const char *, const char *, json_t *);
+static int	manifest_last(const char *, char **, int *);
+static char	*manifest_rel(const char *, const char *);
+static int	manifest_cmp(const void *, const void *);
+
+/*
+ * The BLAKE2b-256 of a file's first len bytes (all, when len is -1): the
+ * bytes hashed in *got (fewer when the file is shorter).
+ */
+enum cap_err
+manifest_hash_file(const char *path, int64_t len, unsigned char *hash,
+    int64_t *got, struct cap_error *err)
+{
+	crypto_generichash_state	 st;
+	unsigned char			 buf[65536];
+	ssize_t				 n;
+	size_t				 want;
+	int				 fd;
+
+	*got = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+		cap_error_set(err, CAP_ESYS, path, 0, -1, "%s",
+		    strerror(errno));
+		if (err != NULL)
+			err->sys = errno;
+		return (CAP_ESYS);
+	}
+	crypto_generichash_init(&st, NULL, 0, CAP_CHAIN_BYTES);
+	for (;;) {
+		want = sizeof(buf);
+		if (len >= 0 && (int64_t)want > len - *got)
+			want = (size_t)(len - *got);
+		if (want == 0)
+			break;
+		if ((n = read(fd, buf, want)) == -1) {
+			cap_error_set(err, CAP_ESYS, path, 0, *got, "read: %s",
+			    strerror(errno));
+			if (err != NULL)
+				err->sys = errno;
+			close(fd);
+			return (CAP_ESYS);
+		}
+		if (n == 0)
+			break;
+		crypto_generichash_update(&st, buf, (size_t)n);
+		*got += n;
+	}
+	close(fd);
+	crypto_generichash_final(&st, hash, CAP_CHAIN_BYTES);
+	return (CAP_OK);
+}
+
+/* A path as the manifest records it: relative to dir when under it. */
+static char *
+manifest_rel(const char *dir, const char *path)
+{
+	size_t	n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (strncmp(path, dir, n) == 0 && path[n] == '/')
+		return (strdup(path + n + 1));
+	return (strdup(path));
+}
+
+/*
+ * Add a file's entry: path, size, hash, and for a capture its chain.
+ * -1 when out of memory; a file that cannot be read is listed with its
+ * error.
+ */
+static int
+manifest_add(const char *dir, const char *path, json_t *files)
+{
+	unsigned char		 hash[CAP_CHAIN_BYTES], head[CAP_CHAIN_BYTES];
+	char			 hex[CAP_CHAIN_HEX], *rel;
+	struct cap_error	 e;
+	unsigned long		 lines;
+	int64_t			 size, bytes;
+	json_t			*o;
+	size_t			 n = strlen(path);
+
+	if ((rel = manifest_rel(dir, path)) == NULL ||
+	    (o = json_object()) == NULL) {
+		free(rel);
+		return (-1);
+	}
+	json_object_set_new(o, "path", json_string(rel));
+	free(rel);
+	if (manifest_hash_file(path, -1, hash, &size, &e) != CAP_OK) {
+		json_object_set_new(o, "error", json_string(e.msg));
+		return (json_array_append_new(files, o));
+	}
+	json_object_set_new(o, "size", json_integer(size));
+	json_object_set_new(o, "blake2b", json_string(cap_chain_hex(hash,
+	    hex)));
+	if (n > 5 && strcmp(path + n - 5, ".cast") == 0 &&
+	    cap_chain_file(path, (unsigned long)-1, head, &lines, &bytes,
+	    &e) == CAP_OK) {
+		json_object_set_new(o, "lines", json_integer((json_int_t)lines));
+		json_object_set_new(o, "chain", json_string(cap_chain_hex(head,
+		    hex)));
+	}
+	return (json_array_append_new(files, o));
+}
+
+/* Collect the evidence under a directory into files; -1 out of memory. */
+static int
+manifest_walk(const char *dir, const char *root, json_t *files, int depth)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct stat	 st;
+	char		*p;
+	size_t		 n;
+	int		 rv = 0;
+
+	if (depth > MANIFEST_DEPTH || (d = opendir(root)) == NULL)
+		return (0);
+	while (rv == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&p, "%s/%s", root, de->d_name) == -1) {
+			rv = -1;
+			break;
+		}
+		n = strlen(de->d_name);
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			rv = manifest_walk(dir, p, files, depth + 1);
+		else if (S_ISREG(st.st_mode) && ((n > 5 && strcmp(de->d_name +
+		    n - 5, ".cast") == 0) || verify_transcript_name(de->d_name)))
+			rv = manifest_add(dir, p, files);
+		free(p);
+	}
+	closedir(d);
+	return (rv);
+}
+
+/* Order entries by path. */
+static int
+manifest_cmp(const void *a, const void *b)
+{
+	return (strcmp(json_string_value(json_object_get(*(json_t *const *)a,
+	    "path")), json_string_value(json_object_get(*(json_t *const *)b,
+	    "path"))));
+}
+
+/*
+ * Find the newest manifest in mdir: its path in *last (NULL when there is
+ * none) and its number in *seq (0).  -1 when out of memory.
+ */
+static int
+manifest_last(const char *mdir, char **last, int *seq)
+{
+	DIR		*d;
+	struct dirent	*de;
+	int		 n, k;
+
+	*last = NULL;
+	*seq = 0;
+	if ((d = opendir(mdir)) == NULL)
+		return (0);
+	while ((de = readdir(d)) != NULL)
+		if (sscanf(de->d_name, "manifest-%d.json%n", &n, &k) == 1 &&
+		    de->d_name[k] == '\0' && n > *seq)
+			*seq = n;
+	closedir(d);
+	if (*seq > 0 && asprintf(last, "%s/manifest-%04d.json", mdir,
+	    *seq) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * Write and sign the next manifest of the evidence under roots (and
+ * DIR/compliance.txt); its path in *out (the caller's to free).
+ */
+enum cap_err
+manifest_write(const struct manifest_opts *o, char **out,
+    struct cap_error *err)
+{
+	unsigned char	 hash[CAP_CHAIN_BYTES];
+	char		 hex[CAP_CHAIN_HEX], stamp[32], id[SIGN_ID_LEN];
+	char		*mdir = NULL, *last = NULL, *path = NULL, *text = NULL;
+	char		*rel, *compliance = NULL, trusted[512];
+	json_t		*m = NULL, *files = NULL, **v = NULL;
+	struct stat	 st;
+	struct tm	 tm;
+	int64_t		 size;
+	size_t		 i, n;
+	int		 seq;
+	enum cap_err	 e = CAP_ENOMEM;
+
+	*out = NULL;
+	cap_error_clear(err);
+	if (sodium_init() == -1 || asprintf(&mdir, "%s/manifests",
+	    o->dir) == -1)
+		goto nomem;
+	if (mkdir(mdir, 0750) == -1 && errno != EEXIST) {
+		cap_error_set(err, CAP_ESYS, mdir, 0, -1, "%s",
+		    strerror(errno));
+		err->sys = errno;
+		e = CAP_ESYS;
+		goto fail;
+	}
+	if (manifest_last(mdir, &last, &seq) == -1 ||
+	    (m = json_object()) == NULL || (files = json_array()) == NULL)
+		goto nomem;
+	gmtime_r(&o->now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(m, "muxd_manifest", json_integer(1));
+	json_object_set_new(m, "sequence", json_integer(seq + 1));
+	json_object_set_new(m, "why", json_string(o->why));
+	if (o->round > 0)
+		json_object_set_new(m, "round", json_integer(o->round));
+	json_object_set_new(m, "time", json_string(stamp));
+	if (o->software != NULL)
+		json_object_set_new(m, "software", json_string(o->software));
+	if (o->key != NULL)
+		json_object_set_new(m, "key", json_string(sign_key_id(
+		    o->key->keynum, id)));
+	if (o->conf != NULL && manifest_hash_file(o->conf, -1, hash, &size,
+	    NULL) == CAP_OK)
+		json_object_set_new(m, "configuration", json_pack("{sssIss}",
+		    "path", o->conf, "size", (json_int_t)size, "blake2b",
+		    cap_chain_hex(hash, hex)));
+	if (last != NULL && manifest_hash_file(last, -1, hash, &size, NULL) ==
+	    CAP_OK) {
+		rel = strrchr(last, '/') + 1;
+		json_object_set_new(m, "previous", json_pack("{sssIss}",
+		    "path", rel, "size", (json_int_t)size, "blake2b",
+		    cap_chain_hex(hash, hex)));
+	}
+	for (i = 0; i < o->nroots; i++)
+		if (o->roots[i] != NULL && manifest_walk(o->dir, o->roots[i],
+		    files, 0) == -1)
+			goto nomem;
+	if (asprintf(&compliance, "%s/compliance.txt", o->dir) == -1)
+		goto nomem;
+	if (stat(compliance, &st) == 0 && S_ISREG(st.st_mode) &&
+	    manifest_add(o->dir, compliance, files) == -1)
+		goto nomem;
+	/* In path order, each file once (roots may nest). */
+	n = json_array_size(files);
+	if (n > 0 && (v = calloc(n, sizeof(*v))) == NULL)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		v[i] = json_incref(json_array_get(files, i));
+	if (n > 1)
+		qsort(v, n, sizeof(*v), manifest_cmp);
+	json_array_clear(files);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && manifest_cmp(&v[i - 1], &v[i]) == 0) {
+			json_decref(v[i]);
+			continue;
+		}
+		json_array_append_new(files, v[i]);
+	}
+	free(v);
+	json_object_set(m, "files", files);
+	if (asprintf(&path, "%s/manifest-%04d.json", mdir, seq + 1) == -1 ||
+	    (text = json_dumps(m, JSON_INDENT(1) | JSON_PRESERVE_ORDER)) ==
+	    NULL)
+		goto nomem;
+	if (asprintf(&rel, "%s\n", text) == -1)
+		goto nomem;
+	free(text);
+	text = rel;
+	if ((e = cap_file_write(path, text, 0644, 1, err)) != CAP_OK)
+		goto fail;
+	if (o->key != NULL) {
+		snprintf(trusted, sizeof(trusted), "muxd manifest %d: %s, %s, "
+		    "%zu files", seq + 1, o->why, stamp,
+		    json_array_size(files));
+		if ((e = sign_file(o->key, path, trusted, err)) != CAP_OK)
+			goto fail;
+	}
+	*out = path;
+	path = NULL;
+	e = CAP_OK;
+	goto fail;
+nomem:
+	cap_error_set(err, CAP_ENOMEM, o->dir, 0, -1, "manifest: out of "
+	    "memory");
+	e = CAP_ENOMEM;
+fail:
+	free(compliance);
+	free(text);
+	free(path);
+	free(last);
+	free(mdir);
+	json_decref(files);
+	json_decref(m);
+	return (e);
+}
