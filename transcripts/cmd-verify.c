@@ -33,6 +33,7 @@ static int	cmd_verify_has(const struct cmd_verify_list *, const char *);
 static int	cmd_verify_walk(const char *, struct cmd_verify_list *,
 		    struct cmd_verify_list *, struct cmd_verify_list *, int);
 static int	cmd_verify_is_manifest(const char *);
+static const char *cmd_verify_base(const char *);
 static int	cmd_verify_manifests(struct cmd_verify_list *, const char *,
 		    struct verify_cover **);
 static int	cmd_verify_ends(const char *, const char *);
@@ -152,14 +153,22 @@ cmd_verify_walk(const char *dir, struct cmd_verify_list *caps,
 	return (rv);
 }
 
+/* The last component of a path. */
+static const char *
+cmd_verify_base(const char *path)
+{
+	const char	*s = strrchr(path, '/');
+
+	return (s != NULL ? s + 1 : path);
+}
+
 /* Tell whether a file name is a manifest's, manifest-NNNN.json. */
 static int
 cmd_verify_is_manifest(const char *path)
 {
-	const char	*s = strrchr(path, '/');
+	const char	*s = cmd_verify_base(path);
 	int		 n, k = 0;
 
-	s = s != NULL ? s + 1 : path;
 	return (sscanf(s, "manifest-%d.json%n", &n, &k) == 1 && k > 0 &&
 	    s[k] == '\0');
 }
@@ -273,6 +282,7 @@ cmd_verify_exec(int argc, char **argv)
 	struct verify_report	 rep;
 	struct cmd_verify_list	 caps, txs, done, mans;
 	struct verify_cover	*cover;
+	struct verify_verdicts	 verdicts;
 	const char		*pubpath = NULL;
 	struct cap_error	 e;
 	struct stat		 st;
@@ -313,6 +323,8 @@ cmd_verify_exec(int argc, char **argv)
 	memset(&txs, 0, sizeof(txs));
 	memset(&done, 0, sizeof(done));
 	memset(&mans, 0, sizeof(mans));
+	memset(&verdicts, 0, sizeof(verdicts));
+	o.verdicts = &verdicts;
 	for (; argc > 0; argc--, argv++) {
 		if (stat(argv[0], &st) == -1) {
 			warn("%s", argv[0]);
@@ -357,8 +369,14 @@ cmd_verify_exec(int argc, char **argv)
 			continue;
 		if (verify_report_init(&rep, txs.v[i]) == -1)
 			err(1, NULL);
-		if (!cmd_verify_ends(txs.v[i], "compliance.txt") &&
-		    verify_transcript_file(txs.v[i], &rep, &e) != CAP_OK) {
+		if (strcmp(cmd_verify_base(txs.v[i]), "compliance.txt") == 0) {
+			if (caps.n == 0 ? verify_add(&rep, VERIFY_NOTE, 0, -1,
+			    "not compared: no captures to compare it with") ==
+			    -1 : verify_compliance(txs.v[i], &verdicts, &rep,
+			    &e) != CAP_OK)
+				err(1, NULL);
+		} else if (verify_transcript_file(txs.v[i], &rep, &e) !=
+		    CAP_OK) {
 			cmd_warn_error(&e);
 			exit(1);
 		}
@@ -380,6 +398,7 @@ cmd_verify_exec(int argc, char **argv)
 		free(mans.v[i]);
 	free(mans.v);
 	verify_cover_free(cover);
+	verify_verdicts_free(&verdicts);
 	free(caps.v);
 	free(txs.v);
 	free(done.v);

@@ -609,14 +609,17 @@ enum verify_kind {
 	VERIFY_END,		/* no closing seal: cut short, or a crash */
 	VERIFY_SIGNATURE,	/* a manifest's signature does not verify */
 	VERIFY_MANIFEST,	/* a file is not as its manifest sealed it */
+	VERIFY_COMPLIANCE,	/* compliance.txt and the markers differ */
 	VERIFY_COUNT
 };
 struct verify_cover;
+struct verify_verdicts;
 struct verify_opts {
 	int64_t		 gap;		/* longest silence allowed, usec */
 	const char	*txdir;		/* transcripts' directory, NULL: */
 					/* the capture's own */
 	const struct verify_cover *cover;	/* the newest manifest's */
+	struct verify_verdicts *verdicts;	/* markers kept, or NULL */
 };
 struct verify_report {
 	char		*file;
@@ -666,6 +669,28 @@ struct verify_cover *verify_cover_load(const char *);
 void		 verify_cover_free(struct verify_cover *);
 int		 verify_cover_check(const struct verify_cover *, const char *,
 		    struct verify_report *);
+
+/* verify-compliance.c: compliance.txt against the verdict markers */
+struct verify_verdict {
+	int		 round;
+	char		*link;		/* the capture's title */
+	char		*text;		/* "VERDICT judge NN ..." */
+	char		*file;
+	unsigned long	 line;
+	int		 cut;		/* the marker was cut to its limit */
+	int		 used;		/* matched by a line */
+};
+struct verify_verdicts {
+	struct verify_verdict *v;
+	size_t		 n;
+	size_t		 cap;
+};
+int		 verify_verdicts_add(struct verify_verdicts *,
+		    const struct cap_meta *, const char *,
+		    const struct cap_event *);
+void		 verify_verdicts_free(struct verify_verdicts *);
+enum cap_err	 verify_compliance(const char *, struct verify_verdicts *,
+		    struct verify_report *, struct cap_error *);
 
 /* verify-chain.c: a capture's seals, end and segments */
 struct verify_chain;			/* private */

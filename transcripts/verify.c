@@ -28,7 +28,7 @@
 static const char *verify_kind_names[VERIFY_COUNT] = {
 	"note", "open", "header", "event", "order", "torn", "long", "gap",
 	"fault", "public-domain", "forbidden", "mismatch", "format", "seal",
-	"end", "signature", "manifest"
+	"end", "signature", "manifest", "compliance"
 };
 
 /* Forbidden references (2004 rule 11), matched without regard to case. */
@@ -510,6 +510,10 @@ verify_capture(const char *path, const struct verify_opts *o,
 		}
 		rep->nevent++;
 		if (verify_chain_event(vc, rep, &ev) == -1)
+			goto nomem;
+		if (o->verdicts != NULL && ev.kind == CAP_MARKER &&
+		    ev.len > 8 && memcmp(ev.data, "verdict ", 8) == 0 &&
+		    verify_verdicts_add(o->verdicts, m, path, &ev) == -1)
 			goto nomem;
 		if (have && ev.usec - prev > o->gap && verify_add(rep,
 		    VERIFY_GAP, ev.line, ev.offset, "%.1f s of silence after "

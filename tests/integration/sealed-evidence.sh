@@ -5,7 +5,7 @@
 # and every way of tampering an auditor must catch is a finding that says
 # what and where: text edited in place (the seal's lines), a verdict
 # rewritten and the capture sealed again (the manifest), the compliance
-# file edited, a manifest re-signed with another key, a manifest removed,
+# file edited (the manifest, and the verdict markers it no longer matches), a manifest re-signed with another key, a manifest removed,
 # the closing markers cut off.  A killed muxd leaves captures that verify
 # up to their last line and say "crash"; the restart seals them as they
 # are in its start manifest.
@@ -100,6 +100,15 @@ verify_fails "end cut" "manifest: $ecap: sealed with [0-9]* bytes, now [0-9]*: c
 fresh
 cp "$T/s2/$ecap" "$T/s2/captures/round01-J9-left.cast"
 verify_fails "file added" "round01-J9-left.cast: manifest: not in the last manifest"
+
+# 7. compliance.txt alone: a verdict rewritten, a verdict removed.
+fresh
+sed -i 's/FAIL assertion C1/PASS assertion C1/' "$T/s2/compliance.txt"
+verify_fails "compliance rewritten" "compliance.txt:[0-9]*: offset [0-9]*: compliance: no capture of round 1 link J1-[a-z]* has the marker of this verdict (PASS judge 07 assertion C1"
+verify_fails "compliance rewritten" "compliance.txt: compliance: the verdict marker at .*round01-J1-[a-z]*.cast:[0-9]* is not here: \"FAIL judge 07 assertion C1"
+fresh
+sed -i '/assertion E1/d' "$T/s2/compliance.txt"
+verify_fails "compliance line removed" "compliance: the verdict marker at .* is not here: \"PASS judge 07 assertion E1"
 
 # Killed in the middle of round 2: the captures say crash, and the
 # restart's manifest seals them as they are; the new segments resume.
