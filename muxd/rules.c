@@ -102,6 +102,8 @@ static void	rules_filtered(void *, const struct filter_span *);
 static void	rules_report(struct rules *, int, const char *, const char *,
 		    const char *, ...) __attribute__((format(printf, 5, 6)));
 static void	rules_escape(const char *, char *, size_t);
+static void	rules_escape_n(const unsigned char *, size_t, char *, size_t,
+		    int);
 static void	rules_assertion(struct rules *);
 static void	rules_burst(struct rules *, const unsigned char *, size_t,
 		    const struct timeval *, int);
@@ -293,26 +295,28 @@ rules_link_close(struct link *l)
 
 /*
  * End a link's hold: what it still keeps was never shown to the judge
- * and is discarded with a count; output whose recording waited for the
- * injection is recorded now, after a marker saying so.
+ * and is discarded with a count.  Output whose recording waited for the
+ * injection goes into the capture all the same, but as markers ("hold
+ * unshown OFFSET BYTES", the bytes escaped), never as the entity's
+ * output: the transcript holds only what the judge saw.
  */
 static void
 rules_hold_end(struct rules *r)
 {
 	struct link	*l = r->link;
-	unsigned char	 buf[PORT_CHUNK];
-	struct timeval	 tv;
+	unsigned char	 buf[48];
+	char		 esc[48 * 4 + 6];	/* rules_escape_n's room */
 	int64_t		 next;
 	size_t		 n, total = 0;
 
 	if (l->deferred && r->hold.len > 0) {
 		record_link_note(l, "hold discarded %zu bytes never shown to "
 		    "the judge, as read:", r->hold.len);
-		muxd_time(&tv);
 		hold_release(&r->hold, 0);
 		while ((n = hold_take(&r->hold, INT64_MAX, buf, sizeof(buf),
 		    &next)) > 0) {
-			record_link_output(l, buf, n, &tv);
+			rules_escape_n(buf, n, esc, sizeof(esc), 1);
+			record_link_note(l, "hold unshown %zu %s", total, esc);
 			total += n;
 		}
 	} else if ((total = hold_discard(&r->hold)) > 0)
@@ -327,24 +331,32 @@ rules_hold_end(struct rules *r)
 }
 
 /*
- * Write text for a report in ASCII: bytes outside the printable range and
- * the backslash escaped, so that events, markers and compliance.txt all
- * take it as it is.
+ * Write n bytes for a report in ASCII: bytes outside the printable range
+ * and the backslash escaped (\\, \xNN), and the space too when the text
+ * must be one word, so that events, markers and compliance.txt all take
+ * it as it is.
  */
+static void
+rules_escape_n(const unsigned char *s, size_t n, char *dst, size_t len,
+    int word)
+{
+	size_t	i, k = 0;
+
+	for (i = 0; i < n && k + 5 < len; i++) {
+		if (s[i] > (word ? 0x20 : 0x1f) && s[i] < 0x7f && s[i] != '\\')
+			dst[k++] = (char)s[i];
+		else
+			k += snprintf(dst + k, len - k, s[i] == '\\' ? "\\\\" :
+			    "\\x%02x", s[i]);
+	}
+	dst[k] = '\0';
+}
+
+/* Write a string for a report in ASCII (rules_escape_n). */
 static void
 rules_escape(const char *src, char *dst, size_t len)
 {
-	const unsigned char	*s = (const unsigned char *)src;
-	size_t			 k = 0;
-
-	for (; *s != '\0' && k + 5 < len; s++) {
-		if (*s >= 0x20 && *s < 0x7f && *s != '\\')
-			dst[k++] = *s;
-		else
-			k += snprintf(dst + k, len - k, *s == '\\' ? "\\\\" :
-			    "\\x%02x", *s);
-	}
-	dst[k] = '\0';
+	rules_escape_n((const unsigned char *)src, strlen(src), dst, len, 0);
 }
 
 /*

@@ -2,8 +2,13 @@
 # judge until its opening assertion passes, then released with its own key
 # timing; after a FAIL it stays held until a referee releases it (muxctl
 # release), and what is still held when the link ends is discarded with a
-# count.  The capture has every byte, with the times it was read.
+# count.  The capture has every byte, with the times it was read.  With
+# "inject", what the entity wrote while muxd typed the assertion and the
+# link ended before it was shown is in the capture as markers, never in
+# the public transcript.
 . tests/integration/lib.sh
+
+TX=$ROOT/$B/transcripts/transcripts
 
 RULES='rules = { assertion = "hold"; };' room1
 muxd_start -f "$T/room.conf"
@@ -72,4 +77,24 @@ grep -q '"hold discarded 19 bytes never shown to the judge"' "$cap" ||
 grep -q '"s"' "$cap" && grep -q '"t"' "$cap" || fail "the capture lost the held bytes"
 grep -q '19 bytes C1 wrote were never shown to judge 07' "$T/muxd.log" ||
 	fail "the discard was not logged"
+
+# inject: the round stops while muxd still types the assertion (a key a
+# second); the entity's words never reached the judge.
+muxd_stop
+rm -rf "$T/state"
+RULES='rules = { assertion = "inject"; typing = "1000"; };' room1
+muxd_start -f "$T/room.conf"
+round_start 1
+tty "$T/e1" 'send:my secret words\r\n' >/dev/null
+wait_for "grep -hq '\"inject start E1' '$T'/state/captures/round01-*.cast" 5 || fail "no injection"
+sleep 0.3
+mctl round stop >/dev/null
+cap=$(grep -l '"inject start E1' "$T"/state/captures/round01-*.cast)
+grep -q '"m", "hold unshown 0 my\\\\x20secret\\\\x20words\\\\x0d\\\\x0a"' "$cap" ||
+	fail "the unshown words are not in the capture: $(grep hold "$cap")"
+jq -rj 'select(type == "array" and .[1] == "o") | .[2]' "$cap" | grep -q secret &&
+	fail "the unshown words are the entity's output in the capture"
+grep -rq secret "$T/state/transcripts" && fail "the unshown words are in the transcript: $(grep -r secret "$T/state/transcripts")"
+"$TX" verify "$cap" | grep -q ': mismatch: ' && fail "the transcript is not the capture rendered"
 echo ok
+
