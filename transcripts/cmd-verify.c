@@ -21,157 +21,15 @@
 
 #include "cmd.h"
 
-struct cmd_verify_list {
-	char	**v;
-	size_t	  n;
-	size_t	  cap;
-};
-
 static int	cmd_verify_exec(int, char **);
-static int	cmd_verify_push(struct cmd_verify_list *, const char *);
-static int	cmd_verify_has(const struct cmd_verify_list *, const char *);
-static int	cmd_verify_walk(const char *, struct cmd_verify_list *,
-		    struct cmd_verify_list *, struct cmd_verify_list *, int);
-static int	cmd_verify_is_manifest(const char *);
-static const char *cmd_verify_base(const char *);
-static int	cmd_verify_manifests(struct cmd_verify_list *, const char *,
+static int	cmd_verify_manifests(struct cmd_files *, const char *,
 		    struct verify_cover **);
-static int	cmd_verify_ends(const char *, const char *);
 static int	cmd_verify_print(const struct verify_report *);
-static int	cmd_verify_cmp(const void *, const void *);
-static void	cmd_verify_sort(struct cmd_verify_list *);
 
 const struct cmd_entry cmd_verify_entry = {
 	"verify", "[-g seconds] [-k pubkey] [-t dir] dir | file ...",
 	cmd_verify_exec
 };
-
-/* Add a copy of a path to a list; -1 when out of memory. */
-static int
-cmd_verify_push(struct cmd_verify_list *l, const char *s)
-{
-	char	**v;
-	size_t	  n;
-
-	if (l->n == l->cap) {
-		n = l->cap == 0 ? 32 : l->cap * 2;
-		if ((v = reallocarray(l->v, n, sizeof(*v))) == NULL)
-			return (-1);
-		l->v = v;
-		l->cap = n;
-	}
-	if ((l->v[l->n] = strdup(s)) == NULL)
-		return (-1);
-	l->n++;
-	return (0);
-}
-
-/* Tell whether a list holds a path. */
-static int
-cmd_verify_has(const struct cmd_verify_list *l, const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < l->n; i++)
-		if (strcmp(l->v[i], s) == 0)
-			return (1);
-	return (0);
-}
-
-/* Tell whether a name ends in a suffix. */
-static int
-cmd_verify_ends(const char *s, const char *suffix)
-{
-	size_t	n = strlen(s), k = strlen(suffix);
-
-	return (n > k && strcmp(s + n - k, suffix) == 0);
-}
-
-/* Order paths. */
-static int
-cmd_verify_cmp(const void *a, const void *b)
-{
-	return (strcmp(*(char *const *)a, *(char *const *)b));
-}
-
-/* Put a list's paths in order (an empty list has no array to sort). */
-static void
-cmd_verify_sort(struct cmd_verify_list *l)
-{
-	if (l->n > 1)
-		qsort(l->v, l->n, sizeof(*l->v), cmd_verify_cmp);
-}
-
-/*
- * Collect the captures and transcripts under a directory, depth first,
- * up to 16 levels; -1 (warned) when a directory cannot be read.
- */
-static int
-cmd_verify_walk(const char *dir, struct cmd_verify_list *caps,
-    struct cmd_verify_list *txs, struct cmd_verify_list *mans, int depth)
-{
-	DIR		*d;
-	struct dirent	*de;
-	struct stat	 st;
-	char		*p;
-	int		 rv = 0;
-
-	if (depth > 16)
-		return (0);
-	if ((d = opendir(dir)) == NULL) {
-		warn("%s", dir);
-		return (-1);
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (asprintf(&p, "%s/%s", dir, de->d_name) == -1)
-			err(1, NULL);
-		if (stat(p, &st) == -1) {
-			warn("%s", p);
-			rv = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			if (cmd_verify_walk(p, caps, txs, mans, depth + 1) ==
-			    -1)
-				rv = -1;
-		} else if (S_ISREG(st.st_mode)) {
-			if (cmd_verify_ends(p, ".cast")) {
-				if (cmd_verify_push(caps, p) == -1)
-					err(1, NULL);
-			} else if (verify_transcript_name(de->d_name) ||
-			    strcmp(de->d_name, "compliance.txt") == 0) {
-				if (cmd_verify_push(txs, p) == -1)
-					err(1, NULL);
-			} else if (cmd_verify_is_manifest(de->d_name)) {
-				if (cmd_verify_push(mans, p) == -1)
-					err(1, NULL);
-			}
-		}
-		free(p);
-	}
-	closedir(d);
-	return (rv);
-}
-
-/* The last component of a path. */
-static const char *
-cmd_verify_base(const char *path)
-{
-	const char	*s = strrchr(path, '/');
-
-	return (s != NULL ? s + 1 : path);
-}
-
-/* Tell whether a file name is a manifest's, manifest-NNNN.json. */
-static int
-cmd_verify_is_manifest(const char *path)
-{
-	const char	*s = cmd_verify_base(path);
-	int		 n, k = 0;
-
-	return (sscanf(s, "manifest-%d.json%n", &n, &k) == 1 && k > 0 &&
-	    s[k] == '\0');
-}
 
 /*
  * Verify the manifests, in order, with the public key (-k) or the room's
@@ -179,7 +37,7 @@ cmd_verify_is_manifest(const char *path)
  * number of reports with findings.
  */
 static int
-cmd_verify_manifests(struct cmd_verify_list *mans, const char *pubpath,
+cmd_verify_manifests(struct cmd_files *mans, const char *pubpath,
     struct verify_cover **cover)
 {
 	struct verify_report	 rep;
@@ -280,7 +138,7 @@ cmd_verify_exec(int argc, char **argv)
 {
 	struct verify_opts	 o;
 	struct verify_report	 rep;
-	struct cmd_verify_list	 caps, txs, done, mans;
+	struct cmd_files	 caps, txs, done, mans;
 	struct verify_cover	*cover;
 	struct verify_verdicts	 verdicts;
 	const char		*pubpath = NULL;
@@ -330,23 +188,23 @@ cmd_verify_exec(int argc, char **argv)
 			warn("%s", argv[0]);
 			status = 1;
 		} else if (S_ISDIR(st.st_mode)) {
-			if (cmd_verify_walk(argv[0], &caps, &txs, &mans, 0) ==
+			if (cmd_files_walk(argv[0], &caps, &txs, &mans, 0) ==
 			    -1)
 				status = 1;
-		} else if (cmd_verify_is_manifest(argv[0])) {
-			if (cmd_verify_push(&mans, argv[0]) == -1)
+		} else if (cmd_files_is_manifest(argv[0])) {
+			if (cmd_files_push(&mans, argv[0]) == -1)
 				err(1, NULL);
-		} else if (cmd_verify_ends(argv[0], ".cast") ||
-		    !(cmd_verify_ends(argv[0], ".TXT") ||
-		    cmd_verify_ends(argv[0], ".txt"))) {
-			if (cmd_verify_push(&caps, argv[0]) == -1)
+		} else if (cmd_files_ends(argv[0], ".cast") ||
+		    !(cmd_files_ends(argv[0], ".TXT") ||
+		    cmd_files_ends(argv[0], ".txt"))) {
+			if (cmd_files_push(&caps, argv[0]) == -1)
 				err(1, NULL);
-		} else if (cmd_verify_push(&txs, argv[0]) == -1)
+		} else if (cmd_files_push(&txs, argv[0]) == -1)
 			err(1, NULL);
 	}
-	cmd_verify_sort(&caps);
-	cmd_verify_sort(&txs);
-	cmd_verify_sort(&mans);
+	cmd_files_sort(&caps);
+	cmd_files_sort(&txs);
+	cmd_files_sort(&mans);
 	nbad += cmd_verify_manifests(&mans, pubpath, &cover);
 	nfiles += (int)mans.n;
 	o.cover = cover;
@@ -358,18 +216,18 @@ cmd_verify_exec(int argc, char **argv)
 			exit(1);
 		}
 		if (rep.transcript != NULL &&
-		    cmd_verify_push(&done, rep.transcript) == -1)
+		    cmd_files_push(&done, rep.transcript) == -1)
 			err(1, NULL);
 		nbad += cmd_verify_print(&rep);
 		nfiles++;
 		verify_report_free(&rep);
 	}
 	for (i = 0; i < txs.n; i++) {
-		if (cmd_verify_has(&done, txs.v[i]))
+		if (cmd_files_has(&done, txs.v[i]))
 			continue;
 		if (verify_report_init(&rep, txs.v[i]) == -1)
 			err(1, NULL);
-		if (strcmp(cmd_verify_base(txs.v[i]), "compliance.txt") == 0) {
+		if (strcmp(cmd_files_base(txs.v[i]), "compliance.txt") == 0) {
 			if (caps.n == 0 ? verify_add(&rep, VERIFY_NOTE, 0, -1,
 			    "not compared: no captures to compare it with") ==
 			    -1 : verify_compliance(txs.v[i], &verdicts, &rep,
@@ -388,19 +246,11 @@ cmd_verify_exec(int argc, char **argv)
 	}
 	printf("verify: %d file%s, %d with findings\n", nfiles, nfiles == 1 ?
 	    "" : "s", nbad);
-	for (i = 0; i < caps.n; i++)
-		free(caps.v[i]);
-	for (i = 0; i < txs.n; i++)
-		free(txs.v[i]);
-	for (i = 0; i < done.n; i++)
-		free(done.v[i]);
-	for (i = 0; i < mans.n; i++)
-		free(mans.v[i]);
-	free(mans.v);
+	cmd_files_free(&caps);
+	cmd_files_free(&txs);
+	cmd_files_free(&done);
+	cmd_files_free(&mans);
 	verify_cover_free(cover);
 	verify_verdicts_free(&verdicts);
-	free(caps.v);
-	free(txs.v);
-	free(done.v);
 	return (status || nbad > 0 || nfiles == 0 ? 1 : 0);
 }

@@ -26,6 +26,22 @@ void		 cmd_capture_screen(struct view *, const struct cap_reader *);
 ssize_t		 cmd_capture_view(struct view *, const struct cap_event *,
 		    char **, size_t *);
 
+/* cmd-files.c: lists of paths, and the walk of a directory */
+struct cmd_files {
+	char	**v;
+	size_t	  n;
+	size_t	  cap;
+};
+int		 cmd_files_push(struct cmd_files *, const char *);
+int		 cmd_files_has(const struct cmd_files *, const char *);
+int		 cmd_files_ends(const char *, const char *);
+void		 cmd_files_sort(struct cmd_files *);
+int		 cmd_files_walk(const char *, struct cmd_files *,
+		    struct cmd_files *, struct cmd_files *, int);
+const char	*cmd_files_base(const char *);
+int		 cmd_files_is_manifest(const char *);
+void		 cmd_files_free(struct cmd_files *);
+
 /* cmd-render.c */
 extern const struct cmd_entry cmd_render_entry;
 
@@ -43,5 +59,8 @@ extern const struct cmd_entry cmd_stats_entry;
 
 /* cmd-verify.c */
 extern const struct cmd_entry cmd_verify_entry;
+
+/* cmd-index.c */
+extern const struct cmd_entry cmd_index_entry;
 
 #endif /* CMD_H */

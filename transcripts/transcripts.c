@@ -20,6 +20,7 @@ static const struct cmd_entry *cmd_table[] = {
 	&cmd_import_entry,
 	&cmd_stats_entry,
 	&cmd_verify_entry,
+	&cmd_index_entry,
 	NULL
 };
 

@@ -649,6 +649,8 @@ int		 verify_forbidden(const void *, size_t, size_t *,
 		    const char **);
 const char	*verify_kind_name(enum verify_kind);
 int		 verify_transcript_name(const char *);
+char		*verify_tx_path(const char *, const struct cap_meta *,
+		    const struct verify_opts *, int *);
 int		 verify_add(struct verify_report *, enum verify_kind,
 		    unsigned long, int64_t, const char *, ...)
 		    __attribute__((format(printf, 5, 6)));

@@ -46,8 +46,6 @@ static int	verify_compare(struct verify_report *, const char *, size_t,
 		    const char *, size_t);
 static int	verify_conversation(struct verify_report *, const char *,
 		    size_t);
-static char	*verify_tx_path(const char *, const struct cap_meta *,
-		    const struct verify_opts *, int *);
 
 /* Name a finding kind, one word. */
 const char *
@@ -413,7 +411,7 @@ verify_conversation(struct verify_report *rep, const char *ren, size_t len)
  * when one exists; else NULL (*named then says whether the header named
  * one).
  */
-static char *
+char *
 verify_tx_path(const char *cap, const struct cap_meta *m,
     const struct verify_opts *o, int *named)
 {

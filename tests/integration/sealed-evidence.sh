@@ -8,7 +8,8 @@
 # file edited (the manifest, and the verdict markers it no longer matches), a manifest re-signed with another key, a manifest removed,
 # the closing markers cut off.  A killed muxd leaves captures that verify
 # up to their last line and say "crash"; the restart seals them as they
-# are in its start manifest.
+# are in its start manifest.  `transcripts index` tells the auditors who
+# met whom, the verdicts, and every file with its hash.
 . tests/integration/lib.sh
 
 TX=$ROOT/$B/transcripts/transcripts
@@ -40,6 +41,19 @@ grep -q 'Trusted comment: muxd manifest 2: round 1 end' "$T/mini" || fail "minis
 cap=$(cd "$S" && ls captures/round01-J1-*.cast | head -1)
 [ "$(b2sum -l 256 "$S/$cap" | cut -d' ' -f1)" = "$(jq -r --arg p "$cap" '.files[] | select(.path == $p) | .blake2b' "$M")" ] ||
 	fail "b2sum does not give the manifest's hash of $cap"
+
+# The auditors' index: who met whom, verdicts, files and hashes.
+"$TX" index -j "$S" >"$T/index.json" || fail "index -j"
+jq -e --arg h "$(b2sum -l 256 "$S/$cap" | cut -d' ' -f1)" '.rounds[0].round == 1 and (.rounds[0].links | length) == 2 and
+    (.rounds[0].links[] | select(.entity == "E1") | .judge == 7 and
+     any(.verdicts[]; .verdict == "PASS" and (.what | startswith("assertion E1")))) and
+    (.rounds[0].links[] | select(.entity == "C1") | any(.verdicts[]; .verdict == "FAIL")) and
+    any(.rounds[0].links[].captures[]; .blake2b == $h and .sealed) and
+    (.rounds[0].links[0].transcripts | length) == 1 and .manifest.signed' "$T/index.json" >/dev/null ||
+	fail "index: $(cat "$T/index.json")"
+"$TX" index "$S" >"$T/index" || fail "index"
+grep -q '^  J1-[a-z]*: judge 07 met E1 (entry) on the [a-z]*$' "$T/index" || fail "index: $(cat "$T/index")"
+grep -q '^    verdict FAIL: assertion C1 at byte 40' "$T/index" || fail "index: $(cat "$T/index")"
 
 # All verifies, with the room's key brought along.
 cp "$S/room.pub" "$T/room.pub"
