@@ -6,6 +6,9 @@
  *	/audit/cast/NAME	a capture as it is, for the player
  *	/audit/verify/NAME	what "transcripts verify" says of it, and its
  *				exit status
+ *	/audit/manifests	what "transcripts verify" says of the round
+ *				manifests (DIR/manifests or DIR/../manifests,
+ *				muxd's layout), with the room's key (-k)
  *	/player/FILE		asciinema-player's script and style (-p DIR,
  *				installed from the npm registry)
  *
@@ -31,14 +34,20 @@
 static char	*muxweb_audit_dir;
 static char	*muxweb_audit_player;
 static char	*muxweb_audit_tool;
+static char	*muxweb_audit_key;
 
-/* Take the captures' directory, the player's and the transcripts tool. */
+/*
+ * Take the captures' directory, the player's, the transcripts tool and
+ * the room's public key (or NULL).
+ */
 void
-muxweb_audit_init(const char *dir, const char *player, const char *tool)
+muxweb_audit_init(const char *dir, const char *player, const char *tool,
+    const char *key)
 {
 	muxweb_audit_dir = dir != NULL ? strdup(dir) : NULL;
 	muxweb_audit_player = player != NULL ? strdup(player) : NULL;
 	muxweb_audit_tool = strdup(tool);
+	muxweb_audit_key = key != NULL ? strdup(key) : NULL;
 }
 
 /* Tell whether a name is a plain file name of the directory's kind. */
@@ -131,18 +140,29 @@ muxweb_audit_list(void)
 	return (text);
 }
 
-/* Run "transcripts verify" on a capture: its output and status, JSON. */
+/*
+ * Run "transcripts verify" on a path (with the room's key when there is
+ * one): its output and status, JSON.
+ */
 static char *
-muxweb_audit_verify(const char *name)
+muxweb_audit_verify(const char *path)
 {
-	char	 path[4096], *out = NULL, *text;
+	char	 *out = NULL, *text;
+	char	 *argv[6];
 	size_t	 len = 0;
 	FILE	*fp;
 	json_t	*o;
-	int	 pfd[2], status = -1;
+	int	 pfd[2], status = -1, n = 0;
 	pid_t	 pid;
 
-	snprintf(path, sizeof(path), "%s/%s", muxweb_audit_dir, name);
+	argv[n++] = "transcripts";
+	argv[n++] = "verify";
+	if (muxweb_audit_key != NULL) {
+		argv[n++] = "-k";
+		argv[n++] = muxweb_audit_key;
+	}
+	argv[n++] = (char *)path;
+	argv[n] = NULL;
 	if (pipe2(pfd, O_CLOEXEC) == -1)
 		return (NULL);
 	switch (pid = fork()) {
@@ -153,11 +173,9 @@ muxweb_audit_verify(const char *name)
 	case 0:
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
-		execl(muxweb_audit_tool, "transcripts", "verify", path,
-		    (char *)NULL);
+		execv(muxweb_audit_tool, argv);
 		if (errno == ENOENT)	/* not installed there: on PATH */
-			execlp("transcripts", "transcripts", "verify", path,
-			    (char *)NULL);
+			execvp("transcripts", argv);
 		fprintf(stderr, "muxweb: %s: %s\n", muxweb_audit_tool,
 		    strerror(errno));
 		_exit(127);
@@ -165,19 +183,44 @@ muxweb_audit_verify(const char *name)
 	close(pfd[1]);
 	if ((fp = open_memstream(&out, &len)) != NULL) {
 		char	buf[4096];
-		ssize_t	n;
+		ssize_t	k;
 
-		while ((n = read(pfd[0], buf, sizeof(buf))) > 0 &&
+		while ((k = read(pfd[0], buf, sizeof(buf))) > 0 &&
 		    len < 1024 * 1024)
-			fwrite(buf, 1, (size_t)n, fp);
+			fwrite(buf, 1, (size_t)k, fp);
 		fclose(fp);
 	}
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
-	o = json_pack("{si ss}", "status", WIFEXITED(status) ?
-	    WEXITSTATUS(status) : -1, "output", out != NULL ? out : "");
+	o = json_pack("{si ss ss}", "status", WIFEXITED(status) ?
+	    WEXITSTATUS(status) : -1, "output", out != NULL ? out : "",
+	    "path", path);
 	free(out);
+	text = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return (text);
+}
+
+/*
+ * The round manifests' verify: of DIR/manifests, or muxd's layout,
+ * DIR/../manifests; a status of -1 when there are none.
+ */
+static char *
+muxweb_audit_manifests(void)
+{
+	struct stat	 st;
+	char		 path[4096], *text;
+	json_t		*o;
+
+	snprintf(path, sizeof(path), "%s/manifests", muxweb_audit_dir);
+	if (stat(path, &st) == -1 || !S_ISDIR(st.st_mode))
+		snprintf(path, sizeof(path), "%s/../manifests",
+		    muxweb_audit_dir);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return (muxweb_audit_verify(path));
+	o = json_pack("{si ss}", "status", -1, "output", "no round "
+	    "manifests beside these captures");
 	text = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	return (text);
@@ -192,6 +235,7 @@ muxweb_audit_get(const char *url, char **body, size_t *len,
     const char **type)
 {
 	const char	*name;
+	char		 path[4096];
 
 	*body = NULL;
 	if (strncmp(url, "/player/", 8) == 0) {
@@ -230,11 +274,19 @@ muxweb_audit_get(const char *url, char **body, size_t *len,
 		*type = "text/plain; charset=utf-8";
 		return (200);
 	}
+	if (strcmp(url, "/audit/manifests") == 0) {
+		if ((*body = muxweb_audit_manifests()) == NULL)
+			return (500);
+		*len = strlen(*body);
+		*type = "application/json";
+		return (200);
+	}
 	if (strncmp(url, "/audit/verify/", 14) == 0) {
 		name = url + 14;
+		snprintf(path, sizeof(path), "%s/%s", muxweb_audit_dir, name);
 		if (!muxweb_audit_name_ok(name) || (free(muxweb_audit_read(
 		    muxweb_audit_dir, name, len)), errno == ENOENT) ||
-		    (*body = muxweb_audit_verify(name)) == NULL)
+		    (*body = muxweb_audit_verify(path)) == NULL)
 			return (404);
 		*len = strlen(*body);
 		*type = "application/json";

@@ -26,9 +26,9 @@ static void
 muxweb_usage(int status)
 {
 	fprintf(status == 0 ? stdout : stderr,
-	    "usage: muxweb [-a captures] [-l [host:]port] [-p playerdir] "
-	    "[-s socket]\n"
-	    "              [-t tokenfile]\n"
+	    "usage: muxweb [-a captures] [-k pubkey] [-l [host:]port] "
+	    "[-p playerdir]\n"
+	    "              [-s socket] [-t tokenfile]\n"
 	    "       muxweb --help | --version\n");
 	exit(status);
 }
@@ -58,6 +58,7 @@ main(int argc, char *argv[])
 	struct muxweb_http	*h;
 	const char		*sock, *listen = NULL, *service = MUXWEB_PORT;
 	const char		*audit = NULL, *player = MUXWEB_PLAYER;
+	const char		*key = NULL;
 	char			*host = NULL, *colon, *token = NULL;
 	char			 errbuf[MUXWEB_ERRLEN];
 	sigset_t		 set;
@@ -71,10 +72,13 @@ main(int argc, char *argv[])
 	}
 	if ((sock = getenv("MUXD_SOCKET")) == NULL || *sock == '\0')
 		sock = PROTOCOL_CONTROL_PATH;
-	while ((ch = getopt(argc, argv, "a:l:p:s:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "a:k:l:p:s:t:")) != -1) {
 		switch (ch) {
 		case 'a':
 			audit = optarg;
+			break;
+		case 'k':
+			key = optarg;
 			break;
 		case 'p':
 			player = optarg;
@@ -117,7 +121,7 @@ main(int argc, char *argv[])
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	muxweb_ring_init();
-	muxweb_audit_init(audit, player, MUXWEB_TRANSCRIPTS);
+	muxweb_audit_init(audit, player, MUXWEB_TRANSCRIPTS, key);
 	muxweb_muxd_init(sock);
 	muxweb_muxd_watch_start();
 	if ((h = muxweb_http_start(host, service, token, errbuf,

@@ -38,7 +38,8 @@ struct muxweb_http *muxweb_http_start(const char *, const char *,
 void		 muxweb_http_stop(struct muxweb_http *);
 
 /* muxweb-audit.c */
-void		 muxweb_audit_init(const char *, const char *, const char *);
+void		 muxweb_audit_init(const char *, const char *, const char *,
+		    const char *);
 unsigned int	 muxweb_audit_get(const char *, char **, size_t *,
 		    const char **);
 

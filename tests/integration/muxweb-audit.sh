@@ -2,7 +2,8 @@
 # recorded, then the page lists its captures, plays one with
 # asciinema-player (from the npm registry, make web-player) until the
 # conversation's text is on the player's screen, draws each speaker's
-# typing cadence, and shows what transcripts verify says of it.  Nothing
+# typing cadence, and shows what transcripts verify says of it, and that
+# the round manifests verify with the room's key.  Nothing
 # outside the captures' directory is served.  A screenshot is kept in
 # build/test-logs.
 . tests/integration/lib.sh
@@ -22,10 +23,11 @@ C=$T/state/captures
 cap=$(cd "$C" && grep -l '"E1"' ./*.cast | head -1 | sed 's|^\./||')
 [ -n "$cap" ] || fail "no capture of E1"
 ln -s /etc/passwd "$C/evil.cast"
+curl_manifests() { curl -sf "http://127.0.0.1:$W/audit/manifests"; }
 
 W=$(free_port)
 PATH=$ROOT/$B/transcripts:$PATH bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" \
-    -l "$W" -a "$C" -p "$PLAYER"
+    -l "$W" -a "$C" -p "$PLAYER" -k "$T/state/room.pub"
 wait_for "curl -sf http://127.0.0.1:$W/audit/list >/dev/null" 5 || fail "muxweb does not answer"
 for bad in /audit/cast/..%2fstate.json /audit/cast/evil.cast /audit/cast/../state.json /player/..%2f..%2fpasswd; do
 	code=$(curl -s -o /dev/null -w '%{http_code}' --path-as-is "http://127.0.0.1:$W$bad")
@@ -33,7 +35,13 @@ for bad in /audit/cast/..%2fstate.json /audit/cast/evil.cast /audit/cast/../stat
 done
 curl -sf "http://127.0.0.1:$W/audit/list" | jq -e ".[] | select(.name == \"$cap\")" >/dev/null ||
 	fail "the list lacks $cap: $(curl -s "http://127.0.0.1:$W/audit/list")"
-
+# A manifest changed: the page's status turns bad.
+curl_manifests | jq -e '.status == 0' >/dev/null || fail "manifests: $(curl_manifests)"
+cp "$T/state/manifests/manifest-0002.json" "$T/m2"
+sed -i 's/"round 1 end"/"round 9 end"/' "$T/state/manifests/manifest-0002.json"
+curl_manifests | jq -e '.status == 1 and (.output | test("manifest-0002.json: signature: the signature does not match"))' >/dev/null ||
+	fail "a changed manifest: $(curl_manifests)"
+cp "$T/m2" "$T/state/manifests/manifest-0002.json"
 browser_run muxweb-audit "$W" "$cap" <<'EOP'
 import sys
 from webdriver import Browser
@@ -61,6 +69,12 @@ try:
     out = b.js("return document.getElementById('verify').textContent")
     assert v == "0", "verify says %s: %s" % (v, out)
     print("verify status", v, b.js("return document.getElementById('verify').textContent"))
+    # The round manifests: the round's end sealed them, signed.
+    ms = "return document.getElementById('mstatus').getAttribute('data-status')"
+    v, _ = b.wait_js(ms, 10)
+    mout = b.js("return document.getElementById('moutput').textContent")
+    assert v == "0", "manifests: %s: %s" % (v, mout)
+    assert "signed: muxd manifest 2: round 1 end" in mout, mout
     b.screenshot(png)
 finally:
     b.quit()

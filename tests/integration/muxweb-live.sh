@@ -1,7 +1,8 @@
 # muxweb in a real browser (headless Debian chromium through
 # chromedriver): the live room page shows each judge's link as the judge
 # sees it; a key typed into a judge's pty appears on the page within a
-# second; a failed opening assertion turns its terminal red; muxweb binds
+# second; a failed opening assertion turns its terminal red; the round's
+# end shows the evidence sealed (the manifest, signed); muxweb binds
 # loopback, refuses a command without the token, and starts a round with
 # it.  A screenshot is kept in
 # build/test-logs for people to look at.
@@ -55,6 +56,13 @@ try:
     assert color == "rgb(204, 0, 0)", "the failed terminal's title is %s, not red" % color
     v, _ = b.wait_js(pre + ".includes('Greetings, I am a program.')", 5)
     assert v, "the entity's text is not on the page: %r" % b.js(pre)
+    # The round's end seals the evidence: the page says so.
+    subprocess.run([tools + "/../../muxctl/muxctl", "-s", t + "/ctl.sock",
+                    "round", "stop"], check=True, stdout=subprocess.DEVNULL)
+    sealed = "return document.getElementById('sealed').textContent"
+    v, _ = b.wait_js(sealed + ".includes('(round 1 end)') ? 'yes' : ''", 5)
+    assert v, "no manifest on the page: %r" % b.js(sealed)
+    assert b.js(sealed).endswith(", signed"), b.js(sealed)
     b.screenshot(png)
     print("screenshot", png)
 finally:
