@@ -63,4 +63,7 @@ extern const struct cmd_entry cmd_verify_entry;
 /* cmd-index.c */
 extern const struct cmd_entry cmd_index_entry;
 
+/* cmd-score.c */
+extern const struct cmd_entry cmd_score_entry;
+
 #endif /* CMD_H */

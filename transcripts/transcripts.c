@@ -21,6 +21,7 @@ static const struct cmd_entry *cmd_table[] = {
 	&cmd_stats_entry,
 	&cmd_verify_entry,
 	&cmd_index_entry,
+	&cmd_score_entry,
 	NULL
 };
 

@@ -1,0 +1,370 @@
+/*
+ * Unit tests for the ballots and the scoring of the rule texts
+ * (transcripts/score-ballots.c, score.c), on worked cases built from the
+ * texts: the 2004 matrix of paired comparisons with a silver medal, a tie
+ * broken by total points and one left to the semi-final judging, and
+ * ballots that break rule 15; the 2009 picks with a tie broken by the
+ * mean rank; the 2003 means with the silver rule (equal placing
+ * allowed) and rule 50's tie; the Long Now trial's two tests; CSV and
+ * JSON read alike, bad values found by line.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "transcripts.h"
+
+/* The 2004 matrix: judge j (1..4) compares entry e (1..4) with this. */
+static const int matrix[4][4] = {
+	{ 1, 2, 3, 4 }, { 4, 1, 2, 3 }, { 3, 4, 1, 2 }, { 2, 3, 4, 1 }
+};
+
+static void	read_text(const char *, struct score_ballots *);
+static enum cap_err read_code(const char *, struct score_ballots *);
+static void	score(enum score_rule, const char *, struct score_result *);
+static const struct score_entity *entity(const struct score_result *,
+		    const char *);
+static char	*ballots_2004(const int [4][4]);
+
+/* Read ballots from text, through a file: what the reader returns. */
+static enum cap_err
+read_code(const char *text, struct score_ballots *bs)
+{
+	struct cap_error	 e;
+	char			 path[] = "/tmp/test_score.XXXXXX";
+	enum cap_err		 rc;
+	int			 fd;
+
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	score_ballots_init(bs);
+	rc = score_ballots_read(path, bs, &e);
+	unlink(path);
+	return (rc);
+}
+
+/* Read ballots from text, which must read as a ballots file. */
+static void
+read_text(const char *text, struct score_ballots *bs)
+{
+	assert_int_equal(read_code(text, bs), CAP_OK);
+}
+
+/* Score ballots given as text; no ballot may fail to read. */
+static void
+score(enum score_rule r, const char *text, struct score_result *res)
+{
+	struct score_ballots	bs;
+
+	read_text(text, &bs);
+	if (bs.findings.n > 0)
+		fail_msg("line %lu: %s", bs.findings.item[0].line,
+		    bs.findings.item[0].msg);
+	score_run(r, &bs, res);
+	score_ballots_free(&bs);
+}
+
+/* An entity of a result. */
+static const struct score_entity *
+entity(const struct score_result *res, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < res->n; i++)
+		if (strcmp(res->e[i].name, name) == 0)
+			return (&res->e[i]);
+	fail_msg("no entity %s", name);
+	return (NULL);
+}
+
+/*
+ * The CSV of a 2004 Final Four: pts[j][e] the points judge j+1 gave
+ * entry e+1 (its confederate the rest), pairs as the matrix has them.
+ */
+static char *
+ballots_2004(const int pts[4][4])
+{
+	char	*s, *p;
+	int	 j, e;
+
+	assert_non_null(s = malloc(8192));
+	p = s + sprintf(s, "judge,entity,kind,vs,points\n");
+	for (j = 0; j < 4; j++)
+		for (e = 0; e < 4; e++)
+			p += sprintf(p, "J%d,E%d,entry,C%d,%d\n"
+			    "J%d,C%d,confederate,E%d,%d\n", j + 1, e + 1,
+			    matrix[j][e], pts[j][e], j + 1, matrix[j][e], e + 1,
+			    100 - pts[j][e]);
+	return (s);
+}
+
+/*
+ * 2004: "E3 scored 51 or higher against C3" (J1) and against C2 (J2):
+ * its column total is 2, the highest, and "2" or higher is the silver.
+ */
+static void
+test_2004_silver(void **state)
+{
+	static const int	pts[4][4] = {
+		{ 30, 40, 60, 20 }, { 10, 45, 55, 20 },
+		{ 20, 30, 40, 52 }, { 25, 35, 45, 10 }
+	};
+	struct score_result	res;
+	char			*csv = ballots_2004(pts);
+
+	(void)state;
+	score(SCORE_2004, csv, &res);
+	assert_int_equal(res.findings.n, 0);
+	assert_string_equal(res.winner, "E3");
+	assert_string_equal(res.medal, "silver");
+	assert_true(entity(&res, "E3")->score == 2);
+	assert_true(entity(&res, "E4")->score == 1);
+	assert_true(entity(&res, "E1")->score == 0);
+	assert_int_equal(entity(&res, "E3")->nvalue, 4);
+	assert_non_null(strstr(res.decided, "highest column total"));
+	score_result_free(&res);
+	free(csv);
+}
+
+/*
+ * 2004: E1 and E4 each win one pair; the tie goes to the total points
+ * they received (E1 51+49+49+49, E4 52+10+10+10); a tie there too goes
+ * to the semi-final judging, which the ballots do not hold.
+ */
+static void
+test_2004_ties(void **state)
+{
+	static const int	pts[4][4] = {
+		{ 51, 40, 40, 52 }, { 49, 45, 45, 10 },
+		{ 49, 30, 40, 10 }, { 49, 35, 45, 10 }
+	};
+	static const int	even[4][4] = {
+		{ 51, 40, 40, 51 }, { 49, 45, 45, 49 },
+		{ 49, 30, 40, 49 }, { 49, 35, 45, 49 }
+	};
+	struct score_result	res;
+	char			*csv;
+
+	(void)state;
+	csv = ballots_2004(pts);
+	score(SCORE_2004, csv, &res);
+	assert_string_equal(res.winner, "E1");
+	assert_string_equal(res.medal, "bronze");
+	assert_true(entity(&res, "E1")->tiebreak == 198);
+	assert_non_null(strstr(res.decided, "total points"));
+	score_result_free(&res);
+	free(csv);
+	csv = ballots_2004(even);
+	score(SCORE_2004, csv, &res);
+	assert_string_equal(res.winner, "");
+	assert_non_null(strstr(res.decided, "semi-final judging"));
+	assert_non_null(strstr(res.decided, " E1"));
+	assert_non_null(strstr(res.decided, " E4"));
+	score_result_free(&res);
+	free(csv);
+}
+
+/* 2004 rule 15: 100 points, no tie; each fault found at its line. */
+static void
+test_2004_rule15(void **state)
+{
+	struct score_ballots	bs;
+	struct score_result	res;
+
+	(void)state;
+	read_text("judge,entity,kind,vs,points\n"
+	    "J1,E1,entry,C1,60\n"
+	    "J1,C1,confederate,E1,30\n"
+	    "J2,E2,entry,C2,50\n"
+	    "J2,C2,confederate,E2,50\n"
+	    "J3,E3,entry,C3,51\n"
+	    "J3,C3,confederate,E3,49\n"
+	    "J4,E4,entry,C4,101\n", &bs);
+	assert_int_equal(bs.findings.n, 1);
+	assert_int_equal(bs.findings.item[0].line, 8);
+	assert_non_null(strstr(bs.findings.item[0].msg, "points 101"));
+	score_run(SCORE_2004, &bs, &res);
+	assert_int_equal(res.findings.n, 4);
+	assert_int_equal(res.findings.item[0].line, 2);
+	assert_non_null(strstr(res.findings.item[0].msg, "do not make 100"));
+	assert_int_equal(res.findings.item[2].line, 4);
+	assert_non_null(strstr(res.findings.item[2].msg, "ties are forbidden"));
+	assert_string_equal(res.winner, "E3");
+	score_result_free(&res);
+	score_ballots_free(&bs);
+}
+
+/*
+ * 2009: E1 and E2 each picked as the human once; the judges who took E1
+ * for the machine ranked it 4 and 2 (mean 3), E2 3, 3 and 2 (2.67): E1.
+ */
+static void
+test_2009_tie_by_rank(void **state)
+{
+	struct score_result	res;
+
+	(void)state;
+	score(SCORE_2009, "[\n"
+	    "{\"judge\": \"J1\", \"entity\": \"E1\", \"kind\": \"entry\", "
+	    "\"vs\": \"C1\", \"human\": \"yes\"},\n"
+	    "{\"judge\": \"J1\", \"entity\": \"C1\", \"kind\": \"confederate\", "
+	    "\"vs\": \"E1\", \"human\": \"no\", \"rank\": 4},\n"
+	    "{\"judge\": \"J2\", \"entity\": \"E1\", \"kind\": \"entry\", "
+	    "\"vs\": \"C2\", \"human\": false, \"rank\": 4},\n"
+	    "{\"judge\": \"J3\", \"entity\": \"E1\", \"kind\": \"entry\", "
+	    "\"vs\": \"C3\", \"human\": \"no\", \"rank\": 2},\n"
+	    "{\"judge\": \"J1\", \"entity\": \"E2\", \"kind\": \"entry\", "
+	    "\"vs\": \"C2\", \"human\": \"no\", \"rank\": 3},\n"
+	    "{\"judge\": \"J2\", \"entity\": \"E2\", \"kind\": \"entry\", "
+	    "\"vs\": \"C1\", \"human\": \"yes\"},\n"
+	    "{\"judge\": \"J3\", \"entity\": \"E2\", \"kind\": \"entry\", "
+	    "\"vs\": \"C4\", \"human\": \"no\", \"rank\": 3},\n"
+	    "{\"judge\": \"J4\", \"entity\": \"E2\", \"kind\": \"entry\", "
+	    "\"vs\": \"C3\", \"human\": \"no\", \"rank\": 2}\n"
+	    "]\n", &res);
+	assert_string_equal(res.winner, "E1");
+	assert_string_equal(res.medal, "bronze");
+	assert_true(entity(&res, "E1")->score == 1);
+	assert_true(entity(&res, "E2")->score == 1);
+	assert_true(entity(&res, "E1")->tiebreak == 3);
+	assert_true(fabs(entity(&res, "E2")->tiebreak - 8.0 / 3) < 1e-9);
+	assert_int_equal(res.findings.n, 0);
+	assert_non_null(strstr(res.decided, "mean rank"));
+	score_result_free(&res);
+}
+
+/*
+ * 2003: the means rank them; no confederate above the winning entry is
+ * the silver, equal placing allowed; one above it, the bronze; a tie for
+ * first goes to the judges (rule 50).
+ */
+static void
+test_2003(void **state)
+{
+	struct score_result	res;
+
+	(void)state;
+	score(SCORE_2003, "judge,entity,kind,rating\n"
+	    "J1,E1,entry,3.5\nJ2,E1,entry,3.5\n"
+	    "J1,E2,entry,2\nJ2,E2,entry,1.25\n"
+	    "J1,C1,confederate,3\nJ2,C1,confederate,4\n", &res);
+	assert_string_equal(res.winner, "E1");
+	assert_string_equal(res.medal, "silver");
+	assert_true(entity(&res, "E2")->score == 1.625);
+	score_result_free(&res);
+	score(SCORE_2003, "judge,entity,kind,rating\n"
+	    "J1,E1,entry,3.5\nJ2,E1,entry,3.5\n"
+	    "J1,C1,confederate,3.6\nJ2,C1,confederate,3.5\n", &res);
+	assert_string_equal(res.winner, "E1");
+	assert_string_equal(res.medal, "bronze");
+	assert_non_null(strstr(res.decided, "rule 48"));
+	score_result_free(&res);
+	score(SCORE_2003, "judge,entity,kind,rating\n"
+	    "J1,E1,entry,2\nJ1,E2,entry,2\n", &res);
+	assert_string_equal(res.winner, "");
+	assert_non_null(strstr(res.decided, "rule 50"));
+	score_result_free(&res);
+}
+
+/*
+ * Long Now: the computer taken for human by J1 and J2 (two of three):
+ * the Human Determination Test; its ranks 4, 3, 2 (median 3) at least
+ * the medians of two foils (2 and 1): the Rank Order Test.  In trial 2
+ * one judge is fooled: not passed.
+ */
+static void
+test_longnow(void **state)
+{
+	struct score_result	res;
+	const char		*t1 =
+	    "1,J1,K,computer,yes,4\n1,J2,K,computer,yes,3\n"
+	    "1,J3,K,computer,no,2\n"
+	    "1,J1,F1,foil,yes,3\n1,J2,F1,foil,yes,4\n1,J3,F1,foil,yes,4\n"
+	    "1,J1,F2,foil,no,2\n1,J2,F2,foil,yes,2\n1,J3,F2,foil,yes,3\n"
+	    "1,J1,F3,foil,yes,1\n1,J2,F3,foil,no,1\n1,J3,F3,foil,yes,1\n";
+	const char		*t2 =
+	    "2,J1,K,computer,yes,4\n2,J2,K,computer,no,3\n"
+	    "2,J3,K,computer,no,2\n"
+	    "2,J1,F1,foil,yes,3\n2,J2,F1,foil,yes,4\n2,J3,F1,foil,yes,4\n"
+	    "2,J1,F2,foil,no,2\n2,J2,F2,foil,yes,2\n2,J3,F2,foil,yes,3\n"
+	    "2,J1,F3,foil,yes,1\n2,J2,F3,foil,no,1\n2,J3,F3,foil,yes,1\n";
+	char			 csv[4096];
+
+	(void)state;
+	snprintf(csv, sizeof(csv), "round,judge,entity,kind,human,rank\n%s%s",
+	    t1, t2);
+	score(SCORE_LONGNOW, csv, &res);
+	assert_int_equal(res.findings.n, 0);
+	assert_int_equal(res.ntrial, 2);
+	assert_int_equal(res.trial[0].round, 1);
+	assert_string_equal(res.trial[0].computer, "K");
+	assert_int_equal(res.trial[0].fooled, 2);
+	assert_true(res.trial[0].computer_median == 3);
+	assert_int_equal(res.trial[0].beaten, 2);
+	assert_true(res.trial[0].determination);
+	assert_true(res.trial[0].rank_order);
+	assert_true(res.trial[0].passed);
+	assert_int_equal(res.trial[1].fooled, 1);
+	assert_false(res.trial[1].determination);
+	assert_true(res.trial[1].rank_order);
+	assert_false(res.trial[1].passed);
+	assert_int_equal(res.passed, 1);
+	score_result_free(&res);
+}
+
+/* Bad ballots: each found with its line, the rest read. */
+static void
+test_bad_ballots(void **state)
+{
+	struct score_ballots	bs;
+
+	(void)state;
+	read_text("judge,entity,kind,rating,rank\n"
+	    "J1,E1,entry,3,2\n"
+	    "J1,E2,robot,3,2\n"
+	    "J1,E3,entry,6,2\n"
+	    "J1,E4,entry,3,5\n"
+	    "J1,E5,entry,3\n"
+	    ",E6,entry,3,1\n"
+	    "J2,E1,entry,x,1\n", &bs);
+	assert_int_equal(bs.n, 1);
+	assert_int_equal(bs.findings.n, 6);
+	assert_int_equal(bs.findings.item[0].line, 3);
+	assert_non_null(strstr(bs.findings.item[0].msg, "kind \"robot\""));
+	assert_int_equal(bs.findings.item[1].line, 4);
+	assert_int_equal(bs.findings.item[2].line, 5);
+	assert_int_equal(bs.findings.item[3].line, 6);
+	assert_non_null(strstr(bs.findings.item[3].msg, "4 fields"));
+	assert_int_equal(bs.findings.item[5].line, 8);
+	score_ballots_free(&bs);
+	assert_int_equal(read_code("judge,entity,colour\nJ1,E1,red\n", &bs),
+	    CAP_ESYNTAX);
+	assert_int_equal(bs.findings.n, 1);
+	assert_non_null(strstr(bs.findings.item[0].msg, "column \"colour\""));
+	score_ballots_free(&bs);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_2004_silver),
+		cmocka_unit_test(test_2004_ties),
+		cmocka_unit_test(test_2004_rule15),
+		cmocka_unit_test(test_2009_tie_by_rank),
+		cmocka_unit_test(test_2003),
+		cmocka_unit_test(test_longnow),
+		cmocka_unit_test(test_bad_ballots),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

@@ -1,0 +1,361 @@
+/*
+ * Ballots: what each judge said of each entity, read from a CSV file
+ * (a header line naming the columns, then one ballot a line) or a JSON
+ * file (an array of objects with the same names).  A ballot is one
+ * judge's word on one entity:
+ *
+ *   round       the round (or the Long Now trial); 0 or absent: none
+ *   judge       the judge, "J1" or "7"
+ *   entity      the entity, "E1"
+ *   kind        entry or confederate (a computer, a human foil)
+ *   vs          the other entity of the pair the judge compared
+ *   points      2004: the points of 100 given to this entity
+ *   human       2009 and Long Now: yes when the judge took it for the
+ *               human, no when for the machine
+ *   rank        2009 and Long Now: 1 (least human) to 4 (most human)
+ *   rating      2003: 0 to 5, fractions allowed
+ *
+ * Every bad value is a finding with its line (CSV) or its index (JSON)
+ * and the ballot is left out; the rest is read.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transcripts.h"
+
+#define SCORE_COLS	9
+
+static const char *score_cols[SCORE_COLS] = {
+	"round", "judge", "entity", "kind", "vs", "points", "human", "rank",
+	"rating"
+};
+
+static int	score_bad(struct score_ballots *, unsigned long, const char *,
+		    ...) __attribute__((format(printf, 3, 4)));
+static int	score_field(struct score_ballots *, struct score_ballot *,
+		    int, const char *, unsigned long);
+static int	score_push(struct score_ballots *, const struct score_ballot *);
+static int	score_csv_split(char *, char **, int);
+static enum cap_err score_read_csv(char *, struct score_ballots *);
+static enum cap_err score_read_json(const char *, size_t,
+		    struct score_ballots *);
+
+/* Note a bad ballot; -1 when out of memory. */
+static int
+score_bad(struct score_ballots *bs, unsigned long line, const char *fmt, ...)
+{
+	va_list	ap;
+	int	rc;
+
+	va_start(ap, fmt);
+	rc = finding_add(&bs->findings, 1000, 0, line, -1, fmt, ap);
+	va_end(ap);
+	return (rc);
+}
+
+/* Start an empty set of ballots. */
+void
+score_ballots_init(struct score_ballots *bs)
+{
+	memset(bs, 0, sizeof(*bs));
+}
+
+/* Free ballots. */
+void
+score_ballots_free(struct score_ballots *bs)
+{
+	free(bs->v);
+	finding_free(&bs->findings);
+	memset(bs, 0, sizeof(*bs));
+}
+
+/* Start a ballot with nothing said. */
+void
+score_ballot_init(struct score_ballot *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->kind = SCORE_UNKNOWN;
+	b->points = NAN;
+	b->human = -1;
+	b->rank = NAN;
+	b->rating = NAN;
+}
+
+/* Keep a ballot; -1 when out of memory. */
+static int
+score_push(struct score_ballots *bs, const struct score_ballot *b)
+{
+	struct score_ballot	*v;
+	size_t			 n;
+
+	if (bs->n == bs->cap) {
+		n = bs->cap == 0 ? 64 : bs->cap * 2;
+		if ((v = reallocarray(bs->v, n, sizeof(*v))) == NULL)
+			return (-1);
+		bs->v = v;
+		bs->cap = n;
+	}
+	bs->v[bs->n++] = *b;
+	return (0);
+}
+
+/*
+ * Take column col's text into a ballot: 0, 1 when the value is bad (a
+ * finding), -1 when out of memory.
+ */
+static int
+score_field(struct score_ballots *bs, struct score_ballot *b, int col,
+    const char *v, unsigned long line)
+{
+	char	*end;
+	double	 d;
+	long	 l;
+
+	while (isspace((unsigned char)*v))
+		v++;
+	if (*v == '\0')
+		return (0);
+	switch (col) {
+	case 0:
+		errno = 0;
+		l = strtol(v, &end, 10);
+		if (errno != 0 || *end != '\0' || l < 0 || l > 9999)
+			return (score_bad(bs, line, "round \"%s\": not 0 to "
+			    "9999", v) == -1 ? -1 : 1);
+		b->round = (int)l;
+		return (0);
+	case 1:
+	case 2:
+	case 4:
+		if (strlen(v) >= sizeof(b->judge) || strpbrk(v, "\"<>&") !=
+		    NULL)
+			return (score_bad(bs, line, "%s \"%.40s\": too long, or "
+			    "with \" < > &", score_cols[col], v) == -1 ? -1 : 1);
+		snprintf(col == 1 ? b->judge : col == 2 ? b->entity : b->vs,
+		    sizeof(b->judge), "%s", v);
+		return (0);
+	case 3:
+		if (strcmp(v, "entry") == 0 || strcmp(v, "computer") == 0)
+			b->kind = SCORE_ENTRY;
+		else if (strcmp(v, "confederate") == 0 ||
+		    strcmp(v, "foil") == 0 || strcmp(v, "human") == 0)
+			b->kind = SCORE_CONFEDERATE;
+		else
+			return (score_bad(bs, line, "kind \"%.40s\": not entry "
+			    "or confederate", v) == -1 ? -1 : 1);
+		return (0);
+	case 6:
+		if (strcmp(v, "yes") == 0 || strcmp(v, "human") == 0 ||
+		    strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
+			b->human = 1;
+		else if (strcmp(v, "no") == 0 || strcmp(v, "machine") == 0 ||
+		    strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
+			b->human = 0;
+		else
+			return (score_bad(bs, line, "human \"%.40s\": not yes "
+			    "or no", v) == -1 ? -1 : 1);
+		return (0);
+	default:
+		errno = 0;
+		d = strtod(v, &end);
+		if (errno != 0 || *end != '\0' || !isfinite(d))
+			return (score_bad(bs, line, "%s \"%.40s\": not a "
+			    "number", score_cols[col], v) == -1 ? -1 : 1);
+		if ((col == 5 && (d < 0 || d > 100)) || (col == 7 && (d < 1 ||
+		    d > 4 || d != floor(d))) || (col == 8 && (d < 0 || d > 5)))
+			return (score_bad(bs, line, "%s %s: out of range (%s)",
+			    score_cols[col], v, col == 5 ? "0 to 100" :
+			    col == 7 ? "1 to 4" : "0 to 5") == -1 ? -1 : 1);
+		if (col == 5)
+			b->points = d;
+		else if (col == 7)
+			b->rank = d;
+		else
+			b->rating = d;
+		return (0);
+	}
+}
+
+/* Split a CSV line at commas (no quoting): the number of fields. */
+static int
+score_csv_split(char *s, char **f, int max)
+{
+	int	n = 0;
+
+	for (;;) {
+		if (n == max)
+			return (n + 1);
+		f[n++] = s;
+		if ((s = strchr(s, ',')) == NULL)
+			return (n);
+		*s++ = '\0';
+	}
+}
+
+/* Read CSV ballots from text (changed in place). */
+static enum cap_err
+score_read_csv(char *text, struct score_ballots *bs)
+{
+	struct score_ballot	 b;
+	char			*line, *next, *f[SCORE_COLS + 1];
+	int			 map[SCORE_COLS + 1], nh = -1, n, i, k, bad;
+	unsigned long		 ln = 0;
+
+	for (line = text; line != NULL; line = next) {
+		ln++;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		line[strcspn(line, "\r")] = '\0';
+		if (*line == '\0' || *line == '#')
+			continue;
+		n = score_csv_split(line, f, SCORE_COLS + 1);
+		if (nh == -1) {
+			if (n > SCORE_COLS) {
+				score_bad(bs, ln, "more than %d columns",
+				    SCORE_COLS);
+				return (CAP_ESYNTAX);
+			}
+			for (i = 0; i < n; i++) {
+				while (isspace((unsigned char)*f[i]))
+					f[i]++;
+				f[i][strcspn(f[i], " \t")] = '\0';
+				for (k = 0; k < SCORE_COLS; k++)
+					if (strcmp(f[i], score_cols[k]) == 0)
+						break;
+				if (k == SCORE_COLS) {
+					score_bad(bs, ln, "column \"%.40s\" is "
+					    "none of round, judge, entity, kind, "
+					    "vs, points, human, rank, rating",
+					    f[i]);
+					return (CAP_ESYNTAX);
+				}
+				map[i] = k;
+			}
+			nh = n;
+			continue;
+		}
+		if (n != nh) {
+			if (score_bad(bs, ln, "%d fields, the header has %d", n,
+			    nh) == -1)
+				return (CAP_ENOMEM);
+			continue;
+		}
+		score_ballot_init(&b);
+		b.line = ln;
+		for (i = 0, bad = 0; i < n; i++)
+			if ((k = score_field(bs, &b, map[i], f[i], ln)) == -1)
+				return (CAP_ENOMEM);
+			else
+				bad |= k;
+		if (bad)
+			continue;
+		if ((b.judge[0] == '\0' || b.entity[0] == '\0') &&
+		    score_bad(bs, ln, "a ballot names its judge and entity") ==
+		    -1)
+			return (CAP_ENOMEM);
+		if (b.judge[0] != '\0' && b.entity[0] != '\0' &&
+		    score_push(bs, &b) == -1)
+			return (CAP_ENOMEM);
+	}
+	if (nh == -1)
+		score_bad(bs, 0, "no header line");
+	return (CAP_OK);
+}
+
+/* Read JSON ballots: an array of objects. */
+static enum cap_err
+score_read_json(const char *text, size_t len, struct score_ballots *bs)
+{
+	struct score_ballot	 b;
+	json_error_t		 je;
+	json_t			*a, *o, *v;
+	const char		*key;
+	char			 buf[64];
+	size_t			 i;
+	int			 k, bad, r;
+
+	if ((a = json_loadb(text, len, 0, &je)) == NULL ||
+	    !json_is_array(a)) {
+		score_bad(bs, a == NULL ? (unsigned long)je.line : 1, "%s",
+		    a == NULL ? je.text : "not an array of ballots");
+		json_decref(a);
+		return (CAP_ESYNTAX);
+	}
+	json_array_foreach(a, i, o) {
+		score_ballot_init(&b);
+		b.line = i + 1;
+		bad = !json_is_object(o);
+		json_object_foreach(bad ? NULL : o, key, v) {
+			for (k = 0; k < SCORE_COLS; k++)
+				if (strcmp(key, score_cols[k]) == 0)
+					break;
+			if (k == SCORE_COLS) {
+				r = score_bad(bs, i + 1, "ballot %zu: \"%.40s\" "
+				    "is no ballot's field", i + 1, key);
+			} else if (json_is_string(v))
+				r = score_field(bs, &b, k, json_string_value(v),
+				    i + 1);
+			else if (json_is_number(v)) {
+				snprintf(buf, sizeof(buf), "%.17g",
+				    json_number_value(v));
+				r = score_field(bs, &b, k, buf, i + 1);
+			} else if (json_is_boolean(v))
+				r = score_field(bs, &b, k, json_is_true(v) ?
+				    "yes" : "no", i + 1);
+			else
+				r = score_bad(bs, i + 1, "ballot %zu: %s is not "
+				    "a string or a number", i + 1, key);
+			if (r == -1) {
+				json_decref(a);
+				return (CAP_ENOMEM);
+			}
+			bad |= r != 0 || k == SCORE_COLS;
+		}
+		if (bad)
+			continue;
+		if (b.judge[0] == '\0' || b.entity[0] == '\0') {
+			score_bad(bs, i + 1, "ballot %zu names no judge or no "
+			    "entity", i + 1);
+			continue;
+		}
+		if (score_push(bs, &b) == -1) {
+			json_decref(a);
+			return (CAP_ENOMEM);
+		}
+	}
+	json_decref(a);
+	return (CAP_OK);
+}
+
+/*
+ * Read a ballots file, CSV or JSON (by its first character); what does
+ * not read is in bs->findings.  CAP_OK, or an error for the file.
+ */
+enum cap_err
+score_ballots_read(const char *path, struct score_ballots *bs,
+    struct cap_error *err)
+{
+	char		*text;
+	size_t		 len, i;
+	enum cap_err	 e;
+
+	if ((e = cap_file_read(path, 64UL << 20, &text, &len, err)) != CAP_OK)
+		return (e);
+	for (i = 0; i < len && isspace((unsigned char)text[i]); i++)
+		;
+	if (i < len && (text[i] == '[' || text[i] == '{'))
+		e = score_read_json(text, len, bs);
+	else
+		e = score_read_csv(text, bs);
+	free(text);
+	if (e == CAP_ENOMEM)
+		cap_error_set(err, e, path, 0, -1, "out of memory");
+	else if (e != CAP_OK)
+		cap_error_set(err, e, path, 0, -1, "not a ballots file");
+	return (e);
+}
