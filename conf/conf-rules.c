@@ -10,7 +10,8 @@
  *		typing = "150+-75";	# inject: ms per key, as comprog's
  *		pattern = "...";	# pcre2, a group named "name"
  *		burst = 8;		# characters within 1 ms that are a burst
- *	};
+ *		ballot = "2004";	# the judges' ballot at their terminal
+ *	};				# when a round ends, or "none"
  *	charset = "utf-8";		# or "iso-8859-1"; an entity's own wins
  */
 #include <stdio.h>
@@ -30,7 +31,7 @@
 #define CONF_RULES_TYPING	"150+-75"
 
 static const char *conf_rules_keys[] = { "convention", "filter", "assertion",
-    "pattern", "burst", "typing", NULL };
+    "pattern", "burst", "typing", "ballot", NULL };
 
 static int	conf_rules_bool(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *, int *);
@@ -85,6 +86,7 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 	const char			*v;
 	char				 msg[LINE_ERRLEN / 2];
 	struct typing			 t;
+	enum score_rule			 rule;
 	long long			 n;
 	int				 r;
 
@@ -92,6 +94,7 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 	conf->filter = 1;
 	conf->assertion = CONF_ASSERT_CHECK;
 	conf->burst = 8;
+	conf->ballot = -1;
 	conf->charset = CAP_LATIN1;
 	if ((conf->typing = strdup(CONF_RULES_TYPING)) == NULL)
 		return (conf_nomem(ctx, root));
@@ -134,6 +137,15 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 			return (conf_error(ctx, s, "rules: assertion '%s' is "
 			    "not \"check\", \"inject\", \"hold\" or \"off\"",
 			    v));
+	}
+	if ((r = conf_string(ctx, g, "ballot", "in rules", 0, &v, &s)) == -1)
+		return (-1);
+	if (r == 1 && strcmp(v, "none") != 0) {
+		if (score_rule_parse(v, &rule) == -1)
+			return (conf_error(ctx, s, "rules: ballot '%s' is not "
+			    "\"2004\", \"2009\", \"2003\", \"longnow\" or "
+			    "\"none\"", v));
+		conf->ballot = (int)rule;
 	}
 	if ((r = conf_string(ctx, g, "typing", "in rules", 0, &v, &s)) == -1)
 		return (-1);

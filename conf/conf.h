@@ -99,6 +99,8 @@ struct conf {
 	char		*typing;	/* inject: the typing model */
 	char		*pattern;	/* its pcre2 pattern, NULL: default */
 	int		 burst;		/* characters in 1 ms that are a burst */
+	int		 ballot;	/* enum score_rule of the judges'
+					   ballot at round end, -1: none */
 	int		 charset;	/* enum cap_encoding: the room's */
 	int		 utf8;		/* some entity's charset is utf-8 */
 };

@@ -343,6 +343,8 @@ link_forward(struct port *src, const unsigned char *buf, size_t n,
 	link_answer(src, buf, n);
 	if (link_of(src) == NULL) {
 		src->unrouted += n;
+		if (ballot_input(src, buf, n))
+			return;
 		if (link_is_terminal(src) && link_due(src, tv->tv_sec))
 			link_notice(src, "no conversation on this terminal "
 			    "now: wait for the next round");

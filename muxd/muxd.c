@@ -279,6 +279,7 @@ muxd_configure(const struct conf *cf, char *err, size_t errlen)
 	link_configure(cf);
 	round_configure(cf);
 	record_configure(cf);
+	ballot_configure(cf);
 	spawn_configure(cf);
 	return (rules_configure(cf, err, errlen));
 }
@@ -421,6 +422,7 @@ muxd_shutdown(void)
 	state_flush();
 	record_shutdown();
 	rules_shutdown();
+	ballot_cancel("muxd stopping");
 	seal_manifest("shutdown", 0);
 	seal_shutdown();
 	while ((p = TAILQ_FIRST(&ports)) != NULL)

@@ -82,6 +82,13 @@ struct link;
 void		 record_configure(const struct conf *);
 void		 record_init(void);
 
+/* ballot.c */
+void		 ballot_configure(const struct conf *);
+void		 ballot_round_end(int);
+void		 ballot_start(void);
+int		 ballot_input(struct port *, const unsigned char *, size_t);
+void		 ballot_cancel(const char *);
+
 /* seal.c */
 int		 seal_keygen(const struct conf *);
 void		 seal_init(const struct conf *);
@@ -94,6 +101,8 @@ void		 record_link_close(struct link *, const char *);
 void		 record_port_close(struct port *);
 void		 record_link_output(struct link *, const unsigned char *,
 		    size_t, const struct timeval *);
+void		 record_port_note(struct port *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
 void		 record_link_note(struct link *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 

@@ -452,6 +452,22 @@ record_link_note(struct link *l, const char *fmt, ...)
 	record_marker(l->record, "%s", buf);
 }
 
+/* Write a marker to a port's own capture (opened if need be). */
+void
+record_port_note(struct port *p, const char *fmt, ...)
+{
+	struct record	*r;
+	char		 buf[CAP_MARKER_MAX];
+	va_list		 ap;
+
+	if (!record_on || link_of(p) != NULL || (r = record_port(p)) == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	record_marker(r, "%s", buf);
+}
+
 /* Write a marker to a recording. */
 static void
 record_marker(struct record *r, const char *fmt, ...)

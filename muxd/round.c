@@ -176,6 +176,8 @@ round_begin(const struct conf_round *r)
 	int		side, number = r->number;
 	uint32_t	rnd;
 
+	snprintf(err, sizeof(err), "round %d started", number);
+	ballot_cancel(err);
 	if (round_conf->seed_set)
 		round_cur.seed = round_conf->seed;
 	else {
@@ -385,6 +387,7 @@ round_stop(const char *reason)
 	/* Each judge is told, once the conversation (and its record) ended. */
 	snprintf(notice, sizeof(notice), "round %d is over: %s", number,
 	    reason);
+	ballot_round_end(number);
 	for (l = TAILQ_FIRST(&links); l != NULL; l = next) {
 		next = TAILQ_NEXT(l, entry);
 		if (l->origin != LINK_ROUND)
@@ -401,6 +404,7 @@ round_stop(const char *reason)
 	log_info("round %d stopped (%s)", number, reason);
 	snprintf(notice, sizeof(notice), "round %d end", number);
 	seal_manifest(notice, number);
+	ballot_start();
 	events_post(PROTOCOL_EV_ROUND_STOP, json_pack("{siss}", "number", number,
 	    "reason", reason));
 	return (0);

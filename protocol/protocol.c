@@ -46,7 +46,8 @@ static const char *protocol_events[PROTOCOL_EV_COUNT] = {
 	[PROTOCOL_EV_CONFIG_RELOAD] = "config.reload",
 	[PROTOCOL_EV_FAULT] = "fault",
 	[PROTOCOL_EV_MUXD_STOP] = "muxd.stop",
-	[PROTOCOL_EV_MANIFEST] = "manifest"
+	[PROTOCOL_EV_MANIFEST] = "manifest",
+	[PROTOCOL_EV_BALLOT] = "ballot"
 };
 
 /* Name a command as it goes on the wire. */

@@ -63,7 +63,8 @@ enum protocol_event {
 	PROTOCOL_EV_CONFIG_RELOAD,	/* "file" */
 	PROTOCOL_EV_FAULT,		/* "what", "error" (null: cleared) */
 	PROTOCOL_EV_MUXD_STOP,
-	PROTOCOL_EV_MANIFEST,		/* "file", "sequence", "why", "signed" */
+	PROTOCOL_EV_MANIFEST,		/* "file", "why", "signed" */
+	PROTOCOL_EV_BALLOT,		/* "round", "judge", "entity", "value" */
 	PROTOCOL_EV_COUNT
 };
 

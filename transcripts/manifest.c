@@ -269,11 +269,17 @@ manifest_write(const struct manifest_opts *o, char **out,
 		if (o->roots[i] != NULL && manifest_walk(o->dir, o->roots[i],
 		    files, 0) == -1)
 			goto nomem;
-	if (asprintf(&compliance, "%s/compliance.txt", o->dir) == -1)
-		goto nomem;
-	if (stat(compliance, &st) == 0 && S_ISREG(st.st_mode) &&
-	    manifest_add(o->dir, compliance, files) == -1)
-		goto nomem;
+	for (i = 0; i < 2; i++) {
+		free(compliance);
+		if (asprintf(&compliance, "%s/%s", o->dir, i == 0 ?
+		    "compliance.txt" : "ballots.csv") == -1) {
+			compliance = NULL;
+			goto nomem;
+		}
+		if (stat(compliance, &st) == 0 && S_ISREG(st.st_mode) &&
+		    manifest_add(o->dir, compliance, files) == -1)
+			goto nomem;
+	}
 	/* In path order, each file once (roots may nest). */
 	n = json_array_size(files);
 	if (n > 0 && (v = calloc(n, sizeof(*v))) == NULL)
