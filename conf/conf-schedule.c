@@ -19,6 +19,8 @@ static const char *conf_schedule_keys[] = { "preset", "rounds", "duration",
     "seed", "ready_wait", NULL };
 static const char *conf_schedule_round_keys[] = { "round", "pairs", NULL };
 
+static void	 conf_schedule_print_excused(const struct conf *,
+		    const struct conf_round *, FILE *);
 static int	 conf_schedule_preset(struct conf_ctx *,
 		    const config_setting_t *, const config_setting_t *,
 		    const char *);
@@ -58,8 +60,10 @@ conf_schedule_read(struct conf_ctx *ctx, const config_setting_t *root)
 	if (r == 1 && (n < 0 || n > CONF_DURATION_MAX))
 		return (conf_error(ctx, s, "setting 'duration' in schedule "
 		    "must be between 0 and %d seconds", CONF_DURATION_MAX));
-	if (r == 1)
+	if (r == 1) {
 		conf->duration = (int)n;
+		conf->duration_set = 1;
+	}
 
 	if ((r = conf_int(ctx, g, "ready_wait", "in schedule", 0, &n,
 	    &s)) == -1)
@@ -147,6 +151,8 @@ conf_schedule_preset(struct conf_ctx *ctx, const config_setting_t *g,
 		goto out;
 	}
 
+	if (!conf->duration_set)
+		conf->duration = schedule_preset_duration(name);
 	if ((conf->preset = strdup(name)) == NULL ||
 	    (conf->rounds = calloc(nr, sizeof(*conf->rounds))) == NULL) {
 		conf_nomem(ctx, s);
@@ -164,9 +170,10 @@ conf_schedule_preset(struct conf_ctx *ctx, const config_setting_t *g,
 		for (j = 0; j < pr[i].nparts; j++) {
 			cp = &cr->parts[cr->nparts++];
 			cp->station = pr[i].parts[j].judge - 1;
-			cp->entry = entries[pr[i].parts[j].entry - 1];
-			cp->confederate =
-			    confeds[pr[i].parts[j].confederate - 1];
+			cp->entry = pr[i].parts[j].entry == 0 ? -1 :
+			    entries[pr[i].parts[j].entry - 1];
+			cp->confederate = pr[i].parts[j].confederate == 0 ?
+			    -1 : confeds[pr[i].parts[j].confederate - 1];
 		}
 	}
 	rc = 0;
@@ -337,14 +344,77 @@ conf_schedule_round_busy(struct conf_ctx *ctx, const config_setting_t *p,
 			return (conf_error(ctx, p, "round %d: station '%s' is "
 			    "in two pairs", cr->number,
 			    conf->stations[part->station].name));
-		if (o->entry == part->entry)
+		if (o->entry >= 0 && o->entry == part->entry)
 			return (conf_error(ctx, p, "round %d: entry '%s' is in "
 			    "two pairs", cr->number,
 			    conf->entities[part->entry].name));
-		if (o->confederate == part->confederate)
+		if (o->confederate >= 0 && o->confederate == part->confederate)
 			return (conf_error(ctx, p, "round %d: confederate '%s' "
 			    "is in two pairs", cr->number,
 			    conf->entities[part->confederate].name));
 	}
 	return (0);
+}
+
+/* Print the stations and entities a round leaves out, by their names. */
+static void
+conf_schedule_print_excused(const struct conf *conf,
+    const struct conf_round *r, FILE *f)
+{
+	size_t	i, j;
+	int	n = 0, used;
+
+	for (i = 0; i < conf->nstations + conf->nentities; i++) {
+		for (j = 0, used = 0; j < r->nparts && !used; j++)
+			used = i < conf->nstations ? r->parts[j].station ==
+			    (int)i : r->parts[j].entry == (int)(i -
+			    conf->nstations) || r->parts[j].confederate ==
+			    (int)(i - conf->nstations);
+		if (!used)
+			fprintf(f, "%s %s", n++ == 0 ? "; excused" : "",
+			    i < conf->nstations ? conf->stations[i].name :
+			    conf->entities[i - conf->nstations].name);
+	}
+}
+
+/*
+ * Print a room's schedule, a round a line: who compares or interviews
+ * whom, and who is excused (muxd -n).
+ */
+void
+conf_schedule_print(const struct conf *conf, FILE *f)
+{
+	const struct conf_round	*r;
+	const struct conf_part	*pt;
+	size_t			 i, j;
+
+	if (conf->nrounds == 0)
+		return;
+	fprintf(f, "schedule: %s%s, %zu rounds", conf->preset != NULL ?
+	    "preset " : "rounds as written", conf->preset != NULL ?
+	    conf->preset : "", conf->nrounds);
+	if (conf->duration > 0)
+		fprintf(f, " of %d min%s", conf->duration / 60,
+		    conf->duration % 60 != 0 ? " and some seconds" : "");
+	fprintf(f, "\n");
+	for (i = 0; i < conf->nrounds; i++) {
+		r = &conf->rounds[i];
+		fprintf(f, "round %d:", r->number);
+		for (j = 0; j < r->nparts; j++) {
+			pt = &r->parts[j];
+			fprintf(f, "%s %s (judge %d) ", j > 0 ? ";" : "",
+			    conf->stations[pt->station].name,
+			    conf->stations[pt->station].judge);
+			if (pt->entry >= 0 && pt->confederate >= 0)
+				fprintf(f, "compares %s and %s",
+				    conf->entities[pt->entry].name,
+				    conf->entities[pt->confederate].name);
+			else
+				fprintf(f, "interviews %s",
+				    conf->entities[pt->entry >= 0 ? pt->entry :
+				    pt->confederate].name);
+		}
+		conf_schedule_print_excused(conf, r, f);
+		fprintf(f, "\n");
+	}
 }

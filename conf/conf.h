@@ -55,10 +55,10 @@ struct conf_entity {
 	int		 charset;	/* enum cap_encoding of its bytes */
 	int		 line;
 };
-struct conf_part {			/* one judge comparing a pair */
-	int		 station;	/* index into stations */
-	int		 entry;		/* index into entities */
-	int		 confederate;	/* index into entities */
+struct conf_part {			/* one judge comparing a pair, or */
+	int		 station;	/* interviewing one (longnow) */
+	int		 entry;		/* index into entities, -1: none */
+	int		 confederate;	/* index into entities, -1: none */
 };
 struct conf_round {
 	int		 number;
@@ -89,6 +89,7 @@ struct conf {
 	size_t		 nrounds;
 	char		*preset;	/* schedule preset name, or NULL */
 	int		 duration;	/* round duration, seconds; 0: none */
+	int		 duration_set;	/* given, not the preset's */
 	int		 ready_wait;	/* round start: seconds to wait for
 					   lines not up; 0: refuse at once */
 	uint64_t	 seed;
@@ -117,6 +118,7 @@ int		 conf_port_find(const struct conf *, const char *);
 int		 conf_station_find(const struct conf *, const char *);
 int		 conf_entity_find(const struct conf *, const char *);
 const struct conf_round *conf_round_find(const struct conf *, int);
+void		 conf_schedule_print(const struct conf *, FILE *);
 
 /* conf-include.c */
 char		*conf_include_text(FILE *, const char *, char *, size_t);
@@ -125,7 +127,7 @@ int		 conf_include_check(const char *, const char *, const char *,
 const char	*conf_include_where(const char *, const char *, char *, size_t);
 
 /* schedule.c */
-struct schedule_triple {		/* 1-based labels: Jn En Cn */
+struct schedule_triple {		/* 1-based labels: Jn En Cn, 0: none */
 	int		 judge;
 	int		 entry;
 	int		 confederate;
@@ -139,5 +141,6 @@ struct schedule_round {
 const struct schedule_round *schedule_preset(const char *, size_t *);
 int		 schedule_matrix(const char *, int, int);
 const char	*schedule_preset_names(void);
+int		 schedule_preset_duration(const char *);
 
 #endif /* CONF_H */

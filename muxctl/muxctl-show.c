@@ -579,8 +579,8 @@ muxctl_show_schedule(const json_t *sch)
 			else
 				fprintf(fp, "J%s", muxctl_show_fmt_int(pair,
 				    "judge", num, sizeof(num)));
-			fprintf(fp, ":%s:%s", entry != NULL ? entry : "?",
-			    conf != NULL ? conf : "?");
+			fprintf(fp, ":%s:%s", entry != NULL ? entry : "-",
+			    conf != NULL ? conf : "-");
 		}
 		if (fclose(fp) != 0)
 			err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");

@@ -220,6 +220,7 @@ muxd_check(const char *file, int devices)
 		return (1);
 	}
 	printf("configuration OK\n");
+	conf_schedule_print(cf, stdout);
 	conf_free(cf);
 	return (0);
 }

@@ -53,13 +53,28 @@ round_right_is_entry(uint64_t seed, int round, size_t part)
 	return ((int)(z >> 63));
 }
 
-/* Give the entity on the left and on the right of a part. */
+/*
+ * Give the entity on the left and on the right of a part; a part with
+ * one candidate (longnow) has it on the left, and -1 on the right.
+ */
 static void
 round_names(const struct conf_part *pt, int right_entry, int *left,
     int *right)
 {
+	if (pt->entry < 0 || pt->confederate < 0) {
+		*left = pt->entry >= 0 ? pt->entry : pt->confederate;
+		*right = -1;
+		return;
+	}
 	*left = right_entry ? pt->confederate : pt->entry;
 	*right = right_entry ? pt->entry : pt->confederate;
+}
+
+/* An entity's name, or "-" for none. */
+static const char *
+round_entity_name(int i)
+{
+	return (i >= 0 ? round_conf->entities[i].name : "-");
 }
 
 /*
@@ -81,9 +96,15 @@ round_link(const struct conf_round *r, size_t i, int side, char *err,
 	round_names(pt, round_right_is_entry(round_cur.seed, r->number, i),
 	    &left, &right);
 	entity = side == 0 ? left : right;
-	en = &round_conf->entities[entity];
 	snprintf(name, sizeof(name), "%s-%s", st->name,
 	    side == 0 ? "left" : "right");
+	if (entity < 0) {
+		/* No candidate on this side: no link (an old one ends). */
+		if ((l = link_find(name)) != NULL && l->origin == LINK_ROUND)
+			link_free(l, "round placement changed");
+		return (0);
+	}
+	en = &round_conf->entities[entity];
 	a = port_find(round_conf->ports[side == 0 ? st->left :
 	    st->right].name);
 	b = port_find(round_conf->ports[en->port].name);
@@ -142,11 +163,15 @@ round_lines(const struct conf_round *r, char *lines, size_t len, char *err,
 	for (i = 0; i < r->nparts; i++) {
 		const struct conf_part *pt = &r->parts[i];
 		const struct conf_station *st = &round_conf->stations[pt->station];
-		int idx[4] = { st->left, st->right,
-		    round_conf->entities[pt->entry].port,
-		    round_conf->entities[pt->confederate].port };
+		int one = pt->entry < 0 || pt->confederate < 0;
+		int idx[4] = { st->left, one ? -1 : st->right,
+		    pt->entry >= 0 ? round_conf->entities[pt->entry].port : -1,
+		    pt->confederate >= 0 ?
+		    round_conf->entities[pt->confederate].port : -1 };
 
 		for (side = 0; side < 4; side++) {
+			if (idx[side] < 0)
+				continue;
 			a = port_find(round_conf->ports[idx[side]].name);
 			if (a != NULL && link_of(a) != NULL) {
 				snprintf(err, errlen, "port %s is in link %s; "
@@ -206,8 +231,7 @@ round_begin(const struct conf_round *r)
 		log_info("round %d: %s (judge %d): left %s, right %s", number,
 		    round_conf->stations[r->parts[i].station].name,
 		    round_conf->stations[r->parts[i].station].judge,
-		    round_conf->entities[left].name,
-		    round_conf->entities[right].name);
+		    round_entity_name(left), round_entity_name(right));
 	}
 	events_post(PROTOCOL_EV_ROUND_START, round_json());
 }
@@ -524,10 +548,11 @@ round_json(void)
 		st = &round_conf->stations[r->parts[i].station];
 		round_names(&r->parts[i], round_right_is_entry(round_cur.seed,
 		    r->number, i), &left, &right);
-		json_array_append_new(pl, json_pack("{sssissss}",
+		json_array_append_new(pl, json_pack("{sssissss?}",
 		    "station", st->name, "judge", st->judge,
 		    "left", round_conf->entities[left].name,
-		    "right", round_conf->entities[right].name));
+		    "right", right >= 0 ? round_conf->entities[right].name :
+		    NULL));
 	}
 	return (json_pack("{sbsisIsIsoso}", "active", 1,
 	    "number", round_cur.number, "seed", (json_int_t)round_cur.seed,
@@ -551,12 +576,14 @@ round_schedule_json(void)
 		pairs = json_array();
 		for (j = 0; j < r->nparts; j++) {
 			pt = &r->parts[j];
-			json_array_append_new(pairs, json_pack("{sssissss}",
+			json_array_append_new(pairs, json_pack("{sssiss?ss?}",
 			    "station", round_conf->stations[pt->station].name,
 			    "judge", round_conf->stations[pt->station].judge,
-			    "entry", round_conf->entities[pt->entry].name,
-			    "confederate",
-			    round_conf->entities[pt->confederate].name));
+			    "entry", pt->entry >= 0 ?
+			    round_conf->entities[pt->entry].name : NULL,
+			    "confederate", pt->confederate >= 0 ?
+			    round_conf->entities[pt->confederate].name :
+			    NULL));
 		}
 		json_array_append_new(rounds, json_pack("{siso ss?}", "round",
 		    r->number, "pairs", pairs, "excused", r->excused));

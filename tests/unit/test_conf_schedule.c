@@ -154,6 +154,64 @@ test_preset_room_built_by_helper_parses(void **state)
 	conf_free(conf);
 }
 
+/*
+ * The Long Now preset on a room of three stations, one entry and three
+ * confederates: four rounds of two hours (unless a duration is given),
+ * each station interviewing one candidate (the other index -1), each
+ * judge every candidate once; printed for muxd -n with the room's names.
+ */
+static void
+test_preset_longnow(void **state)
+{
+	struct fixture_conf_room	 r;
+	struct conf			*conf;
+	const struct conf_part		*cp;
+	int				 met[3][4], busy[4], i, j, k;
+	char				*out = NULL;
+	size_t				 len = 0;
+	FILE				*f;
+
+	(void)state;
+	fixture_conf_build(&r, 3, 1, 3);
+	fixture_conf_add(&r, "schedule = { preset = \"longnow\"; };\n");
+	conf = fixture_conf_load("room.conf", r.text);
+	assert_int_equal(conf->nrounds, 4);
+	assert_int_equal(conf->duration, 7200);
+	memset(met, 0, sizeof(met));
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(conf->rounds[i].nparts, 3);
+		memset(busy, 0, sizeof(busy));
+		for (j = 0; j < 3; j++) {
+			cp = &conf->rounds[i].parts[j];
+			assert_true((cp->entry < 0) != (cp->confederate < 0));
+			k = cp->entry >= 0 ? cp->entry : cp->confederate;
+			assert_true(k >= 0 && k < 4);
+			assert_int_equal(busy[k]++, 0);
+			met[cp->station][k]++;
+		}
+	}
+	for (i = 0; i < 3; i++)
+		for (k = 0; k < 4; k++)
+			assert_int_equal(met[i][k], 1);
+	assert_non_null(f = open_memstream(&out, &len));
+	conf_schedule_print(conf, f);
+	fclose(f);
+	assert_non_null(strstr(out, "schedule: preset longnow, 4 rounds of "
+	    "120 min\n"));
+	assert_non_null(strstr(out, "round 1: "));
+	assert_non_null(strstr(out, " interviews "));
+	assert_non_null(strstr(out, "; excused "));
+	free(out);
+	conf_free(conf);
+	/* A duration given wins over the preset's. */
+	fixture_conf_build(&r, 3, 1, 3);
+	fixture_conf_add(&r, "schedule = { preset = \"longnow\"; "
+	    "duration = 60; };\n");
+	conf = fixture_conf_load("room.conf", r.text);
+	assert_int_equal(conf->duration, 60);
+	conf_free(conf);
+}
+
 /* A seed may be an int or an int64, 0 included. */
 static void
 test_seed_accepts_int_and_int64(void **state)
@@ -189,7 +247,7 @@ static const struct CMUnitTest schedule_errors[] = {
 	FIXTURE_CONF_ERROR("unknown preset lists known ones",
 	    ROOM "schedule = {\n  preset = \"loebner2005\";\n};\n",
 	    "bad.conf:15: unknown schedule preset 'loebner2005' "
-	    "(known: loebner2004)"),
+	    "(known: loebner2004, longnow)"),
 	FIXTURE_CONF_ERROR("preset and rounds together",
 	    ROOM "schedule = {\n"
 	    "  preset = \"loebner2004\";\n"
@@ -327,6 +385,7 @@ main(void)
 		cmocka_unit_test(test_config_without_schedule_is_valid),
 		cmocka_unit_test(test_preset_maps_labels_in_config_order),
 		cmocka_unit_test(test_preset_room_built_by_helper_parses),
+		cmocka_unit_test(test_preset_longnow),
 		cmocka_unit_test(test_seed_accepts_int_and_int64),
 	};
 

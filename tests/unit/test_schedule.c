@@ -354,6 +354,48 @@ test_preset_names_all_resolve(void **state)
 	assert_true(count >= 1);
 }
 
+/*
+ * The Long Now preset: four rounds, each of the three judges interviews
+ * one candidate a round (the other label 0), every candidate once; the
+ * candidate excused is the one no judge has.
+ */
+static void
+test_longnow_each_judge_meets_each_candidate_once(void **state)
+{
+	static const char		*labels[4] = { "E1", "C1", "C2", "C3" };
+	const struct schedule_round	*r;
+	size_t				 n, i, j;
+	int				 met[3][4], busy[4], k;
+
+	(void)state;
+	r = schedule_preset("longnow", &n);
+	assert_non_null(r);
+	assert_int_equal(n, 4);
+	assert_int_equal(schedule_preset_duration("longnow"), 7200);
+	assert_int_equal(schedule_matrix("longnow", 1, 1), 0);
+	memset(met, 0, sizeof(met));
+	for (i = 0; i < n; i++) {
+		assert_int_equal(r[i].number, (int)i + 1);
+		assert_int_equal(r[i].nparts, 3);
+		memset(busy, 0, sizeof(busy));
+		for (j = 0; j < r[i].nparts; j++) {
+			assert_true((r[i].parts[j].entry == 0) !=
+			    (r[i].parts[j].confederate == 0));
+			k = r[i].parts[j].entry != 0 ? 0 :
+			    r[i].parts[j].confederate;
+			assert_int_equal(busy[k]++, 0);
+			met[r[i].parts[j].judge - 1][k]++;
+		}
+		for (k = 0; k < 4 && busy[k]; k++)
+			;
+		assert_true(k < 4);
+		assert_string_equal(r[i].excused, labels[k]);
+	}
+	for (i = 0; i < 3; i++)
+		for (k = 0; k < 4; k++)
+			assert_int_equal(met[i][k], 1);
+}
+
 int
 main(void)
 {
@@ -370,6 +412,8 @@ main(void)
 		cmocka_unit_test(
 		    test_excused_are_exactly_those_not_taking_part),
 		cmocka_unit_test(test_matrix_is_a_latin_square),
+		cmocka_unit_test(
+		    test_longnow_each_judge_meets_each_candidate_once),
 		cmocka_unit_test(
 		    test_matrix_out_of_range_or_unknown_preset_is_zero),
 		cmocka_unit_test(test_unknown_preset_is_null_with_zero_rounds),
