@@ -84,6 +84,8 @@ comprog_usage(int status)
 	    "               [--charset charset] [-p profile] "
 	    "[-r dir | --no-record]\n"
 	    "               address -- program [arg ...]\n"
+	    "       comprog lpp [-v] [--judge] [-l log] [-r dir | --no-record] "
+	    "address dir\n"
 	    "       comprog --help | --version\n");
 	exit(status);
 }
@@ -114,6 +116,7 @@ comprog_log(int pri, const char *msg)
 	/* Without a log file: stderr, unless the screen has the terminal. */
 	if (f == NULL && !screen_active() && pri > LOG_CRIT &&
 	    (pri <= LOG_WARNING || comprog_mode == COMPROG_ENTRY ||
+	    comprog_mode == COMPROG_LPP ||
 	    comprog_verbose > 0))
 		f = stderr;
 	if (f == NULL)
@@ -263,7 +266,8 @@ main(int argc, char *argv[])
 	enum {
 		OPT_REMOTE_ECHO = 256, OPT_NO_RECORD, OPT_CLOCK, OPT_TYPING,
 		OPT_ECHO, OPT_PROGRAM, OPT_CONTESTANT, OPT_SEED, OPT_LOCAL_ECHO,
-		OPT_CHARSET
+		OPT_CHARSET,
+		OPT_JUDGE
 	};
 	static const struct option longopts[] = {
 		{ "eol", required_argument, NULL, 'e' },
@@ -282,6 +286,7 @@ main(int argc, char *argv[])
 		{ "contestant", required_argument, NULL, OPT_CONTESTANT },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "charset", required_argument, NULL, OPT_CHARSET },
+		{ "judge", no_argument, NULL, OPT_JUDGE },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const int	 signums[] = { SIGINT, SIGTERM, SIGHUP,
@@ -300,6 +305,8 @@ main(int argc, char *argv[])
 	const char		*charset = NULL;
 	char			 err[LINE_ERRLEN], **prog = NULL;
 	int			 ch, judge_echo = -1, minutes = 0, echo = 0;
+	int			 lppjudge = 0;
+	const char		*lppdir = NULL;
 	long long		 seed = -1;
 	size_t			 i;
 
@@ -318,6 +325,8 @@ main(int argc, char *argv[])
 		comprog_mode = COMPROG_CONFED;
 	else if (strcmp(mode, "entry") == 0)
 		comprog_mode = COMPROG_ENTRY;
+	else if (strcmp(mode, "lpp") == 0)
+		comprog_mode = COMPROG_LPP;
 	else
 		comprog_usage(2);
 	optind = 2;
@@ -374,6 +383,9 @@ main(int argc, char *argv[])
 		case OPT_CHARSET:
 			charset = optarg;
 			break;
+		case OPT_JUDGE:
+			lppjudge = 1;
+			break;
 		case OPT_SEED:
 			seed = strtoll(optarg, NULL, 10);
 			break;
@@ -390,6 +402,10 @@ main(int argc, char *argv[])
 		if (optind >= argc)
 			comprog_usage(2);
 		prog = &argv[optind];
+	} else if (comprog_mode == COMPROG_LPP) {
+		if (optind + 1 != argc)
+			comprog_usage(2);
+		lppdir = argv[optind];
 	} else if (optind != argc)
 		comprog_usage(2);
 	if (comprog_mode == COMPROG_CONFED && (name == NULL || *name == '\0')) {
@@ -397,7 +413,8 @@ main(int argc, char *argv[])
 		    "approved for the opening assertion\n");
 		return (2);
 	}
-	if ((judge_echo != -1 && comprog_mode != COMPROG_JUDGE) ||
+	if ((lppjudge && comprog_mode != COMPROG_LPP) ||
+	    (judge_echo != -1 && comprog_mode != COMPROG_JUDGE) ||
 	    (minutes && comprog_mode != COMPROG_CONFED) ||
 	    ((typingtext != NULL || echo) && comprog_mode != COMPROG_ENTRY))
 		comprog_usage(2);
@@ -435,7 +452,8 @@ main(int argc, char *argv[])
 		return (1);
 	}
 	addr_free(&a);
-	if (comprog_mode != COMPROG_ENTRY && (!isatty(STDIN_FILENO) ||
+	if (comprog_mode != COMPROG_ENTRY && comprog_mode != COMPROG_LPP &&
+	    (!isatty(STDIN_FILENO) ||
 	    !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "comprog: %s: standard input and output must "
 		    "be a terminal\n", mode);
@@ -470,7 +488,10 @@ main(int argc, char *argv[])
 	who.program = program != NULL ? program : comprog_mode ==
 	    COMPROG_ENTRY ? prog[0] : "comprog";
 	who.contestant = contestant != NULL ? contestant : name;
-	who.judge_side = comprog_mode == COMPROG_JUDGE;
+	who.judge_side = comprog_mode == COMPROG_JUDGE ||
+	    (comprog_mode == COMPROG_LPP && lppjudge);
+	if (comprog_mode == COMPROG_LPP)
+		who.role = lppjudge ? "lpp-judge" : "lpp-entry";
 	who.charset = prof.charset;
 	if (record != NULL && transcript_open(record, &who, err,
 	    sizeof(err)) == -1)
@@ -486,12 +507,16 @@ main(int argc, char *argv[])
 	case COMPROG_ENTRY:
 		entry_start(&prof, &typing, prog, echo);
 		break;
+	case COMPROG_LPP:
+		lpp_start(lppdir, lppjudge);
+		break;
 	}
 	if (line_open(address, comprog_mode == COMPROG_JUDGE ? &judge_line_cb :
-	    comprog_mode == COMPROG_CONFED ? &confed_line_cb : &entry_line_cb,
+	    comprog_mode == COMPROG_CONFED ? &confed_line_cb :
+	    comprog_mode == COMPROG_LPP ? &lpp_line_cb : &entry_line_cb,
 	    err, sizeof(err)) == -1)
 		fatalx("%s", err);
-	if (comprog_mode != COMPROG_ENTRY) {
+	if (comprog_mode != COMPROG_ENTRY && comprog_mode != COMPROG_LPP) {
 		comprog_ev_key = event_new(comprog_base, STDIN_FILENO,
 		    EV_READ | EV_PERSIST, comprog_key_cb, NULL);
 		comprog_ev_second = event_new(comprog_base, -1, EV_PERSIST,
@@ -516,6 +541,9 @@ main(int argc, char *argv[])
 		break;
 	case COMPROG_ENTRY:
 		entry_stop();
+		break;
+	case COMPROG_LPP:
+		lpp_stop();
 		break;
 	}
 	if (comprog_ev_key != NULL)

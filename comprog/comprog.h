@@ -31,7 +31,8 @@
 #define COMPROG_QUEUE		4096	/* bytes kept for a line that is down */
 #define COMPROG_ESCAPE		0x1d	/* C-]: the command key */
 
-enum comprog_mode { COMPROG_JUDGE, COMPROG_CONFED, COMPROG_ENTRY };
+enum comprog_mode { COMPROG_JUDGE, COMPROG_CONFED, COMPROG_ENTRY,
+	COMPROG_LPP };
 
 /* profile.c: appearance profiles (2004 rule 6c) */
 enum profile_colour {
@@ -213,6 +214,11 @@ void		 entry_start(const struct profile *, const struct typing *,
 void		 entry_child(pid_t, int);
 void		 entry_stop(void);
 extern const struct line_cb entry_line_cb;
+
+/* lpp.c: the LPP bridge */
+void		 lpp_start(const char *, int);
+void		 lpp_stop(void);
+extern const struct line_cb lpp_line_cb;
 
 /* comprog.c */
 extern struct event_base *comprog_base;

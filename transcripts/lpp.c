@@ -95,6 +95,43 @@ lpp_key_byte(const char *name, size_t len)
 	return (-1);
 }
 
+/*
+ * The key name of a byte, as an LPP program writes it: a letter or digit
+ * as itself, the rules' appendix name for the others (Return for CR and
+ * LF, BackSpace for BS and DEL: the key the judge pressed), a keysym for
+ * the few more; NULL when the byte has none.
+ */
+const char *
+lpp_key_name(int byte)
+{
+	static char	one[LPP_BYTES][2];
+	size_t		i;
+
+	if (byte < 0 || byte >= LPP_BYTES)
+		return (NULL);
+	if ((byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') ||
+	    (byte >= '0' && byte <= '9')) {
+		one[byte][0] = (char)byte;
+		return (one[byte]);
+	}
+	switch (byte) {
+	case 0x0a:
+	case 0x0d:
+		return ("Return");
+	case 0x08:
+	case 0x7f:
+		return ("BackSpace");
+	case '\'':
+		return ("quoteright");
+	case '`':
+		return ("quoteleft");
+	}
+	for (i = 0; i < sizeof(lpp_names) / sizeof(lpp_names[0]); i++)
+		if (lpp_names[i].byte == byte)
+			return (lpp_names[i].name);
+	return (NULL);
+}
+
 /* Name a defect kind, one word as the import report prints it. */
 const char *
 lpp_defect_name(enum lpp_defect_kind k)

@@ -542,7 +542,9 @@ enum cap_err	 lpp_parse(const char *, const void *, size_t,
 int		 lpp_dedupe(const struct lpp_log *, struct lpp_log *);
 int		 lpp_same_pair(const struct lpp_log *, const struct lpp_log *);
 void		 lpp_free(struct lpp_log *);
+#define LPP_BYTES	256
 int		 lpp_key_byte(const char *, size_t);
+const char	*lpp_key_name(int);
 size_t		 lpp_key_word(char *, size_t, const char *, size_t);
 const char	*lpp_defect_name(enum lpp_defect_kind);
 

@@ -4,6 +4,7 @@
  * CRLF and LF, a record logged twice, unknown key names, an empty judge
  * and round, a header alone, garbage.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -394,6 +395,82 @@ test_binary_garbage(void **state)
 	lpp_free(&log);
 }
 
+/*
+ * The bridge's names (lpp_key_name): every key name of the 2012 logs
+ * (LPP2012 or ../shared/data/loebner2012) gives its byte, and that byte
+ * a name that gives it back; the appendix's names are the ones written;
+ * letters and digits are themselves, BackSpace and Return both ways.
+ */
+static void
+test_key_names_both_ways(void **state)
+{
+	const char		*dir = getenv("LPP2012");
+	static const char	*appendix[] = { "braceleft", "braceright",
+				    "bracketleft", "bracketright", "parenleft",
+				    "parenright", "space", "comma", "period",
+				    "greater", "less", "slash", "backslash",
+				    "bar", "quotedbl", "quoteright", "Tab",
+				    "equal", "underscore", "plus", "minus",
+				    "exclam", "at", "numbersign", "dollar",
+				    "percent", "asterisk", "asciicircum",
+				    "asciitilde", "quoteleft", "ampersand",
+				    "Return", "colon", "semicolon",
+				    "question" };
+	struct lpp_log		 log;
+	struct cap_error	 e;
+	struct dirent		*de;
+	DIR			*d;
+	char			 path[4096], *text;
+	const char		*n2;
+	size_t			 len, i, k, names = 0;
+	int			 b, seen[LPP_BYTES] = { 0 };
+
+	(void)state;
+	for (i = 0; i < sizeof(appendix) / sizeof(appendix[0]); i++) {
+		b = lpp_key_byte(appendix[i], strlen(appendix[i]));
+		assert_true(b >= 0);
+		assert_string_equal(lpp_key_name(b), appendix[i]);
+	}
+	assert_string_equal(lpp_key_name('q'), "q");
+	assert_string_equal(lpp_key_name('7'), "7");
+	assert_string_equal(lpp_key_name(0x08), "BackSpace");
+	assert_string_equal(lpp_key_name(0x7f), "BackSpace");
+	assert_string_equal(lpp_key_name('\n'), "Return");
+	assert_int_equal(lpp_key_byte("BackSpace", 9), 0x08);
+	assert_null(lpp_key_name(0x01));
+	if (dir == NULL)
+		dir = "../shared/data/loebner2012";
+	if ((d = opendir(dir)) == NULL) {
+		print_message("the 2012 logs are not at %s: left out\n", dir);
+		skip();
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "logfile.", 8) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		assert_int_equal(cap_file_read(path, 16 * 1024 * 1024, &text,
+		    &len, &e), CAP_OK);
+		memset(&log, 0, sizeof(log));
+		assert_int_equal(lpp_parse(path, text, len, &log, &e), CAP_OK);
+		for (k = 0; k < log.nrecord; k++) {
+			b = log.record[k].byte;
+			if (b < 0 || seen[b]++)
+				continue;
+			names++;
+			if ((n2 = lpp_key_name(b)) == NULL)
+				fail_msg("%s: key \"%.*s\" (0x%02x) has no name "
+				    "to write", de->d_name,
+				    (int)log.record[k].keylen,
+				    log.record[k].key, b);
+			assert_int_equal(lpp_key_byte(n2, strlen(n2)), b);
+		}
+		lpp_free(&log);
+		free(text);
+	}
+	closedir(d);
+	assert_true(names >= 80);
+}
+
 int
 main(void)
 {
@@ -409,6 +486,7 @@ main(void)
 		cmocka_unit_test(test_header_only),
 		cmocka_unit_test(test_bad_lines_are_skipped),
 		cmocka_unit_test(test_binary_garbage),
+		cmocka_unit_test(test_key_names_both_ways),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1,0 +1,286 @@
+/*
+ * The LPP bridge (comprog lpp): a program that speaks the Loebner Prize
+ * Protocol of the 2009 rules takes part over a muxd line.  The protocol
+ * is a directory shared by the two programs: a key press is a
+ * sub-directory "TIME.KEY.judge" (the judge's) or "TIME.KEY.other" (the
+ * other's), TIME 18 digits of milliseconds that only grow, KEY a single
+ * character or a key name of the rules' appendix (transcripts/lpp.c);
+ * the program that reads a key deletes its directory.
+ *
+ * As the entry's (default), the program is an entry: its ".other" keys
+ * go on the line, and the judge's keys from the line become ".judge"
+ * directories for it.  With --judge, the program is a judge's (as the
+ * rules' JComm): its ".judge" keys go on the line to muxd's judge
+ * terminal, and what comes back, less muxd's echo of those keys
+ * (echo.c), becomes ".other" directories.  BackSpace is BackSpace both
+ * ways; Return is CR on the line, and a CR LF from the line one Return.
+ *
+ * The directory is watched with inotify and read whole, in name order,
+ * at each change (and once a second, for what a watch cannot see on a
+ * network filesystem).  A key the bridge cannot name, or a name it
+ * cannot read, is logged with its directory name and skipped.
+ */
+#include <sys/inotify.h>
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "comprog.h"
+
+#define LPP_NAME_MAX	128
+#define LPP_SCAN_MAX	4096	/* keys taken in one reading */
+
+static char		*lpp_dir;
+static int		 lpp_judge;	/* the program is a judge's */
+static int		 lpp_ino = -1;
+static struct event	*lpp_ev_ino;
+static struct event	*lpp_ev_scan;
+static uint64_t		 lpp_last;	/* the last TIME written, ms */
+static unsigned char	 lpp_prev;	/* the last byte from the line */
+static struct echo	 lpp_echo;	/* --judge: muxd's echo */
+static uint64_t		 lpp_keys_in, lpp_keys_out;
+
+static void	lpp_read(const unsigned char *, size_t,
+		    const struct timeval *);
+static void	lpp_change(enum line_change, const char *);
+static void	lpp_scan(void);
+static void	lpp_scan_cb(evutil_socket_t, short, void *);
+static void	lpp_ino_cb(evutil_socket_t, short, void *);
+static int	lpp_cmp(const void *, const void *);
+static void	lpp_put(unsigned char);
+static void	lpp_sorted(void *, int, unsigned char, const unsigned char *,
+		    size_t);
+static void	lpp_from_line(const unsigned char *, size_t);
+
+const struct line_cb lpp_line_cb = { lpp_read, lpp_change };
+
+/* Start the bridge on a directory: watch it, read what is there. */
+void
+lpp_start(const char *dir, int judge)
+{
+	struct timeval	sec = { 1, 0 };
+	struct stat	st;
+
+	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
+		fatalx("lpp: %s: %s", dir, errno != 0 ? strerror(errno) :
+		    "not a directory");
+	if ((lpp_dir = strdup(dir)) == NULL)
+		fatal("strdup");
+	lpp_judge = judge;
+	echo_init(&lpp_echo);
+	if ((lpp_ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1 ||
+	    inotify_add_watch(lpp_ino, dir, IN_CREATE | IN_MOVED_TO |
+	    IN_ONLYDIR) == -1)
+		log_warn("lpp: inotify on %s (read once a second)", dir);
+	if (lpp_ino != -1 && ((lpp_ev_ino = event_new(comprog_base, lpp_ino,
+	    EV_READ | EV_PERSIST, lpp_ino_cb, NULL)) == NULL ||
+	    event_add(lpp_ev_ino, NULL) == -1))
+		fatalx("lpp: cannot watch %s", dir);
+	if ((lpp_ev_scan = event_new(comprog_base, -1, EV_PERSIST,
+	    lpp_scan_cb, NULL)) == NULL || event_add(lpp_ev_scan, &sec) == -1)
+		fatalx("lpp: cannot watch %s", dir);
+	log_info("lpp: %s, the program is %s", dir, judge ? "a judge's" :
+	    "an entry");
+	lpp_scan();
+}
+
+/* Stop the bridge. */
+void
+lpp_stop(void)
+{
+	if (lpp_ev_ino != NULL)
+		event_free(lpp_ev_ino);
+	if (lpp_ev_scan != NULL)
+		event_free(lpp_ev_scan);
+	lpp_ev_ino = lpp_ev_scan = NULL;
+	if (lpp_ino != -1)
+		close(lpp_ino);
+	lpp_ino = -1;
+	log_info("lpp: %llu keys to the line, %llu from it",
+	    (unsigned long long)lpp_keys_out, (unsigned long long)lpp_keys_in);
+	free(lpp_dir);
+	lpp_dir = NULL;
+}
+
+/* Order directory names (their TIME first). */
+static int
+lpp_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/*
+ * Read the directory: each key of the program's side, in name order, goes
+ * on the line and its directory is deleted.
+ */
+static void
+lpp_scan(void)
+{
+	const char	*want = lpp_judge ? ".judge" : ".other";
+	DIR		*d;
+	struct dirent	*de;
+	char		*names[LPP_SCAN_MAX], path[4096], *dot;
+	size_t		 n = 0, i, len, wl = strlen(want);
+	int		 b;
+	unsigned char	 c;
+	struct timeval	 tv;
+
+	if ((d = opendir(lpp_dir)) == NULL) {
+		log_warn("lpp: %s", lpp_dir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL && n < LPP_SCAN_MAX) {
+		len = strlen(de->d_name);
+		if (len > 19 + wl && strcmp(de->d_name + len - wl, want) == 0 &&
+		    (names[n] = strdup(de->d_name)) != NULL)
+			n++;
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), lpp_cmp);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", lpp_dir, names[i]);
+		len = strlen(names[i]) - wl;
+		dot = names[i] + 18;
+		if (strspn(names[i], "0123456789") != 18 || *dot != '.' ||
+		    (b = lpp_key_byte(dot + 1, (size_t)(names[i] + len -
+		    dot - 1))) == -1) {
+			log_warnx("lpp: %s: not TIME.KEY%s with a key of the "
+			    "rules' table; deleted, not sent", names[i], want);
+			rmdir(path);
+			free(names[i]);
+			continue;
+		}
+		if (rmdir(path) == -1 && errno != ENOENT)
+			log_warn("lpp: %s", path);
+		c = (unsigned char)b;
+		if (line_send(&c, 1) == -1)
+			log_warnx("lpp: the line refused %s", names[i]);
+		else {
+			lpp_keys_out++;
+			comprog_time(&tv);
+			if (lpp_judge) {
+				echo_key(&lpp_echo, c, comprog_usec(&tv));
+				transcript_judge(&c, 1, &tv);
+			} else
+				transcript_entity(&c, 1, &tv);
+		}
+		free(names[i]);
+	}
+}
+
+/* The directory changed. */
+static void
+lpp_ino_cb(evutil_socket_t fd, short what, void *arg)
+{
+	char	buf[4096];
+
+	(void)what;
+	(void)arg;
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	lpp_scan();
+}
+
+/* A second passed: read the directory anyway; let old echoes go. */
+static void
+lpp_scan_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct timeval	tv;
+
+	(void)fd;
+	(void)what;
+	(void)arg;
+	if (lpp_judge) {
+		comprog_time(&tv);
+		echo_expire(&lpp_echo, comprog_usec(&tv), lpp_sorted, &tv);
+	}
+	lpp_scan();
+}
+
+/* Write a key of the line's side as a directory for the program. */
+static void
+lpp_put(unsigned char c)
+{
+	struct timespec	 ts;
+	const char	*name;
+	char		 path[4096];
+	uint64_t	 ms;
+
+	if ((name = lpp_key_name(c)) == NULL) {
+		log_warnx("lpp: byte 0x%02x has no LPP key name; not passed",
+		    c);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	if (ms <= lpp_last)
+		ms = lpp_last + 1;	/* TIME only grows */
+	lpp_last = ms;
+	snprintf(path, sizeof(path), "%s/%018llu.%s.%s", lpp_dir,
+	    (unsigned long long)ms, name, lpp_judge ? "other" : "judge");
+	if (mkdir(path, 0777) == -1)
+		log_warn("lpp: %s", path);
+	else
+		lpp_keys_in++;
+}
+
+/* Bytes from the line for the program: CR LF is one Return. */
+static void
+lpp_from_line(const unsigned char *buf, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] == '\n' && lpp_prev == '\r') {
+			lpp_prev = buf[i];
+			continue;
+		}
+		lpp_prev = buf[i];
+		lpp_put(buf[i] == '\n' ? '\r' : buf[i]);
+	}
+}
+
+/* --judge: what echo.c sorted out of muxd's output. */
+static void
+lpp_sorted(void *arg, int isecho, unsigned char key, const unsigned char *buf,
+    size_t n)
+{
+	const struct timeval	*tv = arg;
+
+	(void)key;
+	if (isecho)
+		return;
+	transcript_entity(buf, n, tv);
+	lpp_from_line(buf, n);
+}
+
+/* Bytes from the line. */
+static void
+lpp_read(const unsigned char *buf, size_t n, const struct timeval *tv)
+{
+	if (lpp_judge) {
+		echo_feed(&lpp_echo, buf, n, comprog_usec(tv), lpp_sorted,
+		    (void *)tv);
+		return;
+	}
+	transcript_judge(buf, n, tv);
+	lpp_from_line(buf, n);
+}
+
+/* The line went up or down. */
+static void
+lpp_change(enum line_change what, const char *why)
+{
+	if (what == LINE_UP)
+		log_info("lpp: the line is up");
+	else if (what == LINE_DOWN)
+		log_warnx("lpp: the line is down%s%s", why != NULL ? ": " : "",
+		    why != NULL ? why : "");
+}
