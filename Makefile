@@ -126,8 +126,8 @@ PROGS += $(MUXWEB)
 # comprog, the matching communications program: comprog/*.c with the line
 # library, the contest's byte machines, the configuration's include
 # reader (its profiles) and the transcripts library; curses draws its
-# screen.
-CURSES_PC = ncursesw
+# screen, and libcurl reaches the web entries of the 2003 rules.
+CURSES_PC = ncursesw libcurl
 COMPROG_SRCS := $(wildcard comprog/*.c)
 COMPROG := $(B)/comprog/comprog
 PROGS += $(COMPROG)

@@ -86,6 +86,10 @@ comprog_usage(int status)
 	    "               address -- program [arg ...]\n"
 	    "       comprog lpp [-v] [--judge] [-l log] [-r dir | --no-record] "
 	    "address dir\n"
+	    "       comprog web [-v] [--typing model] [-e eol] [-l log] "
+	    "[-n name]\n"
+	    "               [--field name] [--reply id] "
+	    "[-r dir | --no-record] address url\n"
 	    "       comprog --help | --version\n");
 	exit(status);
 }
@@ -267,7 +271,9 @@ main(int argc, char *argv[])
 		OPT_REMOTE_ECHO = 256, OPT_NO_RECORD, OPT_CLOCK, OPT_TYPING,
 		OPT_ECHO, OPT_PROGRAM, OPT_CONTESTANT, OPT_SEED, OPT_LOCAL_ECHO,
 		OPT_CHARSET,
-		OPT_JUDGE
+		OPT_JUDGE,
+		OPT_FIELD,
+		OPT_REPLY
 	};
 	static const struct option longopts[] = {
 		{ "eol", required_argument, NULL, 'e' },
@@ -287,6 +293,8 @@ main(int argc, char *argv[])
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "charset", required_argument, NULL, OPT_CHARSET },
 		{ "judge", no_argument, NULL, OPT_JUDGE },
+		{ "field", required_argument, NULL, OPT_FIELD },
+		{ "reply", required_argument, NULL, OPT_REPLY },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const int	 signums[] = { SIGINT, SIGTERM, SIGHUP,
@@ -305,14 +313,21 @@ main(int argc, char *argv[])
 	const char		*charset = NULL;
 	char			 err[LINE_ERRLEN], **prog = NULL;
 	int			 ch, judge_echo = -1, minutes = 0, echo = 0;
-	int			 lppjudge = 0;
-	const char		*lppdir = NULL;
+	int			 lppjudge = 0, web = 0;
+	const char		*lppdir = NULL, *field = "input";
+	const char		*replyid = "reply";
+	char			*webargv[8], self[4096];
+	ssize_t			 selflen;
 	long long		 seed = -1;
 	size_t			 i;
 
 	if (argc < 2)
 		comprog_usage(2);
 	mode = argv[1];
+	/* The web entry adapter's program (web.c), which comprog runs. */
+	if (strcmp(mode, "web-client") == 0 && argc == 7 &&
+	    strcmp(argv[2], "--field") == 0 && strcmp(argv[4], "--reply") == 0)
+		return (web_client(argv[6], argv[3], argv[5]));
 	switch (protocol_std_option(argc, argv, "comprog")) {
 	case 0:
 		return (0);
@@ -327,6 +342,10 @@ main(int argc, char *argv[])
 		comprog_mode = COMPROG_ENTRY;
 	else if (strcmp(mode, "lpp") == 0)
 		comprog_mode = COMPROG_LPP;
+	else if (strcmp(mode, "web") == 0) {
+		comprog_mode = COMPROG_ENTRY;
+		web = 1;
+	}
 	else
 		comprog_usage(2);
 	optind = 2;
@@ -386,6 +405,12 @@ main(int argc, char *argv[])
 		case OPT_JUDGE:
 			lppjudge = 1;
 			break;
+		case OPT_FIELD:
+			field = optarg;
+			break;
+		case OPT_REPLY:
+			replyid = optarg;
+			break;
 		case OPT_SEED:
 			seed = strtoll(optarg, NULL, 10);
 			break;
@@ -396,7 +421,29 @@ main(int argc, char *argv[])
 	if (optind >= argc)
 		comprog_usage(2);
 	address = argv[optind++];
-	if (comprog_mode == COMPROG_ENTRY) {
+	if (web) {
+		/* The program is comprog's own web client, on the url. */
+		if (optind + 1 != argc)
+			comprog_usage(2);
+		if ((selflen = readlink("/proc/self/exe", self,
+		    sizeof(self) - 1)) == -1) {
+			fprintf(stderr, "comprog: /proc/self/exe: %s\n",
+			    strerror(errno));
+			return (1);
+		}
+		self[selflen] = '\0';
+		webargv[0] = self;
+		webargv[1] = "web-client";
+		webargv[2] = "--field";
+		webargv[3] = (char *)field;
+		webargv[4] = "--reply";
+		webargv[5] = (char *)replyid;
+		webargv[6] = argv[optind];
+		webargv[7] = NULL;
+		prog = webargv;
+		if (program == NULL)
+			program = argv[optind];
+	} else if (comprog_mode == COMPROG_ENTRY) {
 		if (optind < argc && strcmp(argv[optind], "--") == 0)
 			optind++;
 		if (optind >= argc)
@@ -414,6 +461,8 @@ main(int argc, char *argv[])
 		return (2);
 	}
 	if ((lppjudge && comprog_mode != COMPROG_LPP) ||
+	    ((strcmp(field, "input") != 0 || strcmp(replyid, "reply") != 0) &&
+	    !web) ||
 	    (judge_echo != -1 && comprog_mode != COMPROG_JUDGE) ||
 	    (minutes && comprog_mode != COMPROG_CONFED) ||
 	    ((typingtext != NULL || echo) && comprog_mode != COMPROG_ENTRY))

@@ -220,6 +220,9 @@ void		 lpp_start(const char *, int);
 void		 lpp_stop(void);
 extern const struct line_cb lpp_line_cb;
 
+/* web.c: the web entries' client */
+int		 web_client(const char *, const char *, const char *);
+
 /* comprog.c */
 extern struct event_base *comprog_base;
 void		 comprog_time(struct timeval *);
