@@ -278,6 +278,8 @@ $(patsubst %,$(B)/tests/unit/test_%,conf conf_schedule conf_rules): \
     $(B)/tests/unit/fixture-conf.o
 $(patsubst %,$(B)/tests/unit/test_%,cap txrender): \
     $(B)/tests/unit/fixture-cap.o
+$(patsubst %,$(B)/tests/unit/test_%,convention lpp): \
+    $(B)/tests/unit/fixture-lpp.o
 
 # comprog's pure modules (pane, echo) have their own unit test.
 COMPROG_UNIT_OBJS := $(patsubst %,$(B)/comprog/%.o,pane echo)

@@ -35,8 +35,6 @@ static const char *score_cols[SCORE_COLS] = {
 	"rating"
 };
 
-static int	score_bad(struct score_ballots *, unsigned long, const char *,
-		    ...) __attribute__((format(printf, 3, 4)));
 static int	score_field(struct score_ballots *, struct score_ballot *,
 		    int, const char *, unsigned long);
 static int	score_push(struct score_ballots *, const struct score_ballot *);
@@ -44,19 +42,6 @@ static int	score_csv_split(char *, char **, int);
 static enum cap_err score_read_csv(char *, struct score_ballots *);
 static enum cap_err score_read_json(const char *, size_t,
 		    struct score_ballots *);
-
-/* Note a bad ballot; -1 when out of memory. */
-static int
-score_bad(struct score_ballots *bs, unsigned long line, const char *fmt, ...)
-{
-	va_list	ap;
-	int	rc;
-
-	va_start(ap, fmt);
-	rc = finding_add(&bs->findings, 1000, 0, line, -1, fmt, ap);
-	va_end(ap);
-	return (rc);
-}
 
 /* Start an empty set of ballots. */
 void
@@ -125,7 +110,7 @@ score_field(struct score_ballots *bs, struct score_ballot *b, int col,
 		errno = 0;
 		l = strtol(v, &end, 10);
 		if (errno != 0 || *end != '\0' || l < 0 || l > 9999)
-			return (score_bad(bs, line, "round \"%s\": not 0 to "
+			return (score_note(&bs->findings, line, "round \"%s\": not 0 to "
 			    "9999", v) == -1 ? -1 : 1);
 		b->round = (int)l;
 		return (0);
@@ -134,7 +119,7 @@ score_field(struct score_ballots *bs, struct score_ballot *b, int col,
 	case 4:
 		if (strlen(v) >= sizeof(b->judge) || strpbrk(v, "\"<>&") !=
 		    NULL)
-			return (score_bad(bs, line, "%s \"%.40s\": too long, or "
+			return (score_note(&bs->findings, line, "%s \"%.40s\": too long, or "
 			    "with \" < > &", score_cols[col], v) == -1 ? -1 : 1);
 		snprintf(col == 1 ? b->judge : col == 2 ? b->entity : b->vs,
 		    sizeof(b->judge), "%s", v);
@@ -146,7 +131,7 @@ score_field(struct score_ballots *bs, struct score_ballot *b, int col,
 		    strcmp(v, "foil") == 0 || strcmp(v, "human") == 0)
 			b->kind = SCORE_CONFEDERATE;
 		else
-			return (score_bad(bs, line, "kind \"%.40s\": not entry "
+			return (score_note(&bs->findings, line, "kind \"%.40s\": not entry "
 			    "or confederate", v) == -1 ? -1 : 1);
 		return (0);
 	case 6:
@@ -157,18 +142,18 @@ score_field(struct score_ballots *bs, struct score_ballot *b, int col,
 		    strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
 			b->human = 0;
 		else
-			return (score_bad(bs, line, "human \"%.40s\": not yes "
+			return (score_note(&bs->findings, line, "human \"%.40s\": not yes "
 			    "or no", v) == -1 ? -1 : 1);
 		return (0);
 	default:
 		errno = 0;
 		d = strtod(v, &end);
 		if (errno != 0 || *end != '\0' || !isfinite(d))
-			return (score_bad(bs, line, "%s \"%.40s\": not a "
+			return (score_note(&bs->findings, line, "%s \"%.40s\": not a "
 			    "number", score_cols[col], v) == -1 ? -1 : 1);
 		if ((col == 5 && (d < 0 || d > 100)) || (col == 7 && (d < 1 ||
 		    d > 4 || d != floor(d))) || (col == 8 && (d < 0 || d > 5)))
-			return (score_bad(bs, line, "%s %s: out of range (%s)",
+			return (score_note(&bs->findings, line, "%s %s: out of range (%s)",
 			    score_cols[col], v, col == 5 ? "0 to 100" :
 			    col == 7 ? "1 to 4" : "0 to 5") == -1 ? -1 : 1);
 		if (col == 5)
@@ -216,7 +201,7 @@ score_read_csv(char *text, struct score_ballots *bs)
 		n = score_csv_split(line, f, SCORE_COLS + 1);
 		if (nh == -1) {
 			if (n > SCORE_COLS) {
-				score_bad(bs, ln, "more than %d columns",
+				score_note(&bs->findings, ln, "more than %d columns",
 				    SCORE_COLS);
 				return (CAP_ESYNTAX);
 			}
@@ -228,7 +213,7 @@ score_read_csv(char *text, struct score_ballots *bs)
 					if (strcmp(f[i], score_cols[k]) == 0)
 						break;
 				if (k == SCORE_COLS) {
-					score_bad(bs, ln, "column \"%.40s\" is "
+					score_note(&bs->findings, ln, "column \"%.40s\" is "
 					    "none of round, judge, entity, kind, "
 					    "vs, points, human, rank, rating",
 					    f[i]);
@@ -240,7 +225,7 @@ score_read_csv(char *text, struct score_ballots *bs)
 			continue;
 		}
 		if (n != nh) {
-			if (score_bad(bs, ln, "%d fields, the header has %d", n,
+			if (score_note(&bs->findings, ln, "%d fields, the header has %d", n,
 			    nh) == -1)
 				return (CAP_ENOMEM);
 			continue;
@@ -255,7 +240,7 @@ score_read_csv(char *text, struct score_ballots *bs)
 		if (bad)
 			continue;
 		if ((b.judge[0] == '\0' || b.entity[0] == '\0') &&
-		    score_bad(bs, ln, "a ballot names its judge and entity") ==
+		    score_note(&bs->findings, ln, "a ballot names its judge and entity") ==
 		    -1)
 			return (CAP_ENOMEM);
 		if (b.judge[0] != '\0' && b.entity[0] != '\0' &&
@@ -263,7 +248,7 @@ score_read_csv(char *text, struct score_ballots *bs)
 			return (CAP_ENOMEM);
 	}
 	if (nh == -1)
-		score_bad(bs, 0, "no header line");
+		score_note(&bs->findings, 0, "no header line");
 	return (CAP_OK);
 }
 
@@ -281,7 +266,7 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 
 	if ((a = json_loadb(text, len, 0, &je)) == NULL ||
 	    !json_is_array(a)) {
-		score_bad(bs, a == NULL ? (unsigned long)je.line : 1, "%s",
+		score_note(&bs->findings, a == NULL ? (unsigned long)je.line : 1, "%s",
 		    a == NULL ? je.text : "not an array of ballots");
 		json_decref(a);
 		return (CAP_ESYNTAX);
@@ -295,7 +280,7 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 				if (strcmp(key, score_cols[k]) == 0)
 					break;
 			if (k == SCORE_COLS) {
-				r = score_bad(bs, i + 1, "ballot %zu: \"%.40s\" "
+				r = score_note(&bs->findings, i + 1, "ballot %zu: \"%.40s\" "
 				    "is no ballot's field", i + 1, key);
 			} else if (json_is_string(v))
 				r = score_field(bs, &b, k, json_string_value(v),
@@ -308,7 +293,7 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 				r = score_field(bs, &b, k, json_is_true(v) ?
 				    "yes" : "no", i + 1);
 			else
-				r = score_bad(bs, i + 1, "ballot %zu: %s is not "
+				r = score_note(&bs->findings, i + 1, "ballot %zu: %s is not "
 				    "a string or a number", i + 1, key);
 			if (r == -1) {
 				json_decref(a);
@@ -319,7 +304,7 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 		if (bad)
 			continue;
 		if (b.judge[0] == '\0' || b.entity[0] == '\0') {
-			score_bad(bs, i + 1, "ballot %zu names no judge or no "
+			score_note(&bs->findings, i + 1, "ballot %zu names no judge or no "
 			    "entity", i + 1);
 			continue;
 		}

@@ -46,8 +46,6 @@
 static const char *score_rule_names[] = { "2004", "2009", "2003",
 	"longnow" };
 
-static int	score_bad(struct score_result *, unsigned long, const char *,
-		    ...) __attribute__((format(printf, 3, 4)));
 static struct score_entity *score_entity(struct score_result *,
 		    const struct score_ballot *);
 static int	score_push(struct score_entity *, double, const char *);
@@ -55,6 +53,8 @@ static double	score_median(const double *, size_t);
 static int	score_cmp_double(const void *, const void *);
 static const struct score_ballot *score_other(const struct score_ballots *,
 		    const struct score_ballot *);
+static ssize_t	score_decide(struct score_result *, const char *, const char *,
+		    const char *);
 static void	score_2004(const struct score_ballots *, struct score_result *);
 static void	score_2009(const struct score_ballots *, struct score_result *);
 static void	score_2003(const struct score_ballots *, struct score_result *);
@@ -83,15 +83,18 @@ score_rule_name(enum score_rule r)
 	return (score_rule_names[r]);
 }
 
-/* Note what the ballots get wrong; -1 when out of memory. */
-static int
-score_bad(struct score_result *res, unsigned long line, const char *fmt, ...)
+/*
+ * Note what ballots get wrong (what does not read, what a rule refuses)
+ * with its line; -1 when out of memory.
+ */
+int
+score_note(struct finding_list *fl, unsigned long line, const char *fmt, ...)
 {
 	va_list	ap;
 	int	rc;
 
 	va_start(ap, fmt);
-	rc = finding_add(&res->findings, 1000, 0, line, -1, fmt, ap);
+	rc = finding_add(fl, 1000, 0, line, -1, fmt, ap);
 	va_end(ap);
 	return (rc);
 }
@@ -241,35 +244,73 @@ score_tied(struct score_result *res, size_t top, const char *prefix)
 			    sizeof(res->decided) - k, " %s", res->e[i].name);
 }
 
+/*
+ * Decide the winner of a column total (score) with a tie-break: the
+ * index of the winning entry with res->decided saying how, or -1 when
+ * none won, res->decided saying why (what the column counts, what broke
+ * a tie, what the rules do with a tie that remains).
+ */
+static ssize_t
+score_decide(struct score_result *res, const char *counts,
+    const char *broken, const char *unbroken)
+{
+	size_t	top, win = 0;
+
+	if (score_top(res, &top) == 0) {
+		snprintf(res->decided, sizeof(res->decided), "no entry has a "
+		    "valid ballot");
+		return (-1);
+	}
+	if (score_top(res, &top) == 1) {
+		snprintf(res->decided, sizeof(res->decided), "the highest "
+		    "column total, %g %s", res->e[top].score, counts);
+		return ((ssize_t)top);
+	}
+	if (score_break(res, top, &win)) {
+		snprintf(res->decided, sizeof(res->decided), "a tie at %g %s, "
+		    "broken by %s (%.3g)", res->e[win].score, counts, broken,
+		    res->e[win].tiebreak);
+		return ((ssize_t)win);
+	}
+	score_tied(res, top, "a tie in column totals and tie-breaks "
+	    "between");
+	strncat(res->decided, ": ", sizeof(res->decided) -
+	    strlen(res->decided) - 1);
+	strncat(res->decided, unbroken, sizeof(res->decided) -
+	    strlen(res->decided) - 1);
+	return (-1);
+}
+
 /* 2004: points of 100 in pairs, 51 or more a win. */
 static void
 score_2004(const struct score_ballots *bs, struct score_result *res)
 {
 	const struct score_ballot	*b, *o;
 	struct score_entity		*e;
-	size_t				 i, top, win, ntop;
+	ssize_t				 win;
+	size_t				 i;
 
 	for (i = 0; i < bs->n; i++) {
 		b = &bs->v[i];
 		if (isnan(b->points)) {
-			score_bad(res, b->line, "%s on %s: no points",
+			score_note(&res->findings, b->line, "%s on %s: no points",
 			    b->judge, b->entity);
 			continue;
 		}
 		if ((o = score_other(bs, b)) == NULL || isnan(o->points)) {
-			score_bad(res, b->line, "%s on %s: no ballot of the "
+			score_note(&res->findings, b->line, "%s on %s: no ballot of the "
 			    "other of the pair, %s", b->judge, b->entity,
 			    b->vs[0] != '\0' ? b->vs : "(vs not given)");
 			continue;
 		}
 		if (b->points + o->points != 100) {
-			score_bad(res, b->line, "%s: %s %g and %s %g do not "
+			score_note(&res->findings, b->line, "%s: %s %g and %s %g do not "
 			    "make 100 (rule 15)", b->judge, b->entity,
 			    b->points, o->entity, o->points);
 			continue;
 		}
 		if (b->points == 50) {
-			score_bad(res, b->line, "%s: %s and %s tied at 50: ties "
+			score_note(&res->findings, b->line, "%s: %s and %s tied at 50: ties "
 			    "are forbidden (rule 15)", b->judge, b->entity,
 			    o->entity);
 			continue;
@@ -282,28 +323,10 @@ score_2004(const struct score_ballots *bs, struct score_result *res)
 		    b->points;
 		e->nballot++;
 	}
-	if ((ntop = score_top(res, &top)) == 0) {
-		snprintf(res->decided, sizeof(res->decided), "no entry has a "
-		    "valid ballot");
+	if ((win = score_decide(res, "pairs won with 51 points or more",
+	    "the total points received", "the rules give it to the "
+	    "semi-final judging, which these ballots do not hold")) < 0)
 		return;
-	}
-	if (ntop == 1) {
-		win = top;
-		snprintf(res->decided, sizeof(res->decided), "the highest "
-		    "column total, %g pairs won with 51 points or more",
-		    res->e[win].score);
-	} else if (score_break(res, top, &win))
-		snprintf(res->decided, sizeof(res->decided), "a tie at %g pairs "
-		    "won, broken by the total points received (%g)",
-		    res->e[win].score, res->e[win].tiebreak);
-	else {
-		score_tied(res, top, "a tie in column totals and total points "
-		    "between");
-		strncat(res->decided, ": the rules give it to the semi-final "
-		    "judging, which these ballots do not hold",
-		    sizeof(res->decided) - strlen(res->decided) - 1);
-		return;
-	}
 	snprintf(res->winner, sizeof(res->winner), "%s", res->e[win].name);
 	snprintf(res->medal, sizeof(res->medal), "%s", res->e[win].score >= 2 ?
 	    "silver" : "bronze");
@@ -315,7 +338,8 @@ score_2009(const struct score_ballots *bs, struct score_result *res)
 {
 	const struct score_ballot	*b, *o;
 	struct score_entity		*e;
-	size_t				 i, j, top, win, ntop;
+	ssize_t				 win;
+	size_t				 i, j;
 	double				 sum;
 	size_t				 n;
 
@@ -324,14 +348,14 @@ score_2009(const struct score_ballots *bs, struct score_result *res)
 		if ((e = score_entity(res, b)) == NULL)
 			return;
 		if (b->human == -1 && isnan(b->rank)) {
-			score_bad(res, b->line, "%s on %s: no pick and no rank",
+			score_note(&res->findings, b->line, "%s on %s: no pick and no rank",
 			    b->judge, b->entity);
 			continue;
 		}
 		if (b->human != -1) {
 			o = score_other(bs, b);
 			if (o != NULL && o->human == b->human) {
-				score_bad(res, b->line, "%s: %s and %s both "
+				score_note(&res->findings, b->line, "%s: %s and %s both "
 				    "picked as %s: one of a pair is the human",
 				    b->judge, b->entity, o->entity,
 				    b->human ? "the human" : "the machine");
@@ -343,14 +367,14 @@ score_2009(const struct score_ballots *bs, struct score_result *res)
 				return;
 		}
 		if (!isnan(b->rank) && b->human == 1)
-			score_bad(res, b->line, "%s ranks %s, whom it took for "
+			score_note(&res->findings, b->line, "%s ranks %s, whom it took for "
 			    "the human: only those it did not are ranked",
 			    b->judge, b->entity);
 		for (j = 0; j < i && !isnan(b->rank); j++)
 			if (strcmp(bs->v[j].judge, b->judge) == 0 &&
 			    bs->v[j].rank == b->rank &&
 			    strcmp(bs->v[j].entity, b->entity) != 0)
-				score_bad(res, b->line, "%s gives rank %g to both "
+				score_note(&res->findings, b->line, "%s gives rank %g to both "
 				    "%s and %s", b->judge, b->rank,
 				    bs->v[j].entity, b->entity);
 	}
@@ -364,27 +388,10 @@ score_2009(const struct score_ballots *bs, struct score_result *res)
 			}
 		res->e[i].tiebreak = n > 0 ? sum / (double)n : NAN;
 	}
-	if ((ntop = score_top(res, &top)) == 0) {
-		snprintf(res->decided, sizeof(res->decided), "no entry has a "
-		    "valid ballot");
+	if ((win = score_decide(res, "picks as the human", "the mean rank "
+	    "from the judges who took it for the machine", "the rules say "
+	    "no more")) < 0)
 		return;
-	}
-	if (ntop == 1) {
-		win = top;
-		snprintf(res->decided, sizeof(res->decided), "the highest "
-		    "column total, picked as the human %g times",
-		    res->e[win].score);
-	} else if (score_break(res, top, &win))
-		snprintf(res->decided, sizeof(res->decided), "a tie at %g picks, "
-		    "broken by the mean rank from the judges who took it for "
-		    "the machine (%.2f)", res->e[win].score,
-		    res->e[win].tiebreak);
-	else {
-		score_tied(res, top, "a tie in picks and mean ranks between");
-		strncat(res->decided, ": the rules say no more",
-		    sizeof(res->decided) - strlen(res->decided) - 1);
-		return;
-	}
 	snprintf(res->winner, sizeof(res->winner), "%s", res->e[win].name);
 	snprintf(res->medal, sizeof(res->medal), "bronze");
 }
@@ -400,7 +407,7 @@ score_2003(const struct score_ballots *bs, struct score_result *res)
 	for (i = 0; i < bs->n; i++) {
 		b = &bs->v[i];
 		if (isnan(b->rating)) {
-			score_bad(res, b->line, "%s on %s: no rating", b->judge,
+			score_note(&res->findings, b->line, "%s on %s: no rating", b->judge,
 			    b->entity);
 			continue;
 		}
@@ -455,7 +462,7 @@ score_longnow(const struct score_ballots *bs, struct score_result *res)
 	for (i = 0; i < bs->n; i++) {
 		b = &bs->v[i];
 		if (b->human == -1 || isnan(b->rank)) {
-			score_bad(res, b->line, "%s on %s: a verdict (human) "
+			score_note(&res->findings, b->line, "%s on %s: a verdict (human) "
 			    "and a rank are both needed", b->judge, b->entity);
 			continue;
 		}
@@ -495,7 +502,7 @@ score_longnow(const struct score_ballots *bs, struct score_result *res)
 				continue;
 			if (res->e[k].kind == SCORE_ENTRY) {
 				if (t->computer[0] != '\0') {
-					score_bad(res, 0, "trial %d has two "
+					score_note(&res->findings, 0, "trial %d has two "
 					    "computers, %s and %s", t->round,
 					    t->computer, res->e[k].name);
 					continue;
@@ -512,11 +519,11 @@ score_longnow(const struct score_ballots *bs, struct score_result *res)
 			}
 		}
 		if (t->computer[0] == '\0') {
-			score_bad(res, 0, "trial %d has no computer", t->round);
+			score_note(&res->findings, 0, "trial %d has no computer", t->round);
 			continue;
 		}
 		if (t->judges != 3 || t->nfoil != 3)
-			score_bad(res, 0, "trial %d has %d judges and %d foils, "
+			score_note(&res->findings, 0, "trial %d has %d judges and %d foils, "
 			    "the wager's are three and three", t->round,
 			    t->judges, t->nfoil);
 		t->determination = t->fooled >= 2;

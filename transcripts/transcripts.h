@@ -666,6 +666,8 @@ const char	*score_rule_name(enum score_rule);
 void		 score_run(enum score_rule, const struct score_ballots *,
 		    struct score_result *);
 void		 score_result_free(struct score_result *);
+int		 score_note(struct finding_list *, unsigned long, const char *,
+		    ...) __attribute__((format(printf, 3, 4)));
 
 /* verify.c: the auditor's checks of captures and transcripts */
 #define VERIFY_GAP_DEFAULT	(120 * (int64_t)1000000)	/* usec */

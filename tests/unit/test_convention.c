@@ -8,7 +8,6 @@
  * (../shared/data/loebner2012, LPP2012 to move them; left out when not
  * there).
  */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +19,7 @@
 
 #include "contest.h"
 #include "transcripts.h"
+#include "fixture-lpp.h"
 
 #define OUTMAX	(1 << 20)
 
@@ -193,57 +193,35 @@ test_turns(void **state)
 	assert_int_equal(stats_answers(chunks), 4);
 }
 
+/* One 2012 log's judge keystrokes, each side, through both. */
+static void
+log_2012(const char *file, const struct lpp_log *log, void *arg)
+{
+	static unsigned char	keys[2][1 << 16];
+	char			name[600];
+	size_t			i, nk[2] = { 0, 0 };
+	int			s;
+
+	(void)arg;
+	for (i = 0; i < log->nrecord; i++) {
+		s = log->record[i].side == LPP_LEFT ? 0 : 1;
+		if (log->record[i].judge_typed && log->record[i].byte >= 0 &&
+		    nk[s] < sizeof(keys[0]))
+			keys[s][nk[s]++] = (unsigned char)log->record[i].byte;
+	}
+	for (s = 0; s < 2; s++) {
+		snprintf(name, sizeof(name), "%s %s", file, s == 0 ? "left" :
+		    "right");
+		agree(name, keys[s], nk[s]);
+	}
+}
+
 /* Every judge's keystrokes of the 2012 logs, each side, through both. */
 static void
 test_2012_logs(void **state)
 {
-	static unsigned char	keys[2][1 << 16];
-	const char		*dir = getenv("LPP2012");
-	struct lpp_log		 log;
-	struct cap_error	 e;
-	struct dirent		*de;
-	DIR			*d;
-	char			 path[4096], name[600];
-	size_t			 len = 0, i, nk[2];
-	char			*text;
-	int			 logs = 0, s;
-
 	(void)state;
-	if (dir == NULL)
-		dir = "../shared/data/loebner2012";
-	if ((d = opendir(dir)) == NULL) {
-		print_message("the 2012 logs are not at %s: left out\n", dir);
-		skip();
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, "logfile.", 8) != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (cap_file_read(path, 16 * 1024 * 1024, &text, &len,
-		    &e) != CAP_OK)
-			fail_msg("cannot read %s", path);
-		memset(&log, 0, sizeof(log));
-		if (lpp_parse(path, text, len, &log, &e) != CAP_OK)
-			fail_msg("cannot parse %s", path);
-		nk[0] = nk[1] = 0;
-		for (i = 0; i < log.nrecord; i++) {
-			s = log.record[i].side == LPP_LEFT ? 0 : 1;
-			if (log.record[i].judge_typed &&
-			    log.record[i].byte >= 0 && nk[s] < sizeof(keys[0]))
-				keys[s][nk[s]++] =
-				    (unsigned char)log.record[i].byte;
-		}
-		for (s = 0; s < 2; s++) {
-			snprintf(name, sizeof(name), "%s %s", de->d_name,
-			    s == 0 ? "left" : "right");
-			agree(name, keys[s], nk[s]);
-		}
-		lpp_free(&log);
-		free(text);
-		logs++;
-	}
-	closedir(d);
-	assert_int_equal(logs, 24);
+	assert_int_equal(fixture_lpp_each(log_2012, NULL), 24);
 }
 
 int

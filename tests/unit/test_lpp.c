@@ -4,7 +4,6 @@
  * CRLF and LF, a record logged twice, unknown key names, an empty judge
  * and round, a header alone, garbage.
  */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +15,7 @@
 #include <cmocka.h>
 
 #include "transcripts.h"
+#include "fixture-lpp.h"
 
 #define HDR(j, r, left) \
 	"Loebner Prize 2012 15 May  Bletchley Park UK\r\n" \
@@ -395,16 +395,36 @@ test_binary_garbage(void **state)
 	lpp_free(&log);
 }
 
+/* Each byte of a 2012 log's keys: a name that gives it back. */
+static void
+names_2012(const char *file, const struct lpp_log *log, void *arg)
+{
+	int		*seen = arg, b;
+	const char	*n2;
+	size_t		 k;
+
+	for (k = 0; k < log->nrecord; k++) {
+		b = log->record[k].byte;
+		if (b < 0 || seen[b]++)
+			continue;
+		seen[LPP_BYTES]++;
+		if ((n2 = lpp_key_name(b)) == NULL)
+			fail_msg("%s: key \"%.*s\" (0x%02x) has no name to "
+			    "write", file, (int)log->record[k].keylen,
+			    log->record[k].key, b);
+		assert_int_equal(lpp_key_byte(n2, strlen(n2)), b);
+	}
+}
+
 /*
  * The bridge's names (lpp_key_name): every key name of the 2012 logs
- * (LPP2012 or ../shared/data/loebner2012) gives its byte, and that byte
- * a name that gives it back; the appendix's names are the ones written;
- * letters and digits are themselves, BackSpace and Return both ways.
+ * gives its byte, and that byte a name that gives it back; the
+ * appendix's names are the ones written; letters and digits are
+ * themselves, BackSpace and Return both ways.
  */
 static void
 test_key_names_both_ways(void **state)
 {
-	const char		*dir = getenv("LPP2012");
 	static const char	*appendix[] = { "braceleft", "braceright",
 				    "bracketleft", "bracketright", "parenleft",
 				    "parenright", "space", "comma", "period",
@@ -416,14 +436,8 @@ test_key_names_both_ways(void **state)
 				    "asciitilde", "quoteleft", "ampersand",
 				    "Return", "colon", "semicolon",
 				    "question" };
-	struct lpp_log		 log;
-	struct cap_error	 e;
-	struct dirent		*de;
-	DIR			*d;
-	char			 path[4096], *text;
-	const char		*n2;
-	size_t			 len, i, k, names = 0;
-	int			 b, seen[LPP_BYTES] = { 0 };
+	int			 b, seen[LPP_BYTES + 1] = { 0 };
+	size_t			 i;
 
 	(void)state;
 	for (i = 0; i < sizeof(appendix) / sizeof(appendix[0]); i++) {
@@ -438,37 +452,8 @@ test_key_names_both_ways(void **state)
 	assert_string_equal(lpp_key_name('\n'), "Return");
 	assert_int_equal(lpp_key_byte("BackSpace", 9), 0x08);
 	assert_null(lpp_key_name(0x01));
-	if (dir == NULL)
-		dir = "../shared/data/loebner2012";
-	if ((d = opendir(dir)) == NULL) {
-		print_message("the 2012 logs are not at %s: left out\n", dir);
-		skip();
-	}
-	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, "logfile.", 8) != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		assert_int_equal(cap_file_read(path, 16 * 1024 * 1024, &text,
-		    &len, &e), CAP_OK);
-		memset(&log, 0, sizeof(log));
-		assert_int_equal(lpp_parse(path, text, len, &log, &e), CAP_OK);
-		for (k = 0; k < log.nrecord; k++) {
-			b = log.record[k].byte;
-			if (b < 0 || seen[b]++)
-				continue;
-			names++;
-			if ((n2 = lpp_key_name(b)) == NULL)
-				fail_msg("%s: key \"%.*s\" (0x%02x) has no name "
-				    "to write", de->d_name,
-				    (int)log.record[k].keylen,
-				    log.record[k].key, b);
-			assert_int_equal(lpp_key_byte(n2, strlen(n2)), b);
-		}
-		lpp_free(&log);
-		free(text);
-	}
-	closedir(d);
-	assert_true(names >= 80);
+	assert_int_equal(fixture_lpp_each(names_2012, seen), 24);
+	assert_true(seen[LPP_BYTES] >= 80);
 }
 
 int
