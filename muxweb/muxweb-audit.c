@@ -6,6 +6,8 @@
  *	/audit/cast/NAME	a capture as it is, for the player
  *	/audit/verify/NAME	what "transcripts verify" says of it, and its
  *				exit status
+ *	/audit/index		the round index, "transcripts index -j" of
+ *				the state directory (DIR/..) or of DIR
  *	/audit/manifests	what "transcripts verify" says of the round
  *				manifests (DIR/manifests or DIR/../manifests,
  *				muxd's layout), with the room's key (-k)
@@ -141,14 +143,14 @@ muxweb_audit_list(void)
 }
 
 /*
- * Run "transcripts verify" on a path (with the room's key when there is
- * one): its output and status, JSON.
+ * Run the transcripts tool with a command and a path ("verify" with the
+ * room's key when there is one): its output and status, JSON.
  */
 static char *
-muxweb_audit_verify(const char *path)
+muxweb_audit_run(const char *cmd, const char *path)
 {
 	char	 *out = NULL, *text;
-	char	 *argv[6];
+	char	 *argv[7];
 	size_t	 len = 0;
 	FILE	*fp;
 	json_t	*o;
@@ -156,11 +158,12 @@ muxweb_audit_verify(const char *path)
 	pid_t	 pid;
 
 	argv[n++] = "transcripts";
-	argv[n++] = "verify";
-	if (muxweb_audit_key != NULL) {
+	argv[n++] = (char *)cmd;
+	if (strcmp(cmd, "verify") == 0 && muxweb_audit_key != NULL) {
 		argv[n++] = "-k";
 		argv[n++] = muxweb_audit_key;
-	}
+	} else if (strcmp(cmd, "index") == 0)
+		argv[n++] = "-j";
 	argv[n++] = (char *)path;
 	argv[n] = NULL;
 	if (pipe2(pfd, O_CLOEXEC) == -1)
@@ -172,7 +175,8 @@ muxweb_audit_verify(const char *path)
 		return (NULL);
 	case 0:
 		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
+		if (strcmp(cmd, "verify") == 0)
+			dup2(pfd[1], 2);
 		execv(muxweb_audit_tool, argv);
 		if (errno == ENOENT)	/* not installed there: on PATH */
 			execvp("transcripts", argv);
@@ -186,7 +190,7 @@ muxweb_audit_verify(const char *path)
 		ssize_t	k;
 
 		while ((k = read(pfd[0], buf, sizeof(buf))) > 0 &&
-		    len < 1024 * 1024)
+		    len < 4 * 1024 * 1024)
 			fwrite(buf, 1, (size_t)k, fp);
 		fclose(fp);
 	}
@@ -200,6 +204,24 @@ muxweb_audit_verify(const char *path)
 	text = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	return (text);
+}
+
+/*
+ * The auditors' index of the evidence (transcripts index -j): of the
+ * state directory when the captures are muxd's (DIR/..), else of DIR.
+ */
+static char *
+muxweb_audit_index(void)
+{
+	struct stat	 st;
+	char		 path[4096];
+
+	snprintf(path, sizeof(path), "%s/../manifests", muxweb_audit_dir);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(path, sizeof(path), "%s/..", muxweb_audit_dir);
+		return (muxweb_audit_run("index", path));
+	}
+	return (muxweb_audit_run("index", muxweb_audit_dir));
 }
 
 /*
@@ -218,7 +240,7 @@ muxweb_audit_manifests(void)
 		snprintf(path, sizeof(path), "%s/../manifests",
 		    muxweb_audit_dir);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return (muxweb_audit_verify(path));
+		return (muxweb_audit_run("verify", path));
 	o = json_pack("{si ss}", "status", -1, "output", "no round "
 	    "manifests beside these captures");
 	text = json_dumps(o, JSON_COMPACT);
@@ -274,6 +296,13 @@ muxweb_audit_get(const char *url, char **body, size_t *len,
 		*type = "text/plain; charset=utf-8";
 		return (200);
 	}
+	if (strcmp(url, "/audit/index") == 0) {
+		if ((*body = muxweb_audit_index()) == NULL)
+			return (500);
+		*len = strlen(*body);
+		*type = "application/json";
+		return (200);
+	}
 	if (strcmp(url, "/audit/manifests") == 0) {
 		if ((*body = muxweb_audit_manifests()) == NULL)
 			return (500);
@@ -286,7 +315,7 @@ muxweb_audit_get(const char *url, char **body, size_t *len,
 		snprintf(path, sizeof(path), "%s/%s", muxweb_audit_dir, name);
 		if (!muxweb_audit_name_ok(name) || (free(muxweb_audit_read(
 		    muxweb_audit_dir, name, len)), errno == ENOENT) ||
-		    (*body = muxweb_audit_verify(path)) == NULL)
+		    (*body = muxweb_audit_run("verify", path)) == NULL)
 			return (404);
 		*len = strlen(*body);
 		*type = "application/json";

@@ -2,8 +2,9 @@
 # recorded, then the page lists its captures, plays one with
 # asciinema-player (from the npm registry, make web-player) until the
 # conversation's text is on the player's screen, draws each speaker's
-# typing cadence, and shows what transcripts verify says of it, and that
-# the round manifests verify with the room's key.  Nothing
+# typing cadence, and shows what transcripts verify says of it; the
+# round index shows who met whom with the verdicts, and the round
+# manifests verify with the room's key.  Nothing
 # outside the captures' directory is served.  A screenshot is kept in
 # build/test-logs.
 . tests/integration/lib.sh
@@ -69,6 +70,13 @@ try:
     out = b.js("return document.getElementById('verify').textContent")
     assert v == "0", "verify says %s: %s" % (v, out)
     print("verify status", v, b.js("return document.getElementById('verify').textContent"))
+    # The round index: E1 met judge 7 in round 1, its capture sealed.
+    row = "document.getElementById('index-1-J1-%s')" % ("left" if "left" in cap else "right")
+    v, _ = b.wait_js("return !!" + row, 10)
+    assert v, "no round index row: %r" % b.js("return document.getElementById('index').innerHTML.slice(0, 800)")
+    cells = b.js("return Array.from(%s.children).map(function (c) { return c.textContent; })" % row)
+    assert cells[2] == "7" and cells[3] == "E1 (entry)" and cells[5] == "sealed", cells
+    assert "assertion" in cells[4], cells
     # The round manifests: the round's end sealed them, signed.
     ms = "return document.getElementById('mstatus').getAttribute('data-status')"
     v, _ = b.wait_js(ms, 10)
