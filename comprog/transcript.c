@@ -71,7 +71,7 @@ transcript_open(const char *dir, const struct transcript_who *who, char *err,
 	snprintf(soft, sizeof(soft), "comprog %s", MUXD_VERSION);
 	cap_meta_set(&m.software, soft);
 	m.charset = who->charset;
-	if (rec_open(path, dir, &m, &transcript_rec, &ce) != CAP_OK) {
+	if (rec_open(path, dir, &m, 0, &transcript_rec, &ce) != CAP_OK) {
 		snprintf(err, errlen, "cannot record in %s: %s: %s", dir,
 		    ce.file[0] != '\0' ? ce.file : path, ce.msg);
 		cap_meta_free(&m);

@@ -246,7 +246,8 @@ record_link_open(struct link *l)
 	if ((r = calloc(1, sizeof(*r))) == NULL ||
 	    (r->what = strdup(l->name)) == NULL)
 		fatal("calloc");
-	if (rec_open(path, txdir[0] != '\0' ? txdir : NULL, &m, &r->rec,
+	if (rec_open(path, txdir[0] != '\0' ? txdir : NULL, &m, CAP_WRITE_MAP,
+	    &r->rec,
 	    &err) != CAP_OK) {
 		log_warnx("record: link %s: %s: %s", l->name,
 		    err.file[0] != '\0' ? err.file : path, err.msg);
@@ -309,7 +310,7 @@ record_port(struct port *p)
 	if ((r = calloc(1, sizeof(*r))) == NULL ||
 	    (r->what = strdup(p->name)) == NULL)
 		fatal("calloc");
-	if (cap_write_open(path, &m, 0, &r->cap, &err) != CAP_OK) {
+	if (cap_write_open(path, &m, CAP_WRITE_MAP, &r->cap, &err) != CAP_OK) {
 		log_warnx("record: port %s: %s: %s", p->name, path, err.msg);
 		events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",
 		    "record", "record", p->name, "error", err.msg));

@@ -5,7 +5,9 @@
  *
  * The buffer holds the unread bytes buf[start..end), the byte buf[start]
  * being at file offset off.  It grows to hold one whole line, up to the
- * line limit; a longer line is skipped without being kept.
+ * line limit; a longer line is skipped without being kept.  Zero bytes
+ * after the last line are the unused tail of a capture still being
+ * written (cap-write.c), not a torn line: they end the file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +44,7 @@ static enum cap_err cap_read_fill(struct cap_reader *, struct cap_error *);
 static enum cap_err cap_read_take(struct cap_reader *, char **, size_t *,
 		    int64_t *, struct cap_error *);
 static enum cap_err cap_read_head(struct cap_reader *, struct cap_error *);
+static int	cap_read_zeros(const char *, size_t);
 
 /* Read more of the file into the buffer, making room first. */
 static enum cap_err
@@ -90,6 +93,18 @@ cap_read_fill(struct cap_reader *r, struct cap_error *err)
 	return (CAP_OK);
 }
 
+/* Tell whether n bytes are all zero (a capture's unused tail). */
+static int
+cap_read_zeros(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != '\0')
+			return (0);
+	return (1);
+}
+
 /*
  * Take the next line (without its newline): CAP_OK, CAP_EOF, CAP_ETORN
  * for bytes after the last newline, CAP_ELONG for a line over the limit
@@ -116,6 +131,10 @@ cap_read_take(struct cap_reader *r, char **line, size_t *len, int64_t *at,
 		if (r->eof) {
 			r->done = 1;
 			if (scanned == 0 && skipped == 0)
+				return (CAP_EOF);
+			/* The unused tail of a capture being written. */
+			if (skipped == 0 && cap_read_zeros(r->buf + r->start,
+			    scanned))
 				return (CAP_EOF);
 			r->line++;
 			cap_error_set(err, CAP_ETORN, r->name, r->line, begin,

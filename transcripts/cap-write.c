@@ -3,19 +3,32 @@
  * its name exists, the next segment name is taken (NAME.1.cast,
  * NAME.2.cast...), so nothing is ever truncated or overwritten.
  *
- * Each event is one line written by one write(2) as it happens: a killed
- * process loses nothing it has written, and a line cut short by a failed
- * write is followed by a newline before the next event so that the
- * reader loses that line only.  fsync(2) is the caller's: cap_write_sync()
- * at most once a second while events are written (transcripts(5)), or
- * cap_write_sync_fd() to have it done elsewhere, in another thread.
+ * With CAP_WRITE_MAP (muxd's recordings), each event is one line copied,
+ * as it happens, into a shared mapping of the file (MAP_SHARED): its
+ * pages are the page cache's, so a killed process loses nothing it has
+ * written, and writing costs no system call.  The file is extended in
+ * steps of CAP_MAP_STEP with its blocks allocated (fallocate(2): a full
+ * disk fails there, never as a SIGBUS on a page), so while it is written
+ * its tail is the unused, zero-filled part of the last step, which
+ * readers take for the end (cap-read.c); closing trims it.  Otherwise
+ * (a file others read while it is written, such as comprog's), or where
+ * a file cannot be mapped or extended (a filesystem without fallocate, a
+ * full disk), each event is one write(2), and a line cut short by a
+ * failed write is followed by a newline before the next event so that
+ * the reader loses that line only.  fsync(2) is the caller's:
+ * cap_write_sync() at most once a second while events are written
+ * (transcripts(5)), or cap_write_sync_fd() to have it done elsewhere, in
+ * another thread.
  *
  * Every line written extends the capture's hash chain (cap-chain.c), and
  * the writer seals it: a "seal" marker comes before (when anything is
- * unsealed) and after every marker, in the same write(2), the events since the last seal at each sync, and the last
- * line at close.  Seals are the writer's own: one handed to it (copied
- * from another capture) is not written.
+ * unsealed) and after every marker, in the same write, the events since
+ * the last seal at each sync, and the last line at close.  Seals are the
+ * writer's own: one handed to it (copied from another capture) is not
+ * written.
  */
+#include <sys/mman.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,6 +37,8 @@
 #include <unistd.h>
 
 #include "transcripts.h"
+
+#define CAP_MAP_STEP	(256 * 1024)	/* the file grows by so much */
 
 struct cap_writer {
 	int		 fd;
@@ -38,6 +53,10 @@ struct cap_writer {
 	int		 ended;		/* the closing seal is written */
 	char		*buf;		/* one event line, grown as needed */
 	size_t		 size;
+	int		 mapped;	/* writing through the mapping */
+	char		*map;		/* the file, mapped */
+	size_t		 maplen;	/* its length, the file's size */
+	size_t		 off;		/* bytes written */
 };
 
 static char	*cap_write_name(const char *, int);
@@ -46,6 +65,8 @@ static enum cap_err cap_write_all(struct cap_writer *, const char *, size_t,
 static size_t	cap_write_seal_line(struct cap_writer *, size_t, int);
 static enum cap_err cap_write_grow(struct cap_writer *, size_t,
 		    struct cap_error *);
+static int	cap_write_map(struct cap_writer *, size_t);
+static int	cap_write_unmap(struct cap_writer *);
 
 /* Make the name of segment n of path: PATH, STEM.n.cast or PATH.n. */
 static char *
@@ -65,8 +86,50 @@ cap_write_name(const char *path, int n)
 }
 
 /*
- * Write a whole buffer, retrying short writes and EINTR.  On failure the
- * writer remembers whether part of a line went out.
+ * Map the file with room for need more bytes: extended (blocks
+ * allocated) to the next step and mapped again.  -1 when it cannot be.
+ */
+static int
+cap_write_map(struct cap_writer *w, size_t need)
+{
+	size_t	 len;
+	void	*p;
+
+	len = (w->off + need + CAP_MAP_STEP - 1) / CAP_MAP_STEP * CAP_MAP_STEP;
+	if (fallocate(w->fd, 0, 0, (off_t)len) == -1)
+		return (-1);
+	p = w->map == NULL ? mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, w->fd, 0) : mremap(w->map, w->maplen, len,
+	    MREMAP_MAYMOVE);
+	if (p == MAP_FAILED)
+		return (-1);
+	w->map = p;
+	w->maplen = len;
+	return (0);
+}
+
+/* Unmap the file and trim its unused tail; -1 when the trim fails. */
+static int
+cap_write_unmap(struct cap_writer *w)
+{
+	int	rv = 0;
+
+	if (!w->mapped)
+		return (0);
+	if (w->map != NULL)
+		munmap(w->map, w->maplen);
+	w->map = NULL;
+	w->maplen = 0;
+	w->mapped = 0;
+	if (ftruncate(w->fd, (off_t)w->off) == -1)
+		rv = -1;
+	return (rv);
+}
+
+/*
+ * Write a whole buffer: into the mapping, or with write(2), retrying
+ * short writes and EINTR.  On failure the writer remembers whether part
+ * of a line went out.
  */
 static enum cap_err
 cap_write_all(struct cap_writer *w, const char *p, size_t len,
@@ -75,6 +138,22 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 	size_t	done = 0;
 	ssize_t	n;
 
+	if (w->mapped) {
+		if (w->off + len <= w->maplen || cap_write_map(w, len) == 0) {
+			memcpy(w->map + w->off, p, len);
+			cap_chain_feed(w->chain, p, len);
+			w->off += len;
+			w->dirty = 1;
+			return (CAP_OK);
+		}
+		/* No room to map (a full disk): write(2) from here on. */
+		if (cap_write_unmap(w) == -1) {
+			cap_error_set(err, CAP_ESYS, w->path, 0, -1,
+			    "ftruncate: %s", strerror(errno));
+			err->sys = errno;
+			return (CAP_ESYS);
+		}
+	}
 	while (done < len) {
 		n = write(w->fd, p + done, len - done);
 		if (n == -1) {
@@ -89,6 +168,7 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 		}
 		cap_chain_feed(w->chain, p + done, (size_t)n);
 		done += (size_t)n;
+		w->off += (size_t)n;
 	}
 	w->dirty = 1;
 	return (CAP_OK);
@@ -96,7 +176,8 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 
 /*
  * Create a capture at path (or its next free segment) and write its
- * header from meta.  flags: CAP_WRITE_NOSEGMENT.
+ * header from meta.  flags: CAP_WRITE_NOSEGMENT, CAP_WRITE_MAP (write
+ * through a shared mapping, where the file allows it).
  */
 enum cap_err
 cap_write_open(const char *path, const struct cap_meta *meta, int flags,
@@ -133,7 +214,7 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 		free(w->path);
 		if ((w->path = cap_write_name(path, n)) == NULL)
 			goto nomem;
-		w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND |
+		w->fd = open(w->path, O_RDWR | O_CREAT | O_EXCL | O_APPEND |
 		    O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (w->fd != -1)
 			break;
@@ -165,6 +246,7 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 		goto nomem;
 	len = strlen(text);
 	text[len] = '\n';	/* json_dumps() leaves room for its NUL */
+	w->mapped = (flags & CAP_WRITE_MAP) && cap_write_map(w, len + 1) == 0;
 	if ((e = cap_write_all(w, text, len + 1, err)) != CAP_OK) {
 		saved = err->sys;
 		unlink(w->path);
@@ -184,6 +266,8 @@ fail:
 	free(text);
 	json_decref(h);
 	if (w != NULL) {
+		if (w->map != NULL)
+			munmap(w->map, w->maplen);
 		if (w->fd != -1)
 			close(w->fd);
 		cap_meta_free(&w->meta);
@@ -401,8 +485,8 @@ cap_write_sync_fd(struct cap_writer *w, int *fdp, struct cap_error *err)
 }
 
 /*
- * Write the closing seal, sync and close a capture, and free the writer
- * whatever happens.
+ * Write the closing seal, trim the file's unused tail, sync and close a
+ * capture, and free the writer whatever happens.
  */
 enum cap_err
 cap_write_close(struct cap_writer *w, struct cap_error *err)
@@ -411,7 +495,14 @@ cap_write_close(struct cap_writer *w, struct cap_error *err)
 
 	if (w == NULL)
 		return (CAP_OK);
-	if ((e = cap_write_seal(w, 1, err)) == CAP_OK)
+	e = cap_write_seal(w, 1, err);
+	if (cap_write_unmap(w) == -1 && e == CAP_OK) {
+		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "ftruncate: %s",
+		    strerror(errno));
+		err->sys = errno;
+		e = CAP_ESYS;
+	}
+	if (e == CAP_OK)
 		e = cap_write_fsync(w->fd, w->path, &w->dirty, err);
 	if (close(w->fd) == -1 && e == CAP_OK) {
 		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "close: %s",

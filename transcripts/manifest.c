@@ -2,7 +2,8 @@
  * Round manifests: the evidence of a room as it stands, sealed.  A
  * manifest lists every capture (*.cast), transcript (LPyy-nn.TXT) and
  * the compliance file under the directories it is given, each with its
- * size and BLAKE2b-256 (what `b2sum -l 256` prints), and for a capture
+ * size and BLAKE2b-256 (what `b2sum -l 256` prints; for a capture still
+ * being written, of its whole lines, the zero tail left out), and for a capture
  * the line count and head of its hash chain; the configuration file's
  * hash; the manifest before it, by name and hash.  It is written into
  * DIR/manifests/manifest-NNNN.json (NNNN counting up, never reused) and
@@ -121,13 +122,8 @@ manifest_add(const char *dir, const char *path, json_t *files)
 	}
 	json_object_set_new(o, "path", json_string(rel));
 	free(rel);
-	if (manifest_hash_file(path, -1, hash, &size, &e) != CAP_OK) {
-		json_object_set_new(o, "error", json_string(e.msg));
-		return (json_array_append_new(files, o));
-	}
-	json_object_set_new(o, "size", json_integer(size));
-	json_object_set_new(o, "blake2b", json_string(cap_chain_hex(hash,
-	    hex)));
+	/* A capture: its whole lines (one being written has a zero tail). */
+	bytes = -1;
 	if (n > 5 && strcmp(path + n - 5, ".cast") == 0 &&
 	    cap_chain_file(path, (unsigned long)-1, head, &lines, &bytes,
 	    &e) == CAP_OK) {
@@ -135,6 +131,13 @@ manifest_add(const char *dir, const char *path, json_t *files)
 		json_object_set_new(o, "chain", json_string(cap_chain_hex(head,
 		    hex)));
 	}
+	if (manifest_hash_file(path, bytes, hash, &size, &e) != CAP_OK) {
+		json_object_set_new(o, "error", json_string(e.msg));
+		return (json_array_append_new(files, o));
+	}
+	json_object_set_new(o, "size", json_integer(size));
+	json_object_set_new(o, "blake2b", json_string(cap_chain_hex(hash,
+	    hex)));
 	return (json_array_append_new(files, o));
 }
 

@@ -16,13 +16,13 @@ struct rec {
 };
 
 /*
- * Create the capture at cappath (or its next segment) and, when txdir is
- * set, the next transcript LPyy-nn.TXT in txdir, whose name goes into
- * the capture's header.
+ * Create the capture at cappath (or its next segment; flags as
+ * cap_write_open's) and, when txdir is set, the next transcript
+ * LPyy-nn.TXT in txdir, whose name goes into the capture's header.
  */
 enum cap_err
 rec_open(const char *cappath, const char *txdir, const struct cap_meta *meta,
-    struct rec **rp, struct cap_error *err)
+    int flags, struct rec **rp, struct cap_error *err)
 {
 	struct rec	*r;
 	struct cap_meta	 m;
@@ -54,7 +54,7 @@ rec_open(const char *cappath, const char *txdir, const struct cap_meta *meta,
 			goto fail;
 		}
 	}
-	if ((e = cap_write_open(cappath, &m, 0, &r->cap, err)) != CAP_OK)
+	if ((e = cap_write_open(cappath, &m, flags, &r->cap, err)) != CAP_OK)
 		goto fail;
 	cap_meta_free(&m);
 	*rp = r;

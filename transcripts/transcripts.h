@@ -181,6 +181,7 @@ int		 cap_chain_seal_parse(const unsigned char *, size_t,
 /* cap-write.c */
 struct cap_writer;			/* private */
 #define CAP_WRITE_NOSEGMENT	0x1	/* the exact name or CAP_EEXIST */
+#define CAP_WRITE_MAP		0x2	/* write through a shared mapping */
 enum cap_err	 cap_write_open(const char *, const struct cap_meta *, int,
 		    struct cap_writer **, struct cap_error *);
 enum cap_err	 cap_write_event(struct cap_writer *, enum cap_kind,
@@ -377,7 +378,7 @@ size_t		 tx_write_name(char *, size_t, int64_t, int32_t, int);
  */
 struct rec;				/* private */
 enum cap_err	 rec_open(const char *, const char *, const struct cap_meta *,
-		    struct rec **, struct cap_error *);
+		    int, struct rec **, struct cap_error *);
 enum cap_err	 rec_event(struct rec *, enum cap_kind, const void *, size_t,
 		    const struct timeval *, struct cap_error *);
 enum cap_err	 rec_sync(struct rec *, struct cap_error *);

@@ -3,8 +3,8 @@
  *
  *	FAULTSIM=CALL:PATTERN:ERRNO:NTH[:COUNT][,...] LD_PRELOAD=faultsim.so cmd
  *
- * CALL is write, fsync, open (open and openat) or accept (accept and
- * accept4); PATTERN a shell pattern (fnmatch) for the file the call
+ * CALL is write, fsync, fallocate, open (open and openat) or accept
+ * (accept and accept4); PATTERN a shell pattern (fnmatch) for the file the call
  * concerns (the path opened, or the file of the descriptor written or
  * synced, from /proc/self/fd), "*" for any; ERRNO a name (ENOSPC, EIO,
  * EMFILE, EINTR, EAGAIN...); NTH the first matching call that fails
@@ -168,6 +168,25 @@ fsync(int fd)
 		return (-1);
 	}
 	return (real(fd));
+}
+
+/* fallocate(2), failing when a rule says so. */
+int
+fallocate(int fd, int mode, off_t off, off_t len)
+{
+	static int	(*real)(int, int, off_t, off_t);
+	char		path[512];
+	int		err;
+
+	if (real == NULL)
+		real = (int (*)(int, int, off_t, off_t))dlsym(RTLD_NEXT,
+		    "fallocate");
+	if ((err = faultsim_hit("fallocate", faultsim_fdpath(fd, path,
+	    sizeof(path)))) != 0) {
+		errno = err;
+		return (-1);
+	}
+	return (real(fd, mode, off, len));
 }
 
 /* open(2), failing when a rule says so. */

@@ -6,8 +6,12 @@
  * a typo deleted, a line inserted, two events swapped, the closing
  * markers removed, the file cut short) is a finding at its place; a
  * capture cut at a line, as SIGKILL leaves it, has no seal finding, only
- * its missing end; seals handed to the writer are not written.
+ * its missing end; seals handed to the writer are not written; a capture
+ * still being written (its zero-filled tail) reads and verifies as far as
+ * it goes.
  */
+#include <sys/stat.h>
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -405,6 +409,59 @@ test_killed(void **state)
 	free(text);
 }
 
+/*
+ * A capture being written lives in a shared mapping: its file is a step
+ * long, the tail zero-filled; what a kill would leave of it (the file as
+ * it is) reads to its last line with no torn line, its whole lines
+ * chained, only its end missing; closing trims the tail.
+ */
+static void
+test_open_capture(void **state)
+{
+	struct verify_report	 rep;
+	struct cap_meta		 m;
+	struct cap_writer	*w;
+	struct cap_error	 e;
+	struct stat		 st;
+	char			 path[160], copy[160], cmd[400];
+	unsigned long		 nl = 0;
+	size_t			 len, i;
+	char			*text;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/open.cast", dir);
+	snprintf(copy, sizeof(copy), "%s/killed-open.cast", dir);
+	cap_meta_init(&m);
+	m.timestamp = 1337084321;
+	cap_meta_set(&m.software, "muxd 0.1.0");
+	assert_int_equal(cap_write_open(path, &m, CAP_WRITE_NOSEGMENT |
+	    CAP_WRITE_MAP, &w, &e), CAP_OK);
+	cap_meta_free(&m);
+	for (i = 0; i < 100; i++)
+		assert_int_equal(cap_write_event_usec(w, CAP_OUTPUT, "typing",
+		    6, (int64_t)i * 1000, &e), CAP_OK);
+	assert_int_equal(cap_write_seal(w, 0, &e), CAP_OK);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size % (256 * 1024), 0);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", path, copy);
+	assert_int_equal(system(cmd), 0);
+	verify(copy, &rep);
+	assert_int_equal(rep.count[VERIFY_TORN], 0);
+	assert_int_equal(rep.count[VERIFY_SEAL], 0);
+	assert_int_equal(rep.count[VERIFY_END], 1);
+	assert_int_equal(rep.nevent, 101);
+	assert_int_equal(rep.chain_lines, 102);
+	verify_report_free(&rep);
+	assert_int_equal(cap_write_close(w, &e), CAP_OK);
+	text = slurp(path, &len);
+	for (i = 0; i < len; i++)
+		nl += text[i] == '\n';
+	assert_int_equal(text[len - 1], '\n');
+	assert_int_equal(nl, 103);
+	assert_int_equal(strlen(text), len);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -417,6 +474,7 @@ main(void)
 		cmocka_unit_test(test_inserted_swapped),
 		cmocka_unit_test(test_end_removed),
 		cmocka_unit_test(test_killed),
+		cmocka_unit_test(test_open_capture),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));

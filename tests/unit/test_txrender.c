@@ -154,7 +154,7 @@ converse(unsigned int seed, int i)
 	m.contestant = rand_r(&seed) % 4 == 0 ? NULL : "Some One";
 	snprintf(txdir, sizeof(txdir), "%s/tx%d", fixture_cap_dir, i);
 	snprintf(cap, sizeof(cap), "%s/c%d.cast", fixture_cap_dir, i);
-	if (rec_open(cap, txdir, &m, &r, &e) != CAP_OK)
+	if (rec_open(cap, txdir, &m, CAP_WRITE_MAP, &r, &e) != CAP_OK)
 		fail_msg("%s", cap_error_format(&e, buf, sizeof(buf)));
 	tv.tv_sec = (time_t)m.timestamp;
 	tv.tv_usec = 0;
