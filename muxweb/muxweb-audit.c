@@ -257,7 +257,7 @@ muxweb_audit_get(const char *url, char **body, size_t *len,
     const char **type)
 {
 	const char	*name;
-	char		 path[4096];
+	char		 path[4096], *buf;
 
 	*body = NULL;
 	if (strncmp(url, "/player/", 8) == 0) {
@@ -313,9 +313,15 @@ muxweb_audit_get(const char *url, char **body, size_t *len,
 	if (strncmp(url, "/audit/verify/", 14) == 0) {
 		name = url + 14;
 		snprintf(path, sizeof(path), "%s/%s", muxweb_audit_dir, name);
-		if (!muxweb_audit_name_ok(name) || (free(muxweb_audit_read(
-		    muxweb_audit_dir, name, len)), errno == ENOENT) ||
-		    (*body = muxweb_audit_run("verify", path)) == NULL)
+		if (!muxweb_audit_name_ok(name))
+			return (404);
+		/* A file of the directory (one too large to serve too). */
+		errno = 0;
+		if ((buf = muxweb_audit_read(muxweb_audit_dir, name, len)) ==
+		    NULL && errno != EINVAL)
+			return (404);
+		free(buf);
+		if ((*body = muxweb_audit_run("verify", path)) == NULL)
 			return (404);
 		*len = strlen(*body);
 		*type = "application/json";
