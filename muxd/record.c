@@ -7,7 +7,8 @@
  * capture.  Events (lines down and up, drops, rounds) become markers in the
  * captures they concern.
  *
- * Each event is written with one write(2) as it happens, so a killed
+ * Each event goes into the capture as it happens, through a shared
+ * mapping of the file (CAP_WRITE_MAP: no system call), so a killed
  * daemon loses nothing already forwarded; the files are synced at most
  * the configuration's "sync" seconds (default 1) after a write, by a
  * timer armed only while something is unsynced, so an idle room has no
