@@ -680,7 +680,7 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		return (json_pack("{ss}", "link", name));
 	case PROTOCOL_CMD_RELEASE:
 		if ((l = control_target(cmd, req, err, errlen)) == NULL ||
-		    rules_release(l, err, errlen) == -1)
+		    rules_hold_release(l, err, errlen) == -1)
 			return (NULL);
 		return (json_pack("{ss}", "link", l->name));
 	case PROTOCOL_CMD_RELOAD:

@@ -174,9 +174,13 @@ void		 rules_link_open(struct link *);
 void		 rules_link_close(struct link *);
 void		 rules_forward(struct link *, struct port *,
 		    const unsigned char *, size_t, const struct timeval *, int);
-int		 rules_release(struct link *, char *, size_t);
-json_t		*rules_verdicts_json(void);
-void		 rules_verdicts_load(json_t *);
+
+/* rules-hold.c */
+int		 rules_hold_release(struct link *, char *, size_t);
+
+/* rules-verdict.c */
+json_t		*rules_verdict_json(void);
+void		 rules_verdict_load(json_t *);
 
 /* round.c */
 struct round_state {

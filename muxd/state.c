@@ -212,7 +212,7 @@ state_save(void)
 	    "started", (json_int_t)round_cur.started,
 	    "ends", (json_int_t)round_cur.ends,
 	    "placements", pl != NULL ? pl : json_null(), "links",
-	    state_links_json(), "assertions", rules_verdicts_json());
+	    state_links_json(), "assertions", rules_verdict_json());
 	json_decref(rj);
 	r = state_write(o);
 	json_decref(o);
@@ -338,7 +338,7 @@ state_load(void)
 	}
 	if ((e = json_object_get(o, "assertions")) != NULL &&
 	    json_is_array(e))
-		rules_verdicts_load(e);
+		rules_verdict_load(e);
 	json_decref(o);
 	round_resume();
 	return (0);

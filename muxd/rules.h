@@ -1,0 +1,71 @@
+/*
+ * The contest rules' own parts, shared by rules.c (the link's machines),
+ * rules-hold.c (output held back, the injected assertion) and
+ * rules-verdict.c (verdicts reported and kept); muxd.h has what the rest
+ * of muxd calls.
+ */
+#ifndef RULES_H
+#define RULES_H
+
+#include "transcripts.h"
+
+struct rules {
+	struct link		*link;
+	struct judgeterm	 jt;
+	struct view		 view;		/* the judge's screen */
+	struct filter		 filter;
+	struct assertion	*assertion;	/* NULL: not checked here */
+	enum assertion_verdict	 said;		/* last verdict announced */
+	int			 convention;
+	enum cap_encoding	 charset;	/* the entity's */
+	struct utf8		 text8[2];	/* utf-8: judge's, entity's */
+	char			 entity[64];	/* its name */
+	int			 judge;		/* from the schedule */
+	int			 spoke;		/* the entity wrote something */
+	struct timeval		 last;		/* time of its last chunk */
+	size_t			 run;		/* its characters within 1 ms */
+	int			 counted;	/* the run counted a burst */
+	uint64_t		 bursts;
+	size_t			 longest;
+	uint64_t		 chars;
+	uint64_t		 released;	/* characters that waited */
+	enum conf_assert	 policy;
+	struct hold		 hold;		/* inject, hold: held output */
+	int			 holding;	/* hold is in use */
+	struct event		*ev;		/* next injected key, release */
+	char			 inject[ASSERTION_NAMEMAX + 64];
+	size_t			 ninject;	/* inject: its length */
+	size_t			 injected;	/* inject: its bytes typed */
+	size_t			 keys;		/* inject: keys typed */
+	struct typing		 typing;
+};
+
+extern const struct conf	*rules_conf;
+
+/* rules.c */
+void		 rules_assertion(struct rules *);
+void		 rules_to_judge(struct rules *, const unsigned char *, size_t);
+void		 rules_entity_out(struct rules *, const unsigned char *, size_t,
+		    const struct timeval *, int);
+void		 rules_text(struct rules *, const char *, const unsigned char *,
+		    size_t);
+
+/* rules-hold.c */
+void		 rules_hold_start(struct rules *, const char *);
+void		 rules_hold_push(struct rules *, const unsigned char *, size_t,
+		    const struct timeval *);
+void		 rules_hold_end(struct rules *);
+void		 rules_hold_release_now(struct rules *, const char *);
+
+/* rules-verdict.c */
+int		 rules_verdict_find(const char *, int);
+void		 rules_verdict_keep(const char *, int, enum assertion_verdict);
+void		 rules_verdict_free(void);
+void		 rules_verdict_escape(const char *, char *, size_t);
+void		 rules_verdict_escape_n(const unsigned char *, size_t, char *,
+		    size_t, int);
+void		 rules_verdict_report(struct rules *, int, const char *,
+		    const char *, const char *, ...)
+		    __attribute__((format(printf, 5, 6)));
+
+#endif /* RULES_H */
