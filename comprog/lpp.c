@@ -33,7 +33,6 @@
 
 #include "comprog.h"
 
-#define LPP_NAME_MAX	128
 #define LPP_SCAN_MAX	4096	/* keys taken in one reading */
 
 static char		*lpp_dir;
@@ -137,7 +136,7 @@ lpp_scan(void)
 	}
 	while ((de = readdir(d)) != NULL && n < LPP_SCAN_MAX) {
 		len = strlen(de->d_name);
-		if (len > 19 + wl && strcmp(de->d_name + len - wl, want) == 0 &&
+		if (len > wl && strcmp(de->d_name + len - wl, want) == 0 &&
 		    (names[n] = strdup(de->d_name)) != NULL)
 			n++;
 	}
@@ -146,11 +145,14 @@ lpp_scan(void)
 		qsort(names, n, sizeof(*names), lpp_cmp);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", lpp_dir, names[i]);
-		len = strlen(names[i]) - wl;
-		dot = names[i] + 18;
-		if (strspn(names[i], "0123456789") != 18 || *dot != '.' ||
-		    (b = lpp_key_byte(dot + 1, (size_t)(names[i] + len -
-		    dot - 1))) == -1) {
+		len = strlen(names[i]) - wl;	/* TIME.KEY */
+		b = -1;
+		if (len > 19 && strspn(names[i], "0123456789") == 18 &&
+		    names[i][18] == '.') {
+			dot = names[i] + 18;
+			b = lpp_key_byte(dot + 1, len - 19);
+		}
+		if (b == -1) {
 			log_warnx("lpp: %s: not TIME.KEY%s with a key of the "
 			    "rules' table; deleted, not sent", names[i], want);
 			rmdir(path);

@@ -215,13 +215,15 @@ web_client(const char *url, const char *field, const char *id)
 		free(body);
 		code = 0;
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+		if (rc != CURLE_OK)
+			fprintf(stderr, "web: %s: %s\n", url,
+			    curl_easy_strerror(rc));
+		else if (code != 200)
+			fprintf(stderr, "web: %s: HTTP status %ld, not 200\n",
+			    url, code);
+		else if (pg.buf == NULL)
+			fprintf(stderr, "web: %s: an empty page\n", url);
 		if (rc != CURLE_OK || code != 200 || pg.buf == NULL) {
-			fprintf(stderr, "web: %s: %s\n", url, rc != CURLE_OK ?
-			    curl_easy_strerror(rc) : code != 200 ?
-			    "not 200 OK" : "an empty page");
-			if (rc == CURLE_OK && code != 200)
-				fprintf(stderr, "web: HTTP status %ld\n",
-				    code);
 			free(pg.buf);
 			continue;
 		}

@@ -354,7 +354,8 @@ assertion_name_equal(const char *x, const char *y)
 static int
 assertion_name_utf8(const char *x, const char *y)
 {
-	char			 nx[ASSERTION_NAMEMAX + 1], ny[ASSERTION_NAMEMAX + 1];
+	char			 nx[ASSERTION_NAMEMAX + 1];
+	char			 ny[ASSERTION_NAMEMAX + 1];
 	pcre2_code		*code;
 	pcre2_match_data	*md;
 	PCRE2_SIZE		 eoff;

@@ -28,7 +28,7 @@
 /* filter.c */
 #define FILTER_LIMIT		4096	/* default longest sequence, bytes */
 #define FILTER_TEXTMAX		4096	/* removed bytes kept for a report */
-#define FILTER_HELDMAX		3	/* utf-8: most bytes a chunk gives late */
+#define FILTER_HELDMAX		3	/* utf-8: most bytes given late */
 enum filter_kind {
 	FILTER_CONTROL,		/* a run of lone C0 or C1 controls */
 	FILTER_ESC,		/* ESC x, or ESC, intermediates, final */
@@ -38,7 +38,7 @@ enum filter_kind {
 	FILTER_SOS,		/* ESC X or 0x98 ... ST */
 	FILTER_PM,		/* ESC ^ or 0x9e ... ST */
 	FILTER_APC,		/* ESC _ or 0x9f ... ST */
-	FILTER_UTF8		/* utf-8: a run of bytes that are no character */
+	FILTER_UTF8		/* utf-8: bytes that are no character */
 };
 enum filter_end {
 	FILTER_END_DONE,	/* ended as a terminal would end it */
@@ -56,11 +56,11 @@ struct filter_span {			/* one removed run, for a marker */
 	int		 passed;	/* pass-through: forwarded after all */
 };
 struct filter {
-	int		 passthrough;	/* recognise and report, remove nothing */
+	int		 passthrough;	/* report, remove nothing */
 	size_t		 limit;
 	void		(*cb)(void *, const struct filter_span *);
 	void		*arg;
-	uint64_t	 seqs;		/* escape sequences and strings removed */
+	uint64_t	 seqs;		/* escape sequences, strings removed */
 	uint64_t	 controls;	/* lone control bytes removed */
 	uint64_t	 bytes;		/* bytes removed in all */
 	uint64_t	 cuts;		/* sequences cut off at the limit */

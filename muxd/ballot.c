@@ -18,15 +18,10 @@
  * "ballot" event.  A ballot not given when the next round starts is
  * told and dropped.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "muxd.h"
 #include "../transcripts/transcripts.h"
@@ -80,7 +75,6 @@ ballot_round_end(int round)
 
 	if (ballot_conf == NULL || ballot_conf->ballot < 0)
 		return;
-	ballot_cancel("a round ended");
 	TAILQ_FOREACH(l, &links, entry) {
 		if (l->origin != LINK_ROUND || l->station == NULL ||
 		    l->entity == NULL || l->side < 0 || l->side > 1 ||
@@ -212,16 +206,11 @@ ballot_take(struct ballot *b)
 static void
 ballot_write(struct ballot *b, struct port *p)
 {
-	char		 path[1024], line[512], judge[8];
+	char		 line[512], judge[8];
 	const char	*kind;
-	struct stat	 st;
-	int		 side, fd, n, k = 0, fresh;
+	int		 side, n, k = 0;
 
-	snprintf(path, sizeof(path), "%s/ballots.csv", ballot_conf->state_dir);
 	snprintf(judge, sizeof(judge), "%02d", b->judge);
-	fresh = stat(path, &st) == -1 || st.st_size == 0;
-	if (fresh)
-		k = snprintf(line, sizeof(line), "%s", BALLOT_HEADER);
 	for (side = 0; side < 2; side++) {
 		if (b->entity[side][0] == '\0')
 			continue;
@@ -250,16 +239,10 @@ ballot_write(struct ballot *b, struct port *p)
 		    "value", b->value[side]));
 		k += n;
 	}
-	/* One write(2) a ballot; a failure is a fault, told. */
-	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
-	    O_CLOEXEC, 0640)) == -1 || write(fd, line, (size_t)k) != k) {
-		log_warn("%s: ballot of judge %s not written", path, judge);
-		events_post(PROTOCOL_EV_FAULT, json_pack("{ssss+}", "what",
-		    "ballots", "error", path, ": ballot not written"));
-	}
-	if (fd != -1)
-		close(fd);
-	log_info("ballot of judge %s, round %d, written", judge, b->round);
+	if (state_append("ballots.csv", BALLOT_HEADER, line, (size_t)k,
+	    "ballots") == 0)
+		log_info("ballot of judge %s, round %d, written", judge,
+		    b->round);
 }
 
 /* Forget the ballot at index i. */

@@ -206,6 +206,8 @@ int		 round_right_is_entry(uint64_t, int, size_t);
 void		 state_init(const char *);
 int		 state_mkdirs(const char *);
 int		 state_save(void);
+int		 state_append(const char *, const char *, const char *, size_t,
+		    const char *);
 const char	*state_failure(void);
 void		 state_save_soon(void);
 void		 state_keep_links(void);

@@ -7,13 +7,11 @@
  * checked, across rounds and restarts.
  */
 #include <ctype.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "muxd.h"
 #include "rules.h"
@@ -122,13 +120,13 @@ void
 rules_verdict_report(struct rules *r, int final, const char *kind,
     const char *verdict, const char *fmt, ...)
 {
-	char		 text[512], path[1024], stamp[32], up[16], line[700];
+	char		 text[512], stamp[32], up[16], line[700];
 	struct link	*l = r->link;
 	time_t		 now = time(NULL);
 	struct tm	 tm;
 	va_list		 ap;
 	size_t		 i;
-	int		 fd, n;
+	int		 n;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
@@ -147,23 +145,13 @@ rules_verdict_report(struct rules *r, int final, const char *kind,
 		return;
 	record_link_note(l, "verdict %s judge %02d %s", verdict, r->judge,
 	    text);
-	snprintf(path, sizeof(path), "%s/compliance.txt",
-	    rules_conf->state_dir);
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y/%m/%d %H:%M:%S", &tm);
 	n = snprintf(line, sizeof(line), "%s round %d %s judge %02d %s %s\n",
 	    stamp, l->round, l->name, r->judge, verdict, text);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		n = (int)strlen(line);
-	/* One write(2) a verdict; a failure is a fault, told. */
-	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
-	    O_CLOEXEC, 0640)) == -1 || write(fd, line, (size_t)n) != n) {
-		log_warn("%s: verdict not written", path);
-		events_post(PROTOCOL_EV_FAULT, json_pack("{ssss+}", "what",
-		    "compliance", "error", path, ": verdict not written"));
-	}
-	if (fd != -1)
-		close(fd);
+	state_append("compliance.txt", NULL, line, (size_t)n, "compliance");
 }
 
 /* The recorded assertion verdicts, for the state file. */

@@ -182,6 +182,44 @@ state_fault(const char *why)
 	}
 }
 
+/*
+ * Append a record (len bytes of text) to a file of the state directory
+ * (compliance.txt, ballots.csv) with one write(2), after the header when
+ * the file is new or empty; a failure is logged with the file and told
+ * as a fault of what ("compliance", "ballots").  -1 on failure.
+ */
+int
+state_append(const char *name, const char *header, const char *text,
+    size_t len, const char *what)
+{
+	struct stat	 st;
+	char		 path[PATH_MAX], *buf = NULL;
+	size_t		 hl = header != NULL ? strlen(header) : 0;
+	int		 fd, rv = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", state_dir, name);
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	    O_CLOEXEC, 0640)) != -1 && fstat(fd, &st) == 0) {
+		if (st.st_size > 0)
+			hl = 0;
+		if ((buf = malloc(hl + len)) == NULL)
+			fatal("malloc");
+		memcpy(buf, header, hl);
+		memcpy(buf + hl, text, len);
+		if (write(fd, buf, hl + len) == (ssize_t)(hl + len))
+			rv = 0;
+	}
+	if (rv == -1) {
+		log_warn("%s: not written", path);
+		events_post(PROTOCOL_EV_FAULT, json_pack("{ssss+}", "what",
+		    what, "error", path, ": not written"));
+	}
+	if (fd != -1)
+		close(fd);
+	free(buf);
+	return (rv);
+}
+
 /* Why the state could not be saved the last time, or NULL. */
 const char *
 state_failure(void)

@@ -38,6 +38,8 @@ static char	*muxweb_audit_player;
 static char	*muxweb_audit_tool;
 static char	*muxweb_audit_key;
 
+static char	*muxweb_audit_run(char *const [], int);
+
 /*
  * Take the captures' directory, the player's, the transcripts tool and
  * the room's public key (or NULL).
@@ -143,29 +145,42 @@ muxweb_audit_list(void)
 }
 
 /*
- * Run the transcripts tool with a command and a path ("verify" with the
- * room's key when there is one): its output and status, JSON.
+ * Run "transcripts verify" (with the room's key when there is one) on a
+ * path: its output and status, JSON.
  */
 static char *
-muxweb_audit_run(const char *cmd, const char *path)
+muxweb_audit_verify(const char *path)
+{
+	char	*argv[6];
+	int	 n = 0;
+
+	argv[n++] = "transcripts";
+	argv[n++] = "verify";
+	if (muxweb_audit_key != NULL) {
+		argv[n++] = "-k";
+		argv[n++] = muxweb_audit_key;
+	}
+	argv[n++] = (char *)path;
+	argv[n] = NULL;
+	return (muxweb_audit_run(argv, 1));
+}
+
+/*
+ * Run the transcripts tool with argv (its standard error too, or left to
+ * muxweb's): its output, exit status and path (the last argument), JSON.
+ */
+static char *
+muxweb_audit_run(char *const argv[], int witherr)
 {
 	char	 *out = NULL, *text;
-	char	 *argv[7];
 	size_t	 len = 0;
 	FILE	*fp;
 	json_t	*o;
-	int	 pfd[2], status = -1, n = 0;
+	int	 pfd[2], status = -1, n;
 	pid_t	 pid;
 
-	argv[n++] = "transcripts";
-	argv[n++] = (char *)cmd;
-	if (strcmp(cmd, "verify") == 0 && muxweb_audit_key != NULL) {
-		argv[n++] = "-k";
-		argv[n++] = muxweb_audit_key;
-	} else if (strcmp(cmd, "index") == 0)
-		argv[n++] = "-j";
-	argv[n++] = (char *)path;
-	argv[n] = NULL;
+	for (n = 0; argv[n + 1] != NULL; n++)
+		;
 	if (pipe2(pfd, O_CLOEXEC) == -1)
 		return (NULL);
 	switch (pid = fork()) {
@@ -175,7 +190,7 @@ muxweb_audit_run(const char *cmd, const char *path)
 		return (NULL);
 	case 0:
 		dup2(pfd[1], 1);
-		if (strcmp(cmd, "verify") == 0)
+		if (witherr)
 			dup2(pfd[1], 2);
 		execv(muxweb_audit_tool, argv);
 		if (errno == ENOENT)	/* not installed there: on PATH */
@@ -199,7 +214,7 @@ muxweb_audit_run(const char *cmd, const char *path)
 		;
 	o = json_pack("{si ss ss}", "status", WIFEXITED(status) ?
 	    WEXITSTATUS(status) : -1, "output", out != NULL ? out : "",
-	    "path", path);
+	    "path", argv[n]);
 	free(out);
 	text = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
@@ -215,13 +230,14 @@ muxweb_audit_index(void)
 {
 	struct stat	 st;
 	char		 path[4096];
+	char		*argv[] = { "transcripts", "index", "-j", path, NULL };
 
 	snprintf(path, sizeof(path), "%s/../manifests", muxweb_audit_dir);
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		snprintf(path, sizeof(path), "%s/..", muxweb_audit_dir);
-		return (muxweb_audit_run("index", path));
-	}
-	return (muxweb_audit_run("index", muxweb_audit_dir));
+	else
+		snprintf(path, sizeof(path), "%s", muxweb_audit_dir);
+	return (muxweb_audit_run(argv, 0));
 }
 
 /*
@@ -240,7 +256,7 @@ muxweb_audit_manifests(void)
 		snprintf(path, sizeof(path), "%s/../manifests",
 		    muxweb_audit_dir);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return (muxweb_audit_run("verify", path));
+		return (muxweb_audit_verify(path));
 	o = json_pack("{si ss}", "status", -1, "output", "no round "
 	    "manifests beside these captures");
 	text = json_dumps(o, JSON_COMPACT);
@@ -321,7 +337,7 @@ muxweb_audit_get(const char *url, char **body, size_t *len,
 		    NULL && errno != EINVAL)
 			return (404);
 		free(buf);
-		if ((*body = muxweb_audit_run("verify", path)) == NULL)
+		if ((*body = muxweb_audit_verify(path)) == NULL)
 			return (404);
 		*len = strlen(*body);
 		*type = "application/json";

@@ -121,7 +121,8 @@ muxweb_muxd_line(int s, char *buf, size_t *have, int ms)
 			return (-1);
 		if (n == -1 && errno == EINTR)
 			continue;
-		if ((n = recv(s, buf + *have, PROTOCOL_LINE_MAX - *have, 0)) <= 0)
+		if ((n = recv(s, buf + *have, PROTOCOL_LINE_MAX - *have,
+		    0)) <= 0)
 			return (-1);
 		*have += (size_t)n;
 	}

@@ -15,7 +15,7 @@ static struct {
 	char	*line;
 	size_t	 len;
 } muxweb_ring[MUXWEB_RING];
-static uint64_t		muxweb_ring_last;	/* number of the newest */
+static uint64_t		muxweb_ring_last;	/* the newest's number */
 static pthread_mutex_t	muxweb_ring_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t	muxweb_ring_cond;
 

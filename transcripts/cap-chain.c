@@ -8,9 +8,10 @@
  * "seal N HEX" says that the N lines before the seal's own line have the
  * head HEX; "seal N HEX end" is the last line of a capture closed
  * properly.  Seals come before and after every marker, in the same
- * write(2), and after the events written since the last seal at each
- * sync (at most a second later) and at close.  A verifier recomputes the chain from the file and
- * compares at every seal, which locates a change between two seals; the
+ * write, and after the events written since the last seal at each sync
+ * (at most a second later) and at close.  A verifier recomputes the
+ * chain from the file and compares at every seal, which locates a change
+ * between two seals; the
  * signed round manifest (manifest.c) holds the last head and the file's
  * hash, so that a file re-sealed after an edit fails there.
  */
@@ -26,7 +27,6 @@ struct cap_chain {
 	crypto_generichash_state st;	/* the line being fed */
 	unsigned char		 head[CAP_CHAIN_BYTES];
 	unsigned long		 lines;	/* whole lines fed */
-	int			 partial; /* bytes of a line fed since */
 };
 
 static void	cap_chain_restart(struct cap_chain *);
@@ -37,7 +37,6 @@ cap_chain_restart(struct cap_chain *c)
 {
 	crypto_generichash_init(&c->st, NULL, 0, CAP_CHAIN_BYTES);
 	crypto_generichash_update(&c->st, c->head, sizeof(c->head));
-	c->partial = 0;
 }
 
 /* A new chain, before the first line; NULL when out of memory. */
@@ -76,10 +75,8 @@ cap_chain_feed(struct cap_chain *c, const void *buf, size_t len)
 		crypto_generichash_update(&c->st, p, n);
 		p += n;
 		len -= n;
-		if (nl == NULL) {
-			c->partial = 1;
+		if (nl == NULL)
 			break;
-		}
 		crypto_generichash_final(&c->st, c->head, sizeof(c->head));
 		c->lines++;
 		cap_chain_restart(c);

@@ -1,12 +1,13 @@
 /*
  * Whole files read into memory: the transcripts that verify.c checks and
- * the LPP logs that transcripts import parses; and small files written
- * whole: keys, signatures, manifests.
+ * the LPP logs that transcripts import parses; small files written
+ * whole: keys, signatures, manifests; and files hashed.
  */
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,4 +114,52 @@ fail:
 	err->sys = errno;
 	free(tmp);
 	return (err->code);
+}
+
+/*
+ * The BLAKE2b of a file's first len bytes (all, when len is -1), hashlen
+ * bytes of it (32 for the manifests' BLAKE2b-256, 64 for a minisign
+ * prehash): the bytes hashed in *got (fewer when the file is shorter).
+ */
+enum cap_err
+cap_file_hash(const char *path, int64_t len, unsigned char *hash,
+    size_t hashlen, int64_t *got, struct cap_error *err)
+{
+	crypto_generichash_state	 st;
+	unsigned char			 buf[65536];
+	ssize_t				 n;
+	size_t				 want;
+	int				 fd;
+
+	*got = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+		cap_error_set(err, CAP_ESYS, path, 0, -1, "%s",
+		    strerror(errno));
+		if (err != NULL)
+			err->sys = errno;
+		return (CAP_ESYS);
+	}
+	crypto_generichash_init(&st, NULL, 0, hashlen);
+	for (;;) {
+		want = sizeof(buf);
+		if (len >= 0 && (int64_t)want > len - *got)
+			want = (size_t)(len - *got);
+		if (want == 0)
+			break;
+		if ((n = read(fd, buf, want)) == -1) {
+			cap_error_set(err, CAP_ESYS, path, 0, *got, "read: %s",
+			    strerror(errno));
+			if (err != NULL)
+				err->sys = errno;
+			close(fd);
+			return (CAP_ESYS);
+		}
+		if (n == 0)
+			break;
+		crypto_generichash_update(&st, buf, (size_t)n);
+		*got += n;
+	}
+	close(fd);
+	crypto_generichash_final(&st, hash, hashlen);
+	return (CAP_OK);
 }

@@ -53,8 +53,7 @@ struct cap_writer {
 	int		 ended;		/* the closing seal is written */
 	char		*buf;		/* one event line, grown as needed */
 	size_t		 size;
-	int		 mapped;	/* writing through the mapping */
-	char		*map;		/* the file, mapped */
+	char		*map;		/* the file, mapped, or NULL */
 	size_t		 maplen;	/* its length, the file's size */
 	size_t		 off;		/* bytes written */
 };
@@ -101,8 +100,12 @@ cap_write_map(struct cap_writer *w, size_t need)
 	p = w->map == NULL ? mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_SHARED, w->fd, 0) : mremap(w->map, w->maplen, len,
 	    MREMAP_MAYMOVE);
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED) {
+		/* Not mapped yet: the file goes back to what was written. */
+		if (w->map == NULL && ftruncate(w->fd, (off_t)w->off) == -1)
+			w->torn = 1;	/* its zeros end as a line */
 		return (-1);
+	}
 	w->map = p;
 	w->maplen = len;
 	return (0);
@@ -114,13 +117,11 @@ cap_write_unmap(struct cap_writer *w)
 {
 	int	rv = 0;
 
-	if (!w->mapped)
+	if (w->map == NULL)
 		return (0);
-	if (w->map != NULL)
-		munmap(w->map, w->maplen);
+	munmap(w->map, w->maplen);
 	w->map = NULL;
 	w->maplen = 0;
-	w->mapped = 0;
 	if (ftruncate(w->fd, (off_t)w->off) == -1)
 		rv = -1;
 	return (rv);
@@ -138,7 +139,7 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 	size_t	done = 0;
 	ssize_t	n;
 
-	if (w->mapped) {
+	if (w->map != NULL) {
 		if (w->off + len <= w->maplen || cap_write_map(w, len) == 0) {
 			memcpy(w->map + w->off, p, len);
 			cap_chain_feed(w->chain, p, len);
@@ -246,7 +247,8 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 		goto nomem;
 	len = strlen(text);
 	text[len] = '\n';	/* json_dumps() leaves room for its NUL */
-	w->mapped = (flags & CAP_WRITE_MAP) && cap_write_map(w, len + 1) == 0;
+	if (flags & CAP_WRITE_MAP)
+		cap_write_map(w, len + 1);	/* else write(2) */
 	if ((e = cap_write_all(w, text, len + 1, err)) != CAP_OK) {
 		saved = err->sys;
 		unlink(w->path);
@@ -322,8 +324,8 @@ cap_write_event_usec(struct cap_writer *w, enum cap_kind kind,
 			return (CAP_OK);	/* the writer seals */
 		seal = 1;
 	}
-	if (cap_write_grow(w, CAP_JSON_MAX(len) + 2 * CAP_JSON_MAX(CAP_MARKER_MAX) +
-	    1, err) != CAP_OK)
+	if (cap_write_grow(w, CAP_JSON_MAX(len) +
+	    2 * CAP_JSON_MAX(CAP_MARKER_MAX) + 1, err) != CAP_OK)
 		return (CAP_ENOMEM);
 	if (usec < w->last)
 		usec = w->last;
@@ -559,13 +561,6 @@ cap_write_resume(const struct cap_writer *w, char *buf, size_t size,
 	n = snprintf(buf, size, "resume %s %lu %s", base, lines,
 	    cap_chain_hex(head, hex));
 	return (n > 0 && (size_t)n < size ? (size_t)n : 0);
-}
-
-/* The chain of the lines written. */
-const struct cap_chain *
-cap_write_chain(const struct cap_writer *w)
-{
-	return (w->chain);
 }
 
 /* The time of the last event written, in usec after the timestamp. */

@@ -39,7 +39,7 @@ cmd_index_file(const char *path)
 	struct cap_error	 e;
 	int64_t			 size;
 
-	if (manifest_hash_file(path, -1, hash, &size, &e) != CAP_OK)
+	if (cap_file_hash(path, -1, hash, CAP_CHAIN_BYTES, &size, &e) != CAP_OK)
 		return (json_pack("{ssss}", "path", path, "error", e.msg));
 	return (json_pack("{sssIss}", "path", path, "size", (json_int_t)size,
 	    "blake2b", cap_chain_hex(hash, hex)));

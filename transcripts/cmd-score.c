@@ -136,9 +136,9 @@ cmd_score_text(const struct score_result *res, const char *file)
 	}
 	for (i = 0; i < res->ntrial; i++) {
 		t = &res->trial[i];
-		printf("  trial %d: %s fooled %d of %d judges (%s); median rank "
-		    "%g, at or above %d of %d foils (", t->round, t->computer,
-		    t->fooled, t->judges, t->determination ? "passes the Human "
+		printf("  trial %d: %s fooled %d of %d judges (%s); median "
+		    "rank %g, at or above %d of %d foils (", t->round,
+		    t->computer, t->fooled, t->judges, t->determination ? "passes the Human "
 		    "Determination Test" : "fails the Human Determination Test",
 		    t->computer_median, t->beaten, t->nfoil);
 		for (k = 0; k < (size_t)t->nfoil; k++)
@@ -233,7 +233,8 @@ cmd_score_html(const struct score_result *res, const char *file,
 	for (i = 0; i < res->ntrial; i++) {
 		t = &res->trial[i];
 		fprintf(f, "<p class=\"trial\">Trial %d: %s fooled %d of %d "
-		    "judges; median rank %g at or above %d of %d foils: %s</p>\n",
+		    "judges; median rank %g at or above %d of %d foils: "
+		    "%s</p>\n",
 		    t->round, t->computer, t->fooled, t->judges,
 		    t->computer_median, t->beaten, t->nfoil, t->passed ?
 		    "passed" : "not passed");
@@ -300,7 +301,8 @@ cmd_score_exec(int argc, char **argv)
 	for (i = 0; i < res.findings.n; i++) {
 		if (res.findings.item[i].line > 0)
 			fprintf(stderr, "transcripts: %s:%lu: %s\n", argv[0],
-			    res.findings.item[i].line, res.findings.item[i].msg);
+			    res.findings.item[i].line,
+			    res.findings.item[i].msg);
 		else
 			fprintf(stderr, "transcripts: %s: %s\n", argv[0],
 			    res.findings.item[i].msg);

@@ -39,53 +39,6 @@ static int	manifest_last(const char *, char **, int *);
 static char	*manifest_rel(const char *, const char *);
 static int	manifest_cmp(const void *, const void *);
 
-/*
- * The BLAKE2b-256 of a file's first len bytes (all, when len is -1): the
- * bytes hashed in *got (fewer when the file is shorter).
- */
-enum cap_err
-manifest_hash_file(const char *path, int64_t len, unsigned char *hash,
-    int64_t *got, struct cap_error *err)
-{
-	crypto_generichash_state	 st;
-	unsigned char			 buf[65536];
-	ssize_t				 n;
-	size_t				 want;
-	int				 fd;
-
-	*got = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
-		cap_error_set(err, CAP_ESYS, path, 0, -1, "%s",
-		    strerror(errno));
-		if (err != NULL)
-			err->sys = errno;
-		return (CAP_ESYS);
-	}
-	crypto_generichash_init(&st, NULL, 0, CAP_CHAIN_BYTES);
-	for (;;) {
-		want = sizeof(buf);
-		if (len >= 0 && (int64_t)want > len - *got)
-			want = (size_t)(len - *got);
-		if (want == 0)
-			break;
-		if ((n = read(fd, buf, want)) == -1) {
-			cap_error_set(err, CAP_ESYS, path, 0, *got, "read: %s",
-			    strerror(errno));
-			if (err != NULL)
-				err->sys = errno;
-			close(fd);
-			return (CAP_ESYS);
-		}
-		if (n == 0)
-			break;
-		crypto_generichash_update(&st, buf, (size_t)n);
-		*got += n;
-	}
-	close(fd);
-	crypto_generichash_final(&st, hash, CAP_CHAIN_BYTES);
-	return (CAP_OK);
-}
-
 /* A path as the manifest records it: relative to dir when under it. */
 static char *
 manifest_rel(const char *dir, const char *path)
@@ -127,11 +80,13 @@ manifest_add(const char *dir, const char *path, json_t *files)
 	if (n > 5 && strcmp(path + n - 5, ".cast") == 0 &&
 	    cap_chain_file(path, (unsigned long)-1, head, &lines, &bytes,
 	    &e) == CAP_OK) {
-		json_object_set_new(o, "lines", json_integer((json_int_t)lines));
+		json_object_set_new(o, "lines",
+		    json_integer((json_int_t)lines));
 		json_object_set_new(o, "chain", json_string(cap_chain_hex(head,
 		    hex)));
 	}
-	if (manifest_hash_file(path, bytes, hash, &size, &e) != CAP_OK) {
+	if (cap_file_hash(path, bytes, hash, CAP_CHAIN_BYTES, &size, &e) !=
+	    CAP_OK) {
 		json_object_set_new(o, "error", json_string(e.msg));
 		return (json_array_append_new(files, o));
 	}
@@ -162,10 +117,14 @@ manifest_walk(const char *dir, const char *root, json_t *files, int depth)
 			break;
 		}
 		n = strlen(de->d_name);
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+		/* No link followed: only what is there is evidence. */
+		if (lstat(p, &st) == -1)
+			;
+		else if (S_ISDIR(st.st_mode))
 			rv = manifest_walk(dir, p, files, depth + 1);
 		else if (S_ISREG(st.st_mode) && ((n > 5 && strcmp(de->d_name +
-		    n - 5, ".cast") == 0) || verify_transcript_name(de->d_name)))
+		    n - 5, ".cast") == 0) ||
+		    verify_transcript_name(de->d_name)))
 			rv = manifest_add(dir, p, files);
 		free(p);
 	}
@@ -256,13 +215,13 @@ manifest_write(const struct manifest_opts *o, char **out,
 	if (o->key != NULL)
 		json_object_set_new(m, "key", json_string(sign_key_id(
 		    o->key->keynum, id)));
-	if (o->conf != NULL && manifest_hash_file(o->conf, -1, hash, &size,
-	    NULL) == CAP_OK)
+	if (o->conf != NULL && cap_file_hash(o->conf, -1, hash,
+	    CAP_CHAIN_BYTES, &size, NULL) == CAP_OK)
 		json_object_set_new(m, "configuration", json_pack("{sssIss}",
 		    "path", o->conf, "size", (json_int_t)size, "blake2b",
 		    cap_chain_hex(hash, hex)));
-	if (last != NULL && manifest_hash_file(last, -1, hash, &size, NULL) ==
-	    CAP_OK) {
+	if (last != NULL && cap_file_hash(last, -1, hash, CAP_CHAIN_BYTES,
+	    &size, NULL) == CAP_OK) {
 		rel = strrchr(last, '/') + 1;
 		json_object_set_new(m, "previous", json_pack("{sssIss}",
 		    "path", rel, "size", (json_int_t)size, "blake2b",

@@ -97,9 +97,10 @@ static int
 score_field(struct score_ballots *bs, struct score_ballot *b, int col,
     const char *v, unsigned long line)
 {
-	char	*end;
-	double	 d;
-	long	 l;
+	struct finding_list	*fl = &bs->findings;
+	char			*end;
+	double			 d;
+	long			 l;
 
 	while (isspace((unsigned char)*v))
 		v++;
@@ -110,7 +111,7 @@ score_field(struct score_ballots *bs, struct score_ballot *b, int col,
 		errno = 0;
 		l = strtol(v, &end, 10);
 		if (errno != 0 || *end != '\0' || l < 0 || l > 9999)
-			return (score_note(&bs->findings, line, "round \"%s\": not 0 to "
+			return (score_note(fl, line, "round \"%s\": not 0 to "
 			    "9999", v) == -1 ? -1 : 1);
 		b->round = (int)l;
 		return (0);
@@ -119,8 +120,9 @@ score_field(struct score_ballots *bs, struct score_ballot *b, int col,
 	case 4:
 		if (strlen(v) >= sizeof(b->judge) || strpbrk(v, "\"<>&") !=
 		    NULL)
-			return (score_note(&bs->findings, line, "%s \"%.40s\": too long, or "
-			    "with \" < > &", score_cols[col], v) == -1 ? -1 : 1);
+			return (score_note(fl, line, "%s \"%.40s\": too long, "
+			    "or with \" < > &", score_cols[col], v) == -1 ? -1 :
+			    1);
 		snprintf(col == 1 ? b->judge : col == 2 ? b->entity : b->vs,
 		    sizeof(b->judge), "%s", v);
 		return (0);
@@ -131,8 +133,8 @@ score_field(struct score_ballots *bs, struct score_ballot *b, int col,
 		    strcmp(v, "foil") == 0 || strcmp(v, "human") == 0)
 			b->kind = SCORE_CONFEDERATE;
 		else
-			return (score_note(&bs->findings, line, "kind \"%.40s\": not entry "
-			    "or confederate", v) == -1 ? -1 : 1);
+			return (score_note(fl, line, "kind \"%.40s\": not "
+			    "entry or confederate", v) == -1 ? -1 : 1);
 		return (0);
 	case 6:
 		if (strcmp(v, "yes") == 0 || strcmp(v, "human") == 0 ||
@@ -142,18 +144,18 @@ score_field(struct score_ballots *bs, struct score_ballot *b, int col,
 		    strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
 			b->human = 0;
 		else
-			return (score_note(&bs->findings, line, "human \"%.40s\": not yes "
+			return (score_note(fl, line, "human \"%.40s\": not yes "
 			    "or no", v) == -1 ? -1 : 1);
 		return (0);
 	default:
 		errno = 0;
 		d = strtod(v, &end);
 		if (errno != 0 || *end != '\0' || !isfinite(d))
-			return (score_note(&bs->findings, line, "%s \"%.40s\": not a "
+			return (score_note(fl, line, "%s \"%.40s\": not a "
 			    "number", score_cols[col], v) == -1 ? -1 : 1);
 		if ((col == 5 && (d < 0 || d > 100)) || (col == 7 && (d < 1 ||
 		    d > 4 || d != floor(d))) || (col == 8 && (d < 0 || d > 5)))
-			return (score_note(&bs->findings, line, "%s %s: out of range (%s)",
+			return (score_note(fl, line, "%s %s: out of range (%s)",
 			    score_cols[col], v, col == 5 ? "0 to 100" :
 			    col == 7 ? "1 to 4" : "0 to 5") == -1 ? -1 : 1);
 		if (col == 5)
@@ -186,6 +188,7 @@ score_csv_split(char *s, char **f, int max)
 static enum cap_err
 score_read_csv(char *text, struct score_ballots *bs)
 {
+	struct finding_list	*fl = &bs->findings;
 	struct score_ballot	 b;
 	char			*line, *next, *f[SCORE_COLS + 1];
 	int			 map[SCORE_COLS + 1], nh = -1, n, i, k, bad;
@@ -201,7 +204,7 @@ score_read_csv(char *text, struct score_ballots *bs)
 		n = score_csv_split(line, f, SCORE_COLS + 1);
 		if (nh == -1) {
 			if (n > SCORE_COLS) {
-				score_note(&bs->findings, ln, "more than %d columns",
+				score_note(fl, ln, "more than %d columns",
 				    SCORE_COLS);
 				return (CAP_ESYNTAX);
 			}
@@ -213,9 +216,10 @@ score_read_csv(char *text, struct score_ballots *bs)
 					if (strcmp(f[i], score_cols[k]) == 0)
 						break;
 				if (k == SCORE_COLS) {
-					score_note(&bs->findings, ln, "column \"%.40s\" is "
-					    "none of round, judge, entity, kind, "
-					    "vs, points, human, rank, rating",
+					score_note(fl, ln, "column \"%.40s\" "
+					    "is none of round, judge, entity, "
+					    "kind, vs, points, human, rank, "
+					    "rating",
 					    f[i]);
 					return (CAP_ESYNTAX);
 				}
@@ -225,8 +229,8 @@ score_read_csv(char *text, struct score_ballots *bs)
 			continue;
 		}
 		if (n != nh) {
-			if (score_note(&bs->findings, ln, "%d fields, the header has %d", n,
-			    nh) == -1)
+			if (score_note(fl, ln, "%d fields, the header has %d",
+			    n, nh) == -1)
 				return (CAP_ENOMEM);
 			continue;
 		}
@@ -240,7 +244,7 @@ score_read_csv(char *text, struct score_ballots *bs)
 		if (bad)
 			continue;
 		if ((b.judge[0] == '\0' || b.entity[0] == '\0') &&
-		    score_note(&bs->findings, ln, "a ballot names its judge and entity") ==
+		    score_note(fl, ln, "a ballot names its judge and entity") ==
 		    -1)
 			return (CAP_ENOMEM);
 		if (b.judge[0] != '\0' && b.entity[0] != '\0' &&
@@ -248,7 +252,7 @@ score_read_csv(char *text, struct score_ballots *bs)
 			return (CAP_ENOMEM);
 	}
 	if (nh == -1)
-		score_note(&bs->findings, 0, "no header line");
+		score_note(fl, 0, "no header line");
 	return (CAP_OK);
 }
 
@@ -256,6 +260,7 @@ score_read_csv(char *text, struct score_ballots *bs)
 static enum cap_err
 score_read_json(const char *text, size_t len, struct score_ballots *bs)
 {
+	struct finding_list	*fl = &bs->findings;
 	struct score_ballot	 b;
 	json_error_t		 je;
 	json_t			*a, *o, *v;
@@ -266,7 +271,7 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 
 	if ((a = json_loadb(text, len, 0, &je)) == NULL ||
 	    !json_is_array(a)) {
-		score_note(&bs->findings, a == NULL ? (unsigned long)je.line : 1, "%s",
+		score_note(fl, a == NULL ? (unsigned long)je.line : 1, "%s",
 		    a == NULL ? je.text : "not an array of ballots");
 		json_decref(a);
 		return (CAP_ESYNTAX);
@@ -280,8 +285,9 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 				if (strcmp(key, score_cols[k]) == 0)
 					break;
 			if (k == SCORE_COLS) {
-				r = score_note(&bs->findings, i + 1, "ballot %zu: \"%.40s\" "
-				    "is no ballot's field", i + 1, key);
+				r = score_note(fl, i + 1, "ballot %zu: "
+				    "\"%.40s\" is no ballot's field", i + 1,
+				    key);
 			} else if (json_is_string(v))
 				r = score_field(bs, &b, k, json_string_value(v),
 				    i + 1);
@@ -293,8 +299,8 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 				r = score_field(bs, &b, k, json_is_true(v) ?
 				    "yes" : "no", i + 1);
 			else
-				r = score_note(&bs->findings, i + 1, "ballot %zu: %s is not "
-				    "a string or a number", i + 1, key);
+				r = score_note(fl, i + 1, "ballot %zu: %s is "
+				    "not a string or a number", i + 1, key);
 			if (r == -1) {
 				json_decref(a);
 				return (CAP_ENOMEM);
@@ -304,7 +310,7 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 		if (bad)
 			continue;
 		if (b.judge[0] == '\0' || b.entity[0] == '\0') {
-			score_note(&bs->findings, i + 1, "ballot %zu names no judge or no "
+			score_note(fl, i + 1, "ballot %zu names no judge or no "
 			    "entity", i + 1);
 			continue;
 		}

@@ -285,6 +285,7 @@ score_decide(struct score_result *res, const char *counts,
 static void
 score_2004(const struct score_ballots *bs, struct score_result *res)
 {
+	struct finding_list		*fl = &res->findings;
 	const struct score_ballot	*b, *o;
 	struct score_entity		*e;
 	ssize_t				 win;
@@ -293,26 +294,26 @@ score_2004(const struct score_ballots *bs, struct score_result *res)
 	for (i = 0; i < bs->n; i++) {
 		b = &bs->v[i];
 		if (isnan(b->points)) {
-			score_note(&res->findings, b->line, "%s on %s: no points",
+			score_note(fl, b->line, "%s on %s: no points",
 			    b->judge, b->entity);
 			continue;
 		}
 		if ((o = score_other(bs, b)) == NULL || isnan(o->points)) {
-			score_note(&res->findings, b->line, "%s on %s: no ballot of the "
+			score_note(fl, b->line, "%s on %s: no ballot of the "
 			    "other of the pair, %s", b->judge, b->entity,
 			    b->vs[0] != '\0' ? b->vs : "(vs not given)");
 			continue;
 		}
 		if (b->points + o->points != 100) {
-			score_note(&res->findings, b->line, "%s: %s %g and %s %g do not "
+			score_note(fl, b->line, "%s: %s %g and %s %g do not "
 			    "make 100 (rule 15)", b->judge, b->entity,
 			    b->points, o->entity, o->points);
 			continue;
 		}
 		if (b->points == 50) {
-			score_note(&res->findings, b->line, "%s: %s and %s tied at 50: ties "
-			    "are forbidden (rule 15)", b->judge, b->entity,
-			    o->entity);
+			score_note(fl, b->line, "%s: %s and %s tied at 50: "
+			    "ties are forbidden (rule 15)", b->judge,
+			    b->entity, o->entity);
 			continue;
 		}
 		if ((e = score_entity(res, b)) == NULL ||
@@ -336,6 +337,7 @@ score_2004(const struct score_ballots *bs, struct score_result *res)
 static void
 score_2009(const struct score_ballots *bs, struct score_result *res)
 {
+	struct finding_list		*fl = &res->findings;
 	const struct score_ballot	*b, *o;
 	struct score_entity		*e;
 	ssize_t				 win;
@@ -348,14 +350,14 @@ score_2009(const struct score_ballots *bs, struct score_result *res)
 		if ((e = score_entity(res, b)) == NULL)
 			return;
 		if (b->human == -1 && isnan(b->rank)) {
-			score_note(&res->findings, b->line, "%s on %s: no pick and no rank",
+			score_note(fl, b->line, "%s on %s: no pick and no rank",
 			    b->judge, b->entity);
 			continue;
 		}
 		if (b->human != -1) {
 			o = score_other(bs, b);
 			if (o != NULL && o->human == b->human) {
-				score_note(&res->findings, b->line, "%s: %s and %s both "
+				score_note(fl, b->line, "%s: %s and %s both "
 				    "picked as %s: one of a pair is the human",
 				    b->judge, b->entity, o->entity,
 				    b->human ? "the human" : "the machine");
@@ -367,15 +369,15 @@ score_2009(const struct score_ballots *bs, struct score_result *res)
 				return;
 		}
 		if (!isnan(b->rank) && b->human == 1)
-			score_note(&res->findings, b->line, "%s ranks %s, whom it took for "
+			score_note(fl, b->line, "%s ranks %s, whom it took for "
 			    "the human: only those it did not are ranked",
 			    b->judge, b->entity);
 		for (j = 0; j < i && !isnan(b->rank); j++)
 			if (strcmp(bs->v[j].judge, b->judge) == 0 &&
 			    bs->v[j].rank == b->rank &&
 			    strcmp(bs->v[j].entity, b->entity) != 0)
-				score_note(&res->findings, b->line, "%s gives rank %g to both "
-				    "%s and %s", b->judge, b->rank,
+				score_note(fl, b->line, "%s gives rank %g to "
+				    "both %s and %s", b->judge, b->rank,
 				    bs->v[j].entity, b->entity);
 	}
 	/* The mean rank from the judges who took each for the machine. */
@@ -400,6 +402,7 @@ score_2009(const struct score_ballots *bs, struct score_result *res)
 static void
 score_2003(const struct score_ballots *bs, struct score_result *res)
 {
+	struct finding_list		*fl = &res->findings;
 	const struct score_ballot	*b;
 	struct score_entity		*e;
 	size_t				 i, top, ntop;
@@ -407,7 +410,7 @@ score_2003(const struct score_ballots *bs, struct score_result *res)
 	for (i = 0; i < bs->n; i++) {
 		b = &bs->v[i];
 		if (isnan(b->rating)) {
-			score_note(&res->findings, b->line, "%s on %s: no rating", b->judge,
+			score_note(fl, b->line, "%s on %s: no rating", b->judge,
 			    b->entity);
 			continue;
 		}
@@ -452,6 +455,7 @@ score_2003(const struct score_ballots *bs, struct score_result *res)
 static void
 score_longnow(const struct score_ballots *bs, struct score_result *res)
 {
+	struct finding_list		*fl = &res->findings;
 	const struct score_ballot	*b;
 	struct score_entity		*e;
 	struct score_trial		*t;
@@ -462,7 +466,7 @@ score_longnow(const struct score_ballots *bs, struct score_result *res)
 	for (i = 0; i < bs->n; i++) {
 		b = &bs->v[i];
 		if (b->human == -1 || isnan(b->rank)) {
-			score_note(&res->findings, b->line, "%s on %s: a verdict (human) "
+			score_note(fl, b->line, "%s on %s: a verdict (human) "
 			    "and a rank are both needed", b->judge, b->entity);
 			continue;
 		}
@@ -502,7 +506,7 @@ score_longnow(const struct score_ballots *bs, struct score_result *res)
 				continue;
 			if (res->e[k].kind == SCORE_ENTRY) {
 				if (t->computer[0] != '\0') {
-					score_note(&res->findings, 0, "trial %d has two "
+					score_note(fl, 0, "trial %d has two "
 					    "computers, %s and %s", t->round,
 					    t->computer, res->e[k].name);
 					continue;
@@ -519,12 +523,12 @@ score_longnow(const struct score_ballots *bs, struct score_result *res)
 			}
 		}
 		if (t->computer[0] == '\0') {
-			score_note(&res->findings, 0, "trial %d has no computer", t->round);
+			score_note(fl, 0, "trial %d has no computer", t->round);
 			continue;
 		}
 		if (t->judges != 3 || t->nfoil != 3)
-			score_note(&res->findings, 0, "trial %d has %d judges and %d foils, "
-			    "the wager's are three and three", t->round,
+			score_note(fl, 0, "trial %d has %d judges and %d "
+			    "foils, the wager's are three and three", t->round,
 			    t->judges, t->nfoil);
 		t->determination = t->fooled >= 2;
 		for (k = 0, n = 0; k < (size_t)t->nfoil; k++)

@@ -35,8 +35,6 @@ static int	sign_b64_line(const char *, size_t *, const char **,
 static enum cap_err sign_read(const char *, char **, size_t *,
 		    struct cap_error *);
 static void	sign_checksum(const struct sign_key *, unsigned char *);
-static enum cap_err sign_prehash(const char *, unsigned char *,
-		    struct cap_error *);
 
 /* The key number as minisign prints it: 16 uppercase hex digits. */
 char *
@@ -240,36 +238,6 @@ sign_load_public(const char *path, struct sign_pub *p, struct cap_error *err)
 	return (e);
 }
 
-/* The BLAKE2b-512 of a file, what an "ED" signature signs. */
-static enum cap_err
-sign_prehash(const char *path, unsigned char *hash, struct cap_error *err)
-{
-	crypto_generichash_state	 st;
-	unsigned char			 buf[65536];
-	ssize_t				 n;
-	int				 fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		cap_error_set(err, CAP_ESYS, path, 0, -1, "%s",
-		    strerror(errno));
-		err->sys = errno;
-		return (CAP_ESYS);
-	}
-	crypto_generichash_init(&st, NULL, 0, crypto_generichash_BYTES_MAX);
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		crypto_generichash_update(&st, buf, (size_t)n);
-	if (n == -1) {
-		cap_error_set(err, CAP_ESYS, path, 0, -1, "read: %s",
-		    strerror(errno));
-		err->sys = errno;
-		close(fd);
-		return (CAP_ESYS);
-	}
-	close(fd);
-	crypto_generichash_final(&st, hash, crypto_generichash_BYTES_MAX);
-	return (CAP_OK);
-}
-
 /*
  * Sign a file: write PATH.minisig, with a trusted comment (one line,
  * signed too).
@@ -287,6 +255,7 @@ sign_file(const struct sign_key *k, const char *path, const char *trusted,
 			    sodium_base64_VARIANT_ORIGINAL)];
 	char		*text = NULL, *sigpath = NULL, id[SIGN_ID_LEN];
 	size_t		 tlen = strlen(trusted);
+	int64_t		 hashed;
 	enum cap_err	 e;
 
 	cap_error_clear(err);
@@ -295,7 +264,8 @@ sign_file(const struct sign_key *k, const char *path, const char *trusted,
 		    "is one line");
 		return (CAP_EINVAL);
 	}
-	if ((e = sign_prehash(path, hash, err)) != CAP_OK)
+	if ((e = cap_file_hash(path, -1, hash, sizeof(hash), &hashed,
+	    err)) != CAP_OK)
 		return (e);
 	memcpy(sig, "ED", 2);
 	memcpy(sig + 2, k->keynum, SIGN_KEYNUM);
@@ -340,6 +310,7 @@ sign_verify_file(const struct sign_pub *p, const char *path, char *trusted,
 	char		*sigpath = NULL, *text = NULL, id[SIGN_ID_LEN];
 	char		 id2[SIGN_ID_LEN];
 	size_t		 len, off = 0, got, tlen;
+	int64_t		 hashed;
 	enum cap_err	 e;
 
 	cap_error_clear(err);
@@ -375,7 +346,8 @@ sign_verify_file(const struct sign_pub *p, const char *path, char *trusted,
 		    sign_key_id(p->keynum, id2));
 		goto done;
 	}
-	if (sign_prehash(path, hash, err) != CAP_OK) {
+	if (cap_file_hash(path, -1, hash, sizeof(hash), &hashed, err) !=
+	    CAP_OK) {
 		e = err->code;
 		goto done;
 	}

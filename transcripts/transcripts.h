@@ -199,7 +199,6 @@ int64_t		 cap_write_usec(const struct cap_writer *);
 enum cap_err	 cap_write_seal(struct cap_writer *, int, struct cap_error *);
 size_t		 cap_write_resume(const struct cap_writer *, char *, size_t,
 		    struct cap_error *);
-const struct cap_chain *cap_write_chain(const struct cap_writer *);
 enum cap_err	 cap_write_fsync(int, const char *, int *, struct cap_error *);
 enum cap_err	 cap_write_fsync_fd(int, const char *, int *, int *,
 		    struct cap_error *);
@@ -233,6 +232,8 @@ enum cap_err	 cap_file_read(const char *, size_t, char **, size_t *,
 		    struct cap_error *);
 enum cap_err	 cap_file_write(const char *, const char *, int, int,
 		    struct cap_error *);
+enum cap_err	 cap_file_hash(const char *, int64_t, unsigned char *, size_t,
+		    int64_t *, struct cap_error *);
 
 /* utf8.c: UTF-8 read a character at a time (pure) */
 struct utf8 {
@@ -588,8 +589,6 @@ struct manifest_opts {
 };
 enum cap_err	 manifest_write(const struct manifest_opts *, char **,
 		    struct cap_error *);
-enum cap_err	 manifest_hash_file(const char *, int64_t, unsigned char *,
-		    int64_t *, struct cap_error *);
 
 /* score-ballots.c, score.c: the judges' ballots and the contests' scoring */
 enum score_kind { SCORE_UNKNOWN, SCORE_ENTRY, SCORE_CONFEDERATE };

@@ -11,9 +11,10 @@
  * control or what is no character is escaped byte by byte, one unit.
  *
  * Which bytes end lines and erase is the convention's (conv.c): CR, LF,
- * CRLF and LFCR each end one line, BS and DEL erase.  Empty lines are never emitted, so the second CR of a turn end gives
- * nothing.  A judge line that reads "@@nn" (1996 rules) is a judge change
- * and is not written.
+ * CRLF and LFCR each end one line, BS and DEL erase.  Empty lines are
+ * never emitted, so the second CR of a turn end gives nothing.  A judge
+ * line that reads "@@nn" (1996 rules) is a judge change and is not
+ * written.
  */
 #include <string.h>
 

@@ -89,15 +89,15 @@ verify_manifest_file(struct verify_report *rep, const char *base, json_t *f)
 		return (verify_add(rep, VERIFY_MANIFEST, 0, -1, "an entry "
 		    "without a path"));
 	if (json_object_get(f, "error") != NULL)
-		return (verify_add(rep, VERIFY_MANIFEST, 0, -1, "%s: muxd could "
-		    "not read it when sealing: %s", rel, json_string_value(
-		    json_object_get(f, "error"))));
+		return (verify_add(rep, VERIFY_MANIFEST, 0, -1, "%s: muxd "
+		    "could not read it when sealing: %s", rel,
+		    json_string_value(json_object_get(f, "error"))));
 	if (hex == NULL || cap_chain_unhex(hex, want) == -1 || size < 0)
 		return (verify_add(rep, VERIFY_MANIFEST, 0, -1, "%s: an entry "
 		    "without its size and hash", rel));
 	if ((path = verify_manifest_path(base, rel)) == NULL)
 		return (-1);
-	if (manifest_hash_file(path, size, got, &n, &e) != CAP_OK)
+	if (cap_file_hash(path, size, got, CAP_CHAIN_BYTES, &n, &e) != CAP_OK)
 		rv = verify_add(rep, VERIFY_MANIFEST, 0, -1, "%s: sealed with "
 		    "%lld bytes, now %s", rel, (long long)size, e.sys ==
 		    ENOENT ? "missing" : e.msg);
@@ -149,7 +149,7 @@ verify_manifest_previous(struct verify_report *rep, const char *path,
 	if (asprintf(&p, "%.*s%s", s != NULL ? (int)(s - path + 1) : 0, path,
 	    rel) == -1)
 		return (-1);
-	if (manifest_hash_file(p, -1, got, &n, &e) != CAP_OK)
+	if (cap_file_hash(p, -1, got, CAP_CHAIN_BYTES, &n, &e) != CAP_OK)
 		rv = verify_add(rep, VERIFY_MANIFEST, 0, -1, "the manifest "
 		    "before it, %s, is missing", rel);
 	else if (memcmp(want, got, sizeof(want)) != 0)
@@ -203,8 +203,8 @@ verify_manifest(const char *path, const struct sign_pub *pub,
 	    "manifest %s, the manifest says %d", s, seq) == -1)
 		goto nomem;
 	if (pub == NULL) {
-		if (verify_add(rep, VERIFY_NOTE, 0, -1, "signature not checked: "
-		    "no public key (-k room.pub)") == -1)
+		if (verify_add(rep, VERIFY_NOTE, 0, -1, "signature not "
+		    "checked: no public key (-k room.pub)") == -1)
 			goto nomem;
 	} else if (sign_verify_file(pub, path, trusted, sizeof(trusted), &e) !=
 	    CAP_OK) {
@@ -310,18 +310,16 @@ verify_cover_free(struct verify_cover *c)
  * Tell in a file's report whether the newest manifest covers it: not
  * listed is a finding once muxd's last manifest was its shutdown's (a
  * note while it may still be running); bytes past the sealed size are a
- * note.  -1 when out of memory.
+ * note (for a capture, the whole lines its check chained into rep).  -1
+ * when out of memory.
  */
 int
 verify_cover_check(const struct verify_cover *c, const char *file,
     struct verify_report *rep)
 {
-	unsigned char	 head[CAP_CHAIN_BYTES];
 	char		 real[PATH_MAX];
-	struct cap_error e;
 	struct stat	 st;
-	unsigned long	 lines;
-	int64_t		 size, bytes;
+	int64_t		 size;
 	size_t		 i, n;
 
 	if (c == NULL)
@@ -339,12 +337,13 @@ verify_cover_check(const struct verify_cover *c, const char *file,
 	if (stat(file, &st) == -1)
 		return (0);
 	size = st.st_size;
-	/* A capture's whole lines: a zero tail is no content. */
+	/*
+	 * A capture's whole lines, as its check just chained them: a zero
+	 * tail is no content.
+	 */
 	n = strlen(file);
-	if (n > 5 && strcmp(file + n - 5, ".cast") == 0 &&
-	    cap_chain_file(file, (unsigned long)-1, head, &lines, &bytes,
-	    &e) == CAP_OK)
-		size = bytes;
+	if (n > 5 && strcmp(file + n - 5, ".cast") == 0 && rep->chain_lines > 0)
+		size = rep->chain_bytes;
 	if (size > c->size[i])
 		return (verify_add(rep, c->shutdown ? VERIFY_MANIFEST :
 		    VERIFY_NOTE, 0, c->size[i], "%lld bytes past what the last "

@@ -171,7 +171,7 @@ view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
 	for (i = 0; i < n; i++) {
 		b = p[i];
 		if ((key = conv_key(cv, kind == CAP_INPUT, b)) == CONV_QUERY)
-			continue;	/* a terminal's question: nothing shown */
+			continue;	/* a terminal's question: not shown */
 		if (u->held && !utf8_cont(b)) {
 			/* A character cut off: shown as \xHH, b read next. */
 			o = view_utf8(u, b, o, &w);
@@ -207,7 +207,7 @@ view_feed(struct view *v, enum cap_kind kind, const unsigned char *p,
 			memset(o, ' ', w);
 			o += w;
 		} else if (b == '\\' && !v->raw8) {
-			/* Doubled, as a transcript writes it: never an escape. */
+			/* Doubled, as a transcript writes it: no escape. */
 			*o++ = '\\';
 			*o++ = '\\';
 			w = 2;

@@ -75,7 +75,7 @@ stop "$f"; row "$f" "client told to try again; counted in status"
 f='write:compliance.txt:ENOSPC:1:0'
 start "$f"; round_start 1; talk "$f"
 wait_for "grep -q '\"event\":\"verdict\"' '$T/events'" 5 || fail "$f: the verdict was not told"
-grep -q 'compliance.txt: verdict not written' "$T/muxd.log" || fail "$f: not logged"
+grep -q 'compliance.txt: not written: No space left' "$T/muxd.log" || fail "$f: not logged"
 wait_for "grep -q '\"what\":\"compliance\"' '$T/events'" 5 || fail "$f: no fault event"
 stop "$f"; row "$f" "flows; verdict on watch; fault event (compliance); logged"
 

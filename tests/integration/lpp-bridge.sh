@@ -5,7 +5,8 @@
 # included, and its ".other" keys come back to the judge's screen and
 # the transcript.  A judge program does the same from the other end
 # (--judge): its keys reach the confederate, and what the confederate
-# types comes back to it without muxd's echo of its own keys.
+# types comes back to it without muxd's echo of its own keys.  A
+# directory that is no key press is told and deleted.
 . tests/integration/lib.sh
 
 COMPROG=$ROOT/$B/comprog/comprog
@@ -21,6 +22,13 @@ bg python3 "$BOT" entry "$T/lpp" 30
 wait_for "grep -q 'lpp: the line is up' '$T/bridge.log'" 5 || fail "the bridge: $(cat "$T/bridge.log")"
 tty -d 30 "$JE" 'type:Helo\x08lo there\r\r' 'expect:You said: Hello there' >"$T/judge.out" ||
 	fail "the LPP entry did not answer: $(cat "$T/judge.out"; cat "$T/bridge.log"; ls "$T/lpp")"
+# Directories that are no key press: told, deleted, nothing sent.
+mkdir "$T/lpp/000000000000000001.nosuchkey.other" "$T/lpp/12.a.other"
+wait_for "grep -q 'lpp: 12.a.other: not TIME.KEY.other' '$T/bridge.log'" 5 ||
+	fail "a bad key was not told: $(cat "$T/bridge.log")"
+grep -q 'lpp: 000000000000000001.nosuchkey.other: not TIME.KEY.other with a key of the rules' "$T/bridge.log" ||
+	fail "an unknown key name was not told: $(cat "$T/bridge.log")"
+[ ! -e "$T/lpp/12.a.other" ] || fail "a bad key was left"
 mctl round stop >/dev/null
 grep -q '^PROGRAM\[[0-9:]*\]You said: Hello there$' "$T"/state/transcripts/E1/*.TXT ||
 	fail "transcript: $(cat "$T"/state/transcripts/E1/*.TXT)"

@@ -6,29 +6,15 @@
 # the capture shows, and every line the transcript gives the entity.
 . tests/integration/lib.sh
 
-cat >"$T/bot" <<'EOB'
-#!/bin/sh
-# Answers each turn of the judge: an edited greeting, lines ended by LF
-# alone, lines ended by CR alone, a tab.
-n=0
-while IFS= read -r line; do
-	[ -z "$line" ] && continue
-	n=$((n + 1))
-	case $n in
-	1) printf 'Hello, my nane\177\177me is Mary and I am the human\r\n' ;;
-	2) printf 'line one\nline two\n' ;;
-	3) printf 'first\rsecond\r' ;;
-	4) printf 'tab\tstop\n' ;;
-	esac
-done
-EOB
-chmod +x "$T/bot"
+# The entry, copied where the entries' user can run it.
+cp "$ROOT/tests/tools/screenbot.sh" "$T/bot"
+chmod 755 "$T/bot"
 room <<EOC
 control = "$SOCK"; state = "$T/state";
 ports = (
   { name = "j1l"; address = "pty:$T/j1l"; },
   { name = "j1r"; address = "pty:$T/j1r"; },
-  { name = "e1"; address = "exec:$T/bot"; },
+  { name = "e1"; address = "exec:$T/bot Mary"; },
   { name = "c1"; address = "pty:$T/c1"; }
 );
 stations = ( { name = "J1"; judge = 7; left = "j1l"; right = "j1r"; } );

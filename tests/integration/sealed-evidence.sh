@@ -150,4 +150,9 @@ rm "$S/room.key"
 "$MUXD" -f "$T/room.conf" keygen >"$T/kg" 2>&1 || fail "keygen: $(cat "$T/kg")"
 grep -q "^room key [0-9A-F]\{16\}: secret key $S/room.key, public key $S/room.pub$" "$T/kg" || fail "keygen: $(cat "$T/kg")"
 cmp -s "$S/room.pub" "$T/room.pub" && fail "keygen kept the old public key"
+# room_key elsewhere: the public key beside it, NAME.pub for NAME.key.
+mkdir "$T/keys"
+echo "room_key = \"$T/keys/contest.key\";" >>"$T/room.conf"
+"$MUXD" -f "$T/room.conf" keygen >"$T/kg" 2>&1 || fail "keygen: $(cat "$T/kg")"
+[ -f "$T/keys/contest.key" ] && [ -f "$T/keys/contest.pub" ] || fail "room_key: $(ls "$T/keys")"
 echo ok

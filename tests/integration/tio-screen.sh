@@ -18,23 +18,11 @@ tio_rows() {
 	    sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 }
 
-cat >"$T/bot" <<'EOB'
-#!/bin/sh
-n=0
-while IFS= read -r line; do
-	[ -z "$line" ] && continue
-	n=$((n + 1))
-	case $n in
-	1) printf 'Hello, my nane\177\177me is Ada and I am the human\r\n' ;;
-	2) printf 'line one\nline two\n' ;;
-	3) printf 'first\rsecond\r' ;;
-	4) printf 'tab\tstop\n' ;;
-	esac
-done
-EOB
+# The entry, copied where the entries' user can run it.
+cp "$ROOT/tests/tools/screenbot.sh" "$T/bot"
 chmod 755 "$T/bot"
 ENTRY='eol = "lf";' room1
-sed -i 's|address = "pty:'"$T"'/e1"|address = "exec:'"$T"'/bot"|' "$T/room.conf"
+sed -i 's|address = "pty:'"$T"'/e1"|address = "exec:'"$T"'/bot Ada"|' "$T/room.conf"
 muxd_start -f "$T/room.conf"
 wait_port e1 up
 # The judge's terminals run before the round, as in the room (tio, as it
