@@ -33,8 +33,10 @@
 
 #define MANIFEST_DEPTH	16
 
-static int	manifest_walk(const char *, const char *, json_t *, int);
-static int	manifest_add(const char *, const char *, json_t *);
+static int	manifest_walk(const char *, const char *, json_t *, json_t *,
+		    int);
+static int	manifest_add(const char *, const char *, json_t *, json_t *);
+static json_t	*manifest_previous(const char *);
 static int	manifest_last(const char *, char **, int *);
 static char	*manifest_rel(const char *, const char *);
 static int	manifest_cmp(const void *, const void *);
@@ -53,13 +55,40 @@ manifest_rel(const char *dir, const char *path)
 }
 
 /*
- * Add a file's entry: path, size, hash, and for a capture its chain.
- * -1 when out of memory; a file that cannot be read is listed with its
- * error.
+ * The entries of the manifest before, by path; an empty object when
+ * there is none.
+ */
+static json_t *
+manifest_previous(const char *last)
+{
+	json_t	*m, *f, *prev;
+	size_t	 i;
+
+	if ((prev = json_object()) == NULL)
+		return (NULL);
+	if (last == NULL || (m = json_load_file(last, 0, NULL)) == NULL)
+		return (prev);
+	json_array_foreach(json_object_get(m, "files"), i, f)
+		if (json_is_string(json_object_get(f, "path")) &&
+		    json_object_get(f, "error") == NULL)
+			json_object_set(prev, json_string_value(
+			    json_object_get(f, "path")), f);
+	json_decref(m);
+	return (prev);
+}
+
+/*
+ * Add a file's entry: path, size, hash, and for a capture its chain.  A
+ * file of the size the manifest before sealed (a closed capture, a
+ * transcript) keeps that entry, unread: what was sealed stays sealed, and
+ * a change since is for verify to find.  -1 when out of memory; a file
+ * that cannot be read is listed with its error.
  */
 static int
-manifest_add(const char *dir, const char *path, json_t *files)
+manifest_add(const char *dir, const char *path, json_t *files, json_t *prev)
 {
+	struct stat		 st;
+	json_t			*pe;
 	unsigned char		 hash[CAP_CHAIN_BYTES], head[CAP_CHAIN_BYTES];
 	char			 hex[CAP_CHAIN_HEX], *rel;
 	struct cap_error	 e;
@@ -68,8 +97,15 @@ manifest_add(const char *dir, const char *path, json_t *files)
 	json_t			*o;
 	size_t			 n = strlen(path);
 
-	if ((rel = manifest_rel(dir, path)) == NULL ||
-	    (o = json_object()) == NULL) {
+	if ((rel = manifest_rel(dir, path)) == NULL)
+		return (-1);
+	if ((pe = json_object_get(prev, rel)) != NULL &&
+	    stat(path, &st) == 0 && json_integer_value(json_object_get(pe,
+	    "size")) == st.st_size) {
+		free(rel);
+		return (json_array_append(files, pe));
+	}
+	if ((o = json_object()) == NULL) {
 		free(rel);
 		return (-1);
 	}
@@ -98,7 +134,8 @@ manifest_add(const char *dir, const char *path, json_t *files)
 
 /* Collect the evidence under a directory into files; -1 out of memory. */
 static int
-manifest_walk(const char *dir, const char *root, json_t *files, int depth)
+manifest_walk(const char *dir, const char *root, json_t *files, json_t *prev,
+    int depth)
 {
 	DIR		*d;
 	struct dirent	*de;
@@ -121,11 +158,11 @@ manifest_walk(const char *dir, const char *root, json_t *files, int depth)
 		if (lstat(p, &st) == -1)
 			;
 		else if (S_ISDIR(st.st_mode))
-			rv = manifest_walk(dir, p, files, depth + 1);
+			rv = manifest_walk(dir, p, files, prev, depth + 1);
 		else if (S_ISREG(st.st_mode) && ((n > 5 && strcmp(de->d_name +
 		    n - 5, ".cast") == 0) ||
 		    verify_transcript_name(de->d_name)))
-			rv = manifest_add(dir, p, files);
+			rv = manifest_add(dir, p, files, prev);
 		free(p);
 	}
 	closedir(d);
@@ -179,7 +216,7 @@ manifest_write(const struct manifest_opts *o, char **out,
 	char		 hex[CAP_CHAIN_HEX], stamp[32], id[SIGN_ID_LEN];
 	char		*mdir = NULL, *last = NULL, *path = NULL, *text = NULL;
 	char		*rel, *compliance = NULL, trusted[512];
-	json_t		*m = NULL, *files = NULL, **v = NULL;
+	json_t		*m = NULL, *files = NULL, **v = NULL, *prev = NULL;
 	struct stat	 st;
 	struct tm	 tm;
 	int64_t		 size;
@@ -200,6 +237,7 @@ manifest_write(const struct manifest_opts *o, char **out,
 		goto fail;
 	}
 	if (manifest_last(mdir, &last, &seq) == -1 ||
+	    (prev = manifest_previous(last)) == NULL ||
 	    (m = json_object()) == NULL || (files = json_array()) == NULL)
 		goto nomem;
 	gmtime_r(&o->now, &tm);
@@ -229,7 +267,7 @@ manifest_write(const struct manifest_opts *o, char **out,
 	}
 	for (i = 0; i < o->nroots; i++)
 		if (o->roots[i] != NULL && manifest_walk(o->dir, o->roots[i],
-		    files, 0) == -1)
+		    files, prev, 0) == -1)
 			goto nomem;
 	for (i = 0; i < 2; i++) {
 		free(compliance);
@@ -239,7 +277,7 @@ manifest_write(const struct manifest_opts *o, char **out,
 			goto nomem;
 		}
 		if (stat(compliance, &st) == 0 && S_ISREG(st.st_mode) &&
-		    manifest_add(o->dir, compliance, files) == -1)
+		    manifest_add(o->dir, compliance, files, prev) == -1)
 			goto nomem;
 	}
 	/* In path order, each file once (roots may nest). */
@@ -291,6 +329,7 @@ fail:
 	free(path);
 	free(last);
 	free(mdir);
+	json_decref(prev);
 	json_decref(files);
 	json_decref(m);
 	return (e);

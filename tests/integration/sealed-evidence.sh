@@ -124,6 +124,14 @@ fresh
 sed -i '/assertion E1/d' "$T/s2/compliance.txt"
 verify_fails "compliance line removed" "compliance: the verdict marker at .* is not here: \"PASS judge 07 assertion E1"
 
+# A closed capture changed while muxd is down, its size kept and its
+# chain sealed again: the next manifest keeps what the last one sealed
+# (it does not read the file again), so the change stays found.
+size=$(wc -c <"$S/$ecap")
+sed -i 's/name is Ada/name is Eve/' "$S/$ecap"
+python3 "$ROOT/tests/tools/reseal.py" "$S/$ecap" || fail "reseal"
+[ "$(wc -c <"$S/$ecap")" = "$size" ] || fail "the edit changed the size"
+
 # Killed in the middle of round 2: the captures say crash, and the
 # restart's manifest seals them as they are; the new segments resume.
 muxd_start -f "$T/room.conf"
@@ -136,6 +144,8 @@ mctl round stop >/dev/null
 "$TX" verify -k "$T/room.pub" "$S" >"$T/verify" 2>&1 && fail "verify missed the crash"
 grep -q 'round02-J1-left.cast:[0-9]*: end: no closing seal.*a crash' "$T/verify" || fail "no crash finding: $(cat "$T/verify")"
 grep -q ': seal:' "$T/verify" && fail "a killed capture's chain does not verify: $(grep ': seal:' "$T/verify")"
+grep -q "manifest-0004.json: manifest: $ecap: changed" "$T/verify" ||
+	fail "the start manifest sealed a changed capture again: $(grep manifest-0004 "$T/verify")"
 start=$(grep -l '"why": "start"' "$S"/manifests/manifest-*.json | tail -1)
 jq -e '.files[] | select(.path == "captures/round02-J1-left.cast")' "$start" >/dev/null ||
 	fail "the start manifest does not seal the killed capture"
