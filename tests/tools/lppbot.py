@@ -10,7 +10,9 @@ directories.
 
     lppbot.py entry DIR [SECONDS]
         An entry: waits for the judge; takes the judge's keys (BackSpace
-        erases); at each Return answers "You said: LINE" with a Return.
+        erases); when the judge's turn ends (a Return on an empty line,
+        the 1996 convention) answers "You said: LINE" with a Return, the
+        turn's lines joined by a space.
     lppbot.py judge DIR OUT TEXT [SECONDS]
         A judge: types TEXT (\\b is BackSpace, \\r Return), then writes to
         OUT what the other side typed, a Return a newline, when no key
@@ -63,17 +65,20 @@ def take(d, ext):
 
 
 def entry(d, secs):
-    line = ""
+    line, said = "", []
     end = time.time() + secs
     while time.time() < end:
         for k in take(d, "judge"):
             if k == "\b":
                 line = line[:-1]
-            elif k == "\n":
-                if line:
-                    for ch in "You said: " + line + "\n":
-                        press(d, ch, "other")
+            elif k == "\n" and line:
+                said.append(line)
                 line = ""
+            elif k == "\n":
+                if said:
+                    for ch in "You said: " + " ".join(said) + "\n":
+                        press(d, ch, "other")
+                said = []
             else:
                 line += k
         time.sleep(0.05)
