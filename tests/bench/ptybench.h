@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PTYBENCH_LINKS_MAX	512
+#define PTYBENCH_LINKS_MAX	1024
 #define PTYBENCH_RING		8192	/* bytes in flight per stream */
 #define PTYBENCH_CHUNK		4096
 #define PTYBENCH_PATHLEN	64

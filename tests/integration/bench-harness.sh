@@ -60,11 +60,12 @@ grep '^ *muxd quick' "$T/bulk" | awk '{ if ($8 + 0 <= 0) bad = 1 } END { exit ba
 sed -n '/^scaling in one process/,/^$/p' "$T/bench" >"$T/scale"
 awk '/ x +[0-9]+ B / && $(NF - 1) != 0 { bad = 1; print } END { exit bad }' "$T/scale" >&2 ||
     fail "scaling: bytes lost"
+grep -q '^muxd links  *500 x 16 B ' "$T/scale" || { cat "$T/scale" >&2; fail "scaling: no row of muxd at 500 links"; }
 
 # Every target judged, ok or MISSED, and the exit status says which.
 n=$(grep -c ' \(ok\|MISSED\)$' "$T/bench")
-want=19
-[ "$(nproc)" -ge 2 ] && want=20
+want=22
+[ "$(nproc)" -ge 2 ] && want=23
 [ "$n" -ge $want ] || fail "$n targets judged, expected $want"
 if grep -q 'MISSED$' "$T/bench"; then
 	[ $st = 1 ] || fail "a target missed, yet the exit status is $st"
@@ -82,4 +83,18 @@ for row in 'no watcher' '20 watchers'; do
 done
 grep -Eq '^watchers: 20 attached, p50 .* (ok|MISSED)$' "$T/watch" ||
 	fail "watchers: the target was not judged: $(cat "$T/watch")"
-echo "ok: the benchmark harness ran every forwarder in every table ($n targets judged)"
+# The flame graph, where perf can sample here: its stacks, its picture
+# and what the samples fell on.
+if command -v perf >/dev/null && perf record -q -e cpu-clock -o "$T/p.data" true 2>/dev/null; then
+	TMPDIR=$T sh tests/bench/flame.sh "$B" 8 1 >"$T/flame" 2>&1 ||
+		fail "flame.sh failed: $(tail -3 "$T/flame")"
+	grep -q '^samples by part' "$T/flame" && grep -q 'muxd: ' "$T/flame" ||
+		fail "flame: no parts told: $(cat "$T/flame")"
+	grep -q '^muxd;.*;main;.*_\[k\] [0-9]*$' "$B/bench/flame-8.folded" ||
+		fail "flame: no stack from main down to the kernel: $(head -3 "$B/bench/flame-8.folded")"
+	grep -q '<title>main: ' "$B/bench/flame-8.svg" || fail "flame: main is not in the picture"
+	flame="; the flame graph drawn"
+else
+	flame="; perf cannot sample here, no flame graph"
+fi
+echo "ok: the benchmark harness ran every forwarder in every table ($n targets judged$flame)"
