@@ -61,6 +61,8 @@ static void	port_resume_peer(struct port *);
 
 static struct port_hooks	 port_hooks;
 static struct event_base	*port_evbase;
+static struct timeval		 port_now;	/* of the read handed on */
+static int			 port_now_on;
 
 /*
  * Set the program's event loop and what the line code calls back; once,
@@ -102,11 +104,18 @@ port_killpg(pid_t pid, int sig)
 		kill(-pid, sig);
 }
 
-/* Read the program's clock. */
+/*
+ * Read the program's clock; while a read is handed on, the time of that
+ * read, so that what it causes (the bytes written on, the markers) is of
+ * one time, and a byte forwarded costs one reading of the clock, not two.
+ */
 void
 port_time(struct timeval *tv)
 {
-	port_hooks.clock(tv);
+	if (port_now_on)
+		*tv = port_now;
+	else
+		port_hooks.clock(tv);
 }
 
 /* Tell the program what happened to a line, if it wants to know. */
@@ -384,12 +393,15 @@ port_read_cb(evutil_socket_t fd, short what, void *arg)
 	n = read(fd, buf, sizeof(buf));
 	if (n > 0) {
 		port_time(&tv);
+		port_now = tv;
+		port_now_on = 1;
 		p->bytes_in += n;
 		p->last_in = tv;
 		if (port_hooks.tap != NULL)
 			port_hooks.tap(p, p->owner, PORT_IN, buf, n, &tv);
 		if (port_hooks.forward != NULL)
 			port_hooks.forward(p, buf, n, &tv);
+		port_now_on = 0;
 		/* A short read has emptied what waited in the line. */
 		if ((size_t)n < sizeof(buf))
 			p->waited = 0;

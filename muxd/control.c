@@ -720,7 +720,7 @@ control_events(void *arg, const struct events_ev *ev)
 	size_t			 len;
 
 	(void)arg;
-	muxd_time(&tv);
+	port_time(&tv);
 	o = json_pack("{sisssf}", "v", PROTOCOL_VERSION, "event",
 	    protocol_event_name(ev->type), "time",
 	    tv.tv_sec + tv.tv_usec / 1e6);

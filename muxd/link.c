@@ -58,7 +58,7 @@ link_new(const char *name, struct port *a, struct port *b,
 	l->b = b;
 	l->origin = origin;
 	l->side = -1;
-	muxd_time(&l->since);
+	port_time(&l->since);
 	a->owner = b->owner = l;
 	/* A port not read while it had no link is read from now on. */
 	port_pause(a, 0);

@@ -118,11 +118,11 @@ muxd_usage(int status)
 }
 
 /*
- * Give the wall-clock time now, to the microsecond: the time of every byte
- * read and written.  The clock is read each time (the vDSO makes that
- * cheap); the loop's cached time would be the coarse clock's, to a few
- * milliseconds, and making it exact would cost a timer system call on
- * every wake-up of the loop.
+ * Give the wall-clock time now, to the microsecond: the port library's
+ * clock (port_time), the time of every byte read and written.  It is read
+ * at each read from a line, and what the read causes takes that time; the
+ * loop's cached time would be the coarse clock's, to a few milliseconds,
+ * and making it exact would cost a timer system call on every wake-up.
  */
 void
 muxd_time(struct timeval *tv)
@@ -527,7 +527,7 @@ main(int argc, char *argv[])
 	signal(SIGPIPE, SIG_IGN);
 	/* Entries' programs are started by a spawner that keeps root. */
 	spawn_start(user, muxd_has_exec(pairs, npairs));
-	/* Byte times come from muxd_time(), not from the loop's clock. */
+	/* Byte times come from port_time(), not from the loop's clock. */
 	if ((muxd_base = event_base_new()) == NULL ||
 	    event_base_priority_init(muxd_base, MUXD_PRIOS) == -1)
 		fatalx("cannot create the event loop");

@@ -187,7 +187,7 @@ record_meta(const struct link *l, struct cap_meta *m)
 	char				 soft[64];
 
 	cap_meta_init(m);
-	muxd_time(&tv);
+	port_time(&tv);
 	m->timestamp = l->since.tv_sec;
 	m->round = l->round;
 	m->judge = st != NULL ? st->judge : TX_JUDGE_NONE;
@@ -486,7 +486,7 @@ record_marker(struct record *r, const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof(buf))
 		n = sizeof(buf) - 1;
-	muxd_time(&tv);
+	port_time(&tv);
 	record_write(r, CAP_MARKER, buf, n, &tv);
 }
 

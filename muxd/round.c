@@ -281,7 +281,7 @@ round_start(int number, int force, char *err, size_t errlen)
 	}
 	if (notup > 0 && !force && round_conf->ready_wait > 0) {
 		round_waiting = number;
-		muxd_time(&tv);
+		port_time(&tv);
 		round_wait_until = tv.tv_sec + round_conf->ready_wait;
 		tv.tv_sec = round_conf->ready_wait;
 		tv.tv_usec = 0;

@@ -173,7 +173,7 @@ rules_hold_inject_key(struct rules *r)
 		    "link", l->name, "entity", r->entity, "judge", r->judge,
 		    "state", "start"));
 	}
-	muxd_time(&tv);
+	port_time(&tv);
 	record_link_output(l, key, n, &tv);
 	r->spoke = 1;
 	rules_text(r, "entity", key, n);
@@ -201,7 +201,7 @@ rules_hold_release_now(struct rules *r, const char *why)
 
 	if (!r->holding || r->hold.state != HOLD_HOLDING)
 		return;
-	muxd_time(&tv);
+	port_time(&tv);
 	hold_release(&r->hold, rules_hold_usec(&tv));
 	log_info("link %s: %s's output released to judge %02d: %s, %llu "
 	    "bytes held, %lld ms late", r->link->name, r->entity, r->judge,
@@ -228,7 +228,7 @@ rules_hold_pump(struct rules *r)
 
 	if (!r->holding)
 		return;
-	muxd_time(&tv);
+	port_time(&tv);
 	now = rules_hold_usec(&tv);
 	while ((n = hold_take(&r->hold, now, buf, sizeof(buf), &next)) > 0)
 		if (r->link->deferred) {
