@@ -1,8 +1,12 @@
 /*
- * The hash chain of a capture.  Every line of the file, the header first,
- * newline included, extends the chain: head = BLAKE2b-256(head || line),
- * from a head of 32 zero bytes.  Removing, inserting, reordering or
- * editing a line changes every head after it.
+ * The hash chain of a capture.  The file's lines, the header first,
+ * newlines included, are hashed in stretches cut just before each seal
+ * line: the head at a cut is BLAKE2b-256 of the head at the cut before
+ * (32 zero bytes at the start of the file) followed by every byte since
+ * that cut, the seal line that began it included.  Removing, inserting,
+ * reordering or editing a line changes the head at the next cut and so
+ * at every cut after it.  A line is a seal line when it begins as the
+ * writer writes one, '[', the time, then ", "m", "seal ".
  *
  * The writer puts the head in the capture itself, in "seal" markers:
  * "seal N HEX" says that the N lines before the seal's own line have the
@@ -11,9 +15,10 @@
  * write, and after the events written since the last seal at each sync
  * (at most a second later) and at close.  A verifier recomputes the
  * chain from the file and compares at every seal, which locates a change
- * between two seals; the
- * signed round manifest (manifest.c) holds the last head and the file's
- * hash, so that a file re-sealed after an edit fails there.
+ * between two seals; the signed round manifest (manifest.c) holds the
+ * last head and the file's hash, so that a file re-sealed after an edit
+ * fails there.  An event costs the hash of its own bytes, a seal one
+ * BLAKE2b finalisation.
  */
 #include <errno.h>
 #include <sodium.h>
@@ -23,20 +28,63 @@
 
 #include "transcripts.h"
 
+#define CAP_CHAIN_SEAL	", \"m\", \"seal "
+#define CAP_CHAIN_LOOK	48	/* a line's start that tells a seal line */
+
 struct cap_chain {
-	crypto_generichash_state st;	/* the line being fed */
+	crypto_generichash_state st;	/* the stretch since the last cut */
 	unsigned char		 head[CAP_CHAIN_BYTES];
 	unsigned long		 lines;	/* whole lines fed */
+	int			 fed;	/* bytes hashed since the last cut */
+	int			 midline; /* the line being fed was told */
+	unsigned char		 look[CAP_CHAIN_LOOK];
+	size_t			 nlook;	/* a line's start, not yet told */
 };
 
 static void	cap_chain_restart(struct cap_chain *);
+static int	cap_chain_is_seal(const unsigned char *, size_t);
+static void	cap_chain_begin(struct cap_chain *, const unsigned char *,
+		    size_t);
 
-/* Start hashing the next line from the head. */
+/* Start a stretch from the head. */
 static void
 cap_chain_restart(struct cap_chain *c)
 {
 	crypto_generichash_init(&c->st, NULL, 0, CAP_CHAIN_BYTES);
 	crypto_generichash_update(&c->st, c->head, sizeof(c->head));
+	c->fed = 0;
+}
+
+/*
+ * Whether the start of a line (len bytes, all of it or CAP_CHAIN_LOOK)
+ * is a seal line's: '[', digits and points, then CAP_CHAIN_SEAL.
+ */
+static int
+cap_chain_is_seal(const unsigned char *p, size_t len)
+{
+	size_t	i = 1, n = sizeof(CAP_CHAIN_SEAL) - 1;
+
+	if (len == 0 || p[0] != '[')
+		return (0);
+	while (i < len && ((p[i] >= '0' && p[i] <= '9') || p[i] == '.'))
+		i++;
+	return (i > 1 && len - i >= n && memcmp(p + i, CAP_CHAIN_SEAL, n) ==
+	    0);
+}
+
+/*
+ * Begin a line whose start is told by p (len bytes: the whole line, or
+ * at least CAP_CHAIN_LOOK of it): a seal line cuts the chain first.
+ */
+static void
+cap_chain_begin(struct cap_chain *c, const unsigned char *p, size_t len)
+{
+	if (c->fed && cap_chain_is_seal(p, len)) {
+		crypto_generichash_final(&c->st, c->head, sizeof(c->head));
+		cap_chain_restart(c);
+	}
+	c->midline = 1;
+	c->fed = 1;
 }
 
 /* A new chain, before the first line; NULL when out of memory. */
@@ -60,8 +108,8 @@ cap_chain_free(struct cap_chain *c)
 }
 
 /*
- * Feed bytes of the file, split anywhere: each newline ends a line and
- * moves the head.
+ * Feed bytes of the file, split anywhere; a line's start is held back
+ * until it tells whether the line is a seal's.
  */
 void
 cap_chain_feed(struct cap_chain *c, const void *buf, size_t len)
@@ -72,14 +120,36 @@ cap_chain_feed(struct cap_chain *c, const void *buf, size_t len)
 	while (len > 0) {
 		nl = memchr(p, '\n', len);
 		n = nl != NULL ? (size_t)(nl - p) + 1 : len;
+		if (!c->midline && c->nlook == 0 &&
+		    (nl != NULL || n >= CAP_CHAIN_LOOK))
+			cap_chain_begin(c, p, n);
+		else if (!c->midline) {
+			/* A line's start split between feeds: keep it. */
+			if (n > CAP_CHAIN_LOOK - c->nlook)
+				n = CAP_CHAIN_LOOK - c->nlook;
+			memcpy(c->look + c->nlook, p, n);
+			c->nlook += n;
+			p += n;
+			len -= n;
+			if (c->nlook < CAP_CHAIN_LOOK &&
+			    c->look[c->nlook - 1] != '\n')
+				break;
+			cap_chain_begin(c, c->look, c->nlook);
+			crypto_generichash_update(&c->st, c->look, c->nlook);
+			if (c->look[c->nlook - 1] == '\n') {
+				c->lines++;
+				c->midline = 0;
+			}
+			c->nlook = 0;
+			continue;
+		}
 		crypto_generichash_update(&c->st, p, n);
 		p += n;
 		len -= n;
-		if (nl == NULL)
-			break;
-		crypto_generichash_final(&c->st, c->head, sizeof(c->head));
-		c->lines++;
-		cap_chain_restart(c);
+		if (nl != NULL) {
+			c->lines++;
+			c->midline = 0;
+		}
 	}
 }
 
@@ -94,24 +164,38 @@ cap_chain_peek(const struct cap_chain *c, const void *buf, size_t len,
 	struct cap_chain	t = *c;
 
 	cap_chain_feed(&t, buf, len);
-	memcpy(head, t.head, sizeof(t.head));
+	memcpy(head, cap_chain_head(&t), CAP_CHAIN_BYTES);
 	*lines = t.lines;
 }
 
-/* Take a head and a line count as the chain's (a verifier goes on). */
+/*
+ * Take a head and a line count as the chain's, a cut made there (a
+ * verifier goes on from a seal's head).
+ */
 void
 cap_chain_set(struct cap_chain *c, const unsigned char *head,
     unsigned long lines)
 {
 	memcpy(c->head, head, sizeof(c->head));
 	c->lines = lines;
+	c->midline = 0;
+	c->nlook = 0;
 	cap_chain_restart(c);
 }
 
-/* The head after the last whole line. */
+/*
+ * The head after the whole lines fed: that of a cut made after the last
+ * one (the chain goes on uncut).
+ */
 const unsigned char *
-cap_chain_head(const struct cap_chain *c)
+cap_chain_head(struct cap_chain *c)
 {
+	crypto_generichash_state	t;
+
+	if (!c->fed)
+		return (c->head);
+	t = c->st;
+	crypto_generichash_final(&t, c->head, sizeof(c->head));
 	return (c->head);
 }
 

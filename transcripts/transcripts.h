@@ -167,7 +167,7 @@ void		 cap_chain_peek(const struct cap_chain *, const void *, size_t,
 		    unsigned char *, unsigned long *);
 void		 cap_chain_set(struct cap_chain *, const unsigned char *,
 		    unsigned long);
-const unsigned char *cap_chain_head(const struct cap_chain *);
+const unsigned char *cap_chain_head(struct cap_chain *);
 unsigned long	 cap_chain_lines(const struct cap_chain *);
 char		*cap_chain_hex(const unsigned char *, char *);
 int		 cap_chain_unhex(const char *, unsigned char *);
