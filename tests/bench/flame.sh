@@ -155,7 +155,7 @@ function part(s,   o, n, w, k, i) {
 		for (i = 2; i <= k; i++) o = o "-" w[i]
 		if ((o ".c") in files) return "muxd: " o ".c"
 	}
-	return "muxd: start-up and others"
+	return "muxd: " s "()"
 }
 FILENAME == objs { from[$1] = $2; next }
 FILENAME == srcs { src[$1] = $2; files[$2] = 1; next }
