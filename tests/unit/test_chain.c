@@ -8,7 +8,8 @@
  * capture cut at a line, as SIGKILL leaves it, has no seal finding, only
  * its missing end; seals handed to the writer are not written; a capture
  * still being written (its zero-filled tail) reads and verifies as far as
- * it goes.
+ * it goes; the chain is the stretches transcripts(5) defines, however its
+ * bytes are fed.
  */
 #include <sys/stat.h>
 
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sodium.h>
 
 #include "transcripts.h"
 
@@ -462,6 +464,71 @@ test_open_capture(void **state)
 	free(text);
 }
 
+/*
+ * The chain is the stretches' (transcripts(5)): recomputed here from the
+ * definition, a cut before each seal line, it gives every seal's head and
+ * the file's; and fed in pieces of any size, the library's chain gives
+ * the same lines and head as fed whole lines.
+ */
+static void
+test_stretches(void **state)
+{
+	crypto_generichash_state	 st;
+	struct cap_chain		*c;
+	unsigned char			 head[CAP_CHAIN_BYTES];
+	unsigned char			 want[CAP_CHAIN_BYTES];
+	unsigned char			 got[CAP_CHAIN_BYTES], seal[CAP_CHAIN_BYTES];
+	unsigned long			 lines, n, sl;
+	int64_t				 bytes;
+	size_t				 len, i, piece, ll;
+	char				*text, *p, *q;
+	int				 fed = 0, seals = 0, end;
+
+	(void)state;
+	text = slurp(orig, &len);
+	memset(head, 0, sizeof(head));
+	crypto_generichash_init(&st, NULL, 0, CAP_CHAIN_BYTES);
+	crypto_generichash_update(&st, head, sizeof(head));
+	for (p = text, n = 0; (q = memchr(p, '\n', len - (size_t)(p - text)))
+	    != NULL; p = q + 1, n++) {
+		ll = (size_t)(q - p) + 1;
+		q[0] = '\0';
+		if (strstr(p, ", \"m\", \"seal ") != NULL) {
+			crypto_generichash_final(&st, head, sizeof(head));
+			crypto_generichash_init(&st, NULL, 0, CAP_CHAIN_BYTES);
+			crypto_generichash_update(&st, head, sizeof(head));
+			/* The seal's own text: "seal N HEX". */
+			assert_int_equal(cap_chain_seal_parse((unsigned char *)
+			    strstr(p, "seal "), strlen(strstr(p, "seal ")) - 2,
+			    &sl, seal, &end), 1);
+			assert_int_equal(sl, n);
+			assert_memory_equal(seal, head, sizeof(head));
+			seals++;
+		}
+		q[0] = '\n';
+		crypto_generichash_update(&st, (unsigned char *)p, ll);
+		fed = 1;
+	}
+	assert_int_equal(seals, 8);
+	assert_true(fed);
+	crypto_generichash_final(&st, want, sizeof(want));
+	assert_int_equal(cap_chain_file(orig, (unsigned long)-1, got, &lines,
+	    &bytes, NULL), CAP_OK);
+	assert_int_equal(lines, n);
+	assert_int_equal(bytes, (int64_t)len);
+	assert_memory_equal(got, want, sizeof(want));
+	for (piece = 1; piece <= 97; piece += piece < 8 ? 1 : 13) {
+		assert_non_null(c = cap_chain_new());
+		for (i = 0; i < len; i += piece)
+			cap_chain_feed(c, text + i, len - i < piece ? len - i :
+			    piece);
+		assert_int_equal(cap_chain_lines(c), n);
+		assert_memory_equal(cap_chain_head(c), want, sizeof(want));
+		cap_chain_free(c);
+	}
+	free(text);
+}
+
 int
 main(void)
 {
@@ -475,6 +542,7 @@ main(void)
 		cmocka_unit_test(test_end_removed),
 		cmocka_unit_test(test_killed),
 		cmocka_unit_test(test_open_capture),
+		cmocka_unit_test(test_stretches),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
