@@ -145,7 +145,7 @@ function part(s,   o, n, w, k, i) {
 	o = from[s]
 	if (o ~ /^libevent/) return "libevent"
 	if (o ~ /^libsodium/) return "libsodium"
-	if (o ~ /^(libc|ld-linux)/ || s ~ /@plt$/) return "libc"
+	if (o ~ /^(libc|ld-linux)/ || s ~ /@plt$/ || s ~ /^__(GI_|mem|str|vdso)/) return "libc"
 	if (o != "muxd") return o
 	if (s in src) return "muxd: " src[s]
 	# a function nm gave no line: the file its name begins with
