@@ -62,14 +62,18 @@ cap_chain_restart(struct cap_chain *c)
 static int
 cap_chain_is_seal(const unsigned char *p, size_t len)
 {
-	size_t	i = 1, n = sizeof(CAP_CHAIN_SEAL) - 1;
+	const unsigned char	*q;
+	size_t			 i, n = sizeof(CAP_CHAIN_SEAL) - 1;
 
-	if (len == 0 || p[0] != '[')
+	/* An event's kind first ('m' after ", \""): most lines are not. */
+	if (len < 2 || p[0] != '[' || (q = memchr(p, ',', len)) == NULL ||
+	    (size_t)(q - p) + n > len || q[3] != 'm' ||
+	    memcmp(q, CAP_CHAIN_SEAL, n) != 0 || q == p + 1)
 		return (0);
-	while (i < len && ((p[i] >= '0' && p[i] <= '9') || p[i] == '.'))
-		i++;
-	return (i > 1 && len - i >= n && memcmp(p + i, CAP_CHAIN_SEAL, n) ==
-	    0);
+	for (i = 1; p + i < q; i++)
+		if ((p[i] < '0' || p[i] > '9') && p[i] != '.')
+			return (0);
+	return (1);
 }
 
 /*
