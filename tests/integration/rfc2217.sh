@@ -20,7 +20,8 @@ ser2net_start() {
 	    >>"$T/ser2net.log" 2>&1 &
 	SER2NET=$!
 	PIDS="$PIDS $SER2NET"
-	wait_for "ss -ltnH 'sport = :$P' | grep -q $P" 5 || fail "ser2net does not listen"
+	wait_for "ss -ltnH 'sport = :$P' | grep -q $P" 10 ||
+		fail "ser2net does not listen on $P: $(cat "$T/ser2net.log"; ss -tanH "sport = :$P")"
 }
 ser2net_start
 cable judge
