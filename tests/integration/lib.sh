@@ -151,10 +151,11 @@ tty() {
 	"$TOOLS/ttyio" -t "${TTY_TIMEOUT:-5000}" "$@"
 }
 
-# Print a TCP port on loopback that nothing listens on.
+# Print a TCP port on loopback that no socket uses, below the kernel's
+# range for outgoing connections (32768 up), which may take one meanwhile.
 free_port() {
-	_p=$(( 20000 + ($$ * 7 + $(date +%N | sed 's/^0*//;s/^$/0/') ) % 30000 ))
-	while ss -Hltn "sport = :$_p" 2>/dev/null | grep -q . ||
+	_p=$(( 20000 + ($$ * 7 + $(date +%N | sed 's/^0*//;s/^$/0/') ) % 12000 ))
+	while ss -Hatn "sport = :$_p" 2>/dev/null | grep -q . ||
 	    [ -e "$T/port.$_p" ]; do
 		_p=$((_p + 1))
 	done
