@@ -26,6 +26,7 @@ struct event_base	*muxd_base;
 struct conf		*muxd_conf;
 
 static void	muxd_port_event(struct port *, const struct port_event *);
+static void	muxd_time(struct timeval *);
 
 /* What the line code does with what it reads, writes and reports. */
 static const struct port_hooks muxd_port_hooks = {
@@ -118,13 +119,14 @@ muxd_usage(int status)
 }
 
 /*
- * Give the wall-clock time now, to the microsecond: the port library's
- * clock (port_time), the time of every byte read and written.  It is read
- * at each read from a line, and what the read causes takes that time; the
- * loop's cached time would be the coarse clock's, to a few milliseconds,
- * and making it exact would cost a timer system call on every wake-up.
+ * Give the wall-clock time now, to the microsecond: the clock behind the
+ * port library's port_time(), which muxd reads its times from.  It is
+ * read at each read from a line, and what the read causes takes that
+ * time; the loop's cached time would be the coarse clock's, to a few
+ * milliseconds, and making it exact would cost a timer system call on
+ * every wake-up.
  */
-void
+static void
 muxd_time(struct timeval *tv)
 {
 	struct timespec	ts;

@@ -240,6 +240,5 @@ void		 control_close(void);
 extern struct event_base *muxd_base;
 extern struct conf *muxd_conf;
 int		 muxd_reload(char *, size_t);
-void		 muxd_time(struct timeval *);
 
 #endif /* MUXD_H */

@@ -33,7 +33,8 @@
 
 struct cap_chain {
 	crypto_generichash_state st;	/* the stretch since the last cut */
-	unsigned char		 head[CAP_CHAIN_BYTES];
+	unsigned char		 cut[CAP_CHAIN_BYTES];	/* the head there */
+	unsigned char		 head[CAP_CHAIN_BYTES];	/* cap_chain_head's */
 	unsigned long		 lines;	/* whole lines fed */
 	int			 fed;	/* bytes hashed since the last cut */
 	int			 midline; /* the line being fed was told */
@@ -46,12 +47,12 @@ static int	cap_chain_is_seal(const unsigned char *, size_t);
 static void	cap_chain_begin(struct cap_chain *, const unsigned char *,
 		    size_t);
 
-/* Start a stretch from the head. */
+/* Start a stretch from the head at the cut. */
 static void
 cap_chain_restart(struct cap_chain *c)
 {
 	crypto_generichash_init(&c->st, NULL, 0, CAP_CHAIN_BYTES);
-	crypto_generichash_update(&c->st, c->head, sizeof(c->head));
+	crypto_generichash_update(&c->st, c->cut, sizeof(c->cut));
 	c->fed = 0;
 }
 
@@ -84,7 +85,7 @@ static void
 cap_chain_begin(struct cap_chain *c, const unsigned char *p, size_t len)
 {
 	if (c->fed && cap_chain_is_seal(p, len)) {
-		crypto_generichash_final(&c->st, c->head, sizeof(c->head));
+		crypto_generichash_final(&c->st, c->cut, sizeof(c->cut));
 		cap_chain_restart(c);
 	}
 	c->midline = 1;
@@ -180,7 +181,7 @@ void
 cap_chain_set(struct cap_chain *c, const unsigned char *head,
     unsigned long lines)
 {
-	memcpy(c->head, head, sizeof(c->head));
+	memcpy(c->cut, head, sizeof(c->cut));
 	c->lines = lines;
 	c->midline = 0;
 	c->nlook = 0;
@@ -197,7 +198,7 @@ cap_chain_head(struct cap_chain *c)
 	crypto_generichash_state	t;
 
 	if (!c->fed)
-		return (c->head);
+		return (c->cut);
 	t = c->st;
 	crypto_generichash_final(&t, c->head, sizeof(c->head));
 	return (c->head);
