@@ -20,12 +20,15 @@
  * (transcripts(5)), or cap_write_sync_fd() to have it done elsewhere, in
  * another thread.
  *
- * Every line written extends the capture's hash chain (cap-chain.c), and
- * the writer seals it: a "seal" marker comes before (when anything is
- * unsealed) and after every marker, in the same write, the events since
- * the last seal at each sync, and the last line at close.  Seals are the
- * writer's own: one handed to it (copied from another capture) is not
- * written.
+ * Every line written extends the capture's hash chain (cap-chain.c): at
+ * once with write(2); through the mapping, the chain catches up on what
+ * the file holds when a seal is made (and before the file is unmapped),
+ * so that an event costs a copy alone and the stretch between two seals
+ * is hashed in one pass.  The writer seals the chain: a "seal" marker
+ * comes before (when anything is unsealed) and after every marker, in the
+ * same write, the events since the last seal at each sync, and the last
+ * line at close.  Seals are the writer's own: one handed to it (copied
+ * from another capture) is not written.
  */
 #include <sys/mman.h>
 
@@ -56,6 +59,7 @@ struct cap_writer {
 	char		*map;		/* the file, mapped, or NULL */
 	size_t		 maplen;	/* its length, the file's size */
 	size_t		 off;		/* bytes written */
+	size_t		 hashed;	/* bytes fed to the chain */
 };
 
 static char	*cap_write_name(const char *, int);
@@ -66,6 +70,7 @@ static enum cap_err cap_write_grow(struct cap_writer *, size_t,
 		    struct cap_error *);
 static int	cap_write_map(struct cap_writer *, size_t);
 static int	cap_write_unmap(struct cap_writer *);
+static void	cap_write_catchup(struct cap_writer *);
 
 /* Make the name of segment n of path: PATH, STEM.n.cast or PATH.n. */
 static char *
@@ -111,6 +116,16 @@ cap_write_map(struct cap_writer *w, size_t need)
 	return (0);
 }
 
+/* Feed the chain what was copied into the mapping since it last was. */
+static void
+cap_write_catchup(struct cap_writer *w)
+{
+	if (w->map == NULL || w->hashed == w->off)
+		return;
+	cap_chain_feed(w->chain, w->map + w->hashed, w->off - w->hashed);
+	w->hashed = w->off;
+}
+
 /* Unmap the file and trim its unused tail; -1 when the trim fails. */
 static int
 cap_write_unmap(struct cap_writer *w)
@@ -119,6 +134,7 @@ cap_write_unmap(struct cap_writer *w)
 
 	if (w->map == NULL)
 		return (0);
+	cap_write_catchup(w);
 	munmap(w->map, w->maplen);
 	w->map = NULL;
 	w->maplen = 0;
@@ -142,7 +158,6 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 	if (w->map != NULL) {
 		if (w->off + len <= w->maplen || cap_write_map(w, len) == 0) {
 			memcpy(w->map + w->off, p, len);
-			cap_chain_feed(w->chain, p, len);
 			w->off += len;
 			w->dirty = 1;
 			return (CAP_OK);
@@ -170,6 +185,7 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 		cap_chain_feed(w->chain, p + done, (size_t)n);
 		done += (size_t)n;
 		w->off += (size_t)n;
+		w->hashed = w->off;
 	}
 	w->dirty = 1;
 	return (CAP_OK);
@@ -380,6 +396,7 @@ cap_write_seal_line(struct cap_writer *w, size_t n, int end)
 	char		text[CAP_MARKER_MAX];
 	size_t		len;
 
+	cap_write_catchup(w);
 	cap_chain_peek(w->chain, w->buf, n, head, &lines);
 	len = cap_chain_seal_format(text, sizeof(text), lines, head, end);
 	return (n + cap_json_event(w->buf + n, w->last, CAP_MARKER,

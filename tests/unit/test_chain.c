@@ -465,6 +465,67 @@ test_open_capture(void **state)
 }
 
 /*
+ * Through the mapping, the chain catches up at each seal, in one pass
+ * over what the file holds: the file, over several steps of the mapping,
+ * is byte for byte the one written with write(2), markers and their
+ * seals, the seals at syncs and the end, and it verifies.
+ */
+static void
+test_map_same(void **state)
+{
+	struct verify_report	 rep;
+	struct cap_meta		 m;
+	struct cap_writer	*w;
+	struct cap_error	 e;
+	char			 path[2][160], mark[32];
+	char			*text[2];
+	size_t			 len[2], i;
+	int			 k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		snprintf(path[k], sizeof(path[k]), "%s/same%d", dir, k);
+		assert_int_equal(mkdir(path[k], 0700), 0);
+		snprintf(path[k], sizeof(path[k]), "%s/same%d/same.cast", dir,
+		    k);
+		cap_meta_init(&m);
+		m.timestamp = 1337084321;
+		cap_meta_set(&m.software, "muxd 0.1.0");
+		assert_int_equal(cap_write_open(path[k], &m,
+		    CAP_WRITE_NOSEGMENT | (k == 0 ? CAP_WRITE_MAP : 0), &w,
+		    &e), CAP_OK);
+		cap_meta_free(&m);
+		for (i = 0; i < 40000; i++) {
+			assert_int_equal(cap_write_event_usec(w, i % 2 ?
+			    CAP_OUTPUT : CAP_INPUT, "x\"y", 3,
+			    (int64_t)i * 1000, &e), CAP_OK);
+			if (i % 997 == 0) {
+				snprintf(mark, sizeof(mark), "note %zu", i);
+				assert_int_equal(cap_write_event_usec(w,
+				    CAP_MARKER, mark, strlen(mark),
+				    (int64_t)i * 1000, &e), CAP_OK);
+			}
+			if (i % 4001 == 0)
+				assert_int_equal(cap_write_seal(w, 0, &e),
+				    CAP_OK);
+		}
+		assert_int_equal(cap_write_close(w, &e), CAP_OK);
+		text[k] = slurp(path[k], &len[k]);
+	}
+	assert_true(len[0] > 3 * 256 * 1024);
+	assert_int_equal(len[0], len[1]);
+	assert_memory_equal(text[0], text[1], len[0]);
+	verify(path[0], &rep);
+	assert_int_equal(rep.count[VERIFY_SEAL], 0);
+	assert_int_equal(rep.count[VERIFY_END], 0);
+	assert_int_equal(rep.count[VERIFY_TORN], 0);
+	assert_true(rep.nevent > 40000 + 41);
+	verify_report_free(&rep);
+	free(text[0]);
+	free(text[1]);
+}
+
+/*
  * The chain is the stretches' (transcripts(5)): recomputed here from the
  * definition, a cut before each seal line, it gives every seal's head and
  * the file's; and fed in pieces of any size, the library's chain gives
@@ -543,6 +604,7 @@ main(void)
 		cmocka_unit_test(test_killed),
 		cmocka_unit_test(test_open_capture),
 		cmocka_unit_test(test_stretches),
+		cmocka_unit_test(test_map_same),
 	};
 
 	return (cmocka_run_group_tests(tests, setup, teardown));
