@@ -20,15 +20,17 @@
  * (transcripts(5)), or cap_write_sync_fd() to have it done elsewhere, in
  * another thread.
  *
- * Every line written extends the capture's hash chain (cap-chain.c): at
- * once with write(2); through the mapping, the chain catches up on what
- * the file holds when a seal is made (and before the file is unmapped),
- * so that an event costs a copy alone and the stretch between two seals
- * is hashed in one pass.  The writer seals the chain: a "seal" marker
- * comes before (when anything is unsealed) and after every marker, in the
- * same write, the events since the last seal at each sync, and the last
- * line at close.  Seals are the writer's own: one handed to it (copied
- * from another capture) is not written.
+ * Every line written extends the capture's hash chain (cap-chain.c):
+ * at once with write(2); through the mapping, the chain catches up on
+ * what the file holds when a seal is made, before the file is
+ * unmapped, and whenever a step's worth is waiting (so that no
+ * catch-up holds the caller long, whatever the syncs), so that an
+ * event costs a copy alone and the stretch between two seals is hashed
+ * in one pass.  The writer seals the chain: a "seal" marker comes
+ * before (when anything is unsealed) and after every marker, in the
+ * same write, the events since the last seal at each sync, and the
+ * last line at close.  Seals are the writer's own: one handed to it
+ * (copied from another capture) is not written.
  */
 #include <sys/mman.h>
 
@@ -159,6 +161,9 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 		if (w->off + len <= w->maplen || cap_write_map(w, len) == 0) {
 			memcpy(w->map + w->off, p, len);
 			w->off += len;
+			/* A long stretch unsealed is hashed as it goes. */
+			if (w->off - w->hashed >= CAP_MAP_STEP)
+				cap_write_catchup(w);
 			w->dirty = 1;
 			return (CAP_OK);
 		}
