@@ -383,8 +383,9 @@ port_down(struct port *p, const char *fmt, ...)
 static void
 port_read_cb(evutil_socket_t fd, short what, void *arg)
 {
+	/* One for every port: the loop is one thread (and see rules.c). */
+	static unsigned char buf[PORT_READ_SIZE];
 	struct port	*p = arg;
-	unsigned char	 buf[PORT_READ_SIZE];
 	char		 why[LINE_ERRLEN];
 	struct timeval	 tv;
 	ssize_t		 n;

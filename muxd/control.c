@@ -75,7 +75,7 @@ static json_t	*control_status(void);
 static struct link *control_target(const char *, json_t *, char *, size_t);
 static json_t	*control_dispatch(struct control_client *, const char *,
 		    json_t *, char *, size_t);
-static int	 control_wants(void *, enum protocol_event);
+static void	 control_interest(void);
 static void	 control_events(void *, const struct events_ev *);
 static int	 control_backlog_ok(struct control_client *);
 static void	 control_batch_flush(void);
@@ -162,7 +162,7 @@ control_listen(const char *path, char *err, size_t errlen)
 	    NULL)) == NULL ||
 	    event_priority_set(control_batch_ev, MUXD_PRIO_CONTROL) == -1)
 		fatalx("control socket: cannot allocate the events' batch");
-	events_subscribe(control_events, control_wants, NULL);
+	events_subscribe(control_events, NULL, 0);
 	log_info("control socket %s", path);
 	return (0);
 }
@@ -328,6 +328,7 @@ control_free(struct control_client *c)
 	control_nclients--;
 	bufferevent_free(c->bev);
 	free(c);
+	control_interest();
 }
 
 /* Close a client whose connection ended or failed. */
@@ -629,6 +630,7 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		    err, errlen));
 	case PROTOCOL_CMD_WATCH:
 		c->watching = 1;
+		control_interest();
 		return (json_pack("{sb}", "watching", 1));
 	case PROTOCOL_CMD_ROUND_START:
 		force = 0;
@@ -696,18 +698,21 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 	return (NULL);
 }
 
-/* Tell whether any client watches events now (an events observer). */
-static int
-control_wants(void *arg, enum protocol_event type)
+/*
+ * Tell the bus whether any client watches: then every event is taken.
+ * Called where a client starts watching or goes; one closing meanwhile
+ * is skipped when the batch is sent.
+ */
+static void
+control_interest(void)
 {
 	struct control_client	*c;
+	uint32_t		 mask = 0;
 
-	(void)arg;
-	(void)type;
 	TAILQ_FOREACH(c, &control_clients, entry)
-		if (c->watching && !c->closing)
-			return (1);
-	return (0);
+		if (c->watching)
+			mask = EVENTS_ALL;
+	events_want(control_events, NULL, mask);
 }
 
 /* Send an event to every watcher (an events observer). */

@@ -8,9 +8,11 @@
  * control.c).  A module that posts knows neither, so no module of the
  * daemon depends on the control socket or the recorder to report.
  *
- * An observer may say which events it wants right now; events_wanted()
+ * An observer says which events it takes, a mask of EVENTS_BIT(type),
+ * and tells the bus whenever that changes (events_want); events_wanted()
  * lets a poster skip building an event nobody takes (a line of text when
- * nobody watches).
+ * nobody watches) at the cost of a bit test, since it is asked for every
+ * chunk a link forwards.
  */
 #include <stdlib.h>
 
@@ -20,27 +22,56 @@
 
 struct events_observer {
 	events_fn	 fn;
-	int		 (*wants)(void *, enum protocol_event);
 	void		*arg;
+	uint32_t	 mask;		/* the events it takes now */
 };
+
+_Static_assert(PROTOCOL_EV_COUNT < 32, "an event's bit in a uint32_t");
 
 static struct events_observer	events_observers[EVENTS_MAX];
 static size_t			events_count;
+static uint32_t			events_mask;	/* what any takes */
+
+static void	events_remask(void);
+
+/* Gather what the observers take. */
+static void
+events_remask(void)
+{
+	size_t	i;
+
+	events_mask = 0;
+	for (i = 0; i < events_count; i++)
+		events_mask |= events_observers[i].mask;
+}
 
 /*
- * Add an observer: fn gets every event, wants (or NULL: all) says which
- * it takes now.  Fatal when the table is full: observers are fixed.
+ * Add an observer: fn gets the events of mask (EVENTS_ALL: all).  Fatal
+ * when the table is full: observers are fixed.
  */
 void
-events_subscribe(events_fn fn, int (*wants)(void *, enum protocol_event),
-    void *arg)
+events_subscribe(events_fn fn, void *arg, uint32_t mask)
 {
 	if (events_count == EVENTS_MAX)
 		fatalx("events: no room for another observer");
 	events_observers[events_count].fn = fn;
-	events_observers[events_count].wants = wants;
 	events_observers[events_count].arg = arg;
+	events_observers[events_count].mask = mask;
 	events_count++;
+	events_remask();
+}
+
+/* Change the events an observer takes. */
+void
+events_want(events_fn fn, void *arg, uint32_t mask)
+{
+	size_t	i;
+
+	for (i = 0; i < events_count; i++)
+		if (events_observers[i].fn == fn &&
+		    events_observers[i].arg == arg)
+			events_observers[i].mask = mask;
+	events_remask();
 }
 
 /* Remove an observer. */
@@ -56,6 +87,7 @@ events_unsubscribe(events_fn fn, void *arg)
 		events_count--;
 		for (; i < events_count; i++)
 			events_observers[i] = events_observers[i + 1];
+		events_remask();
 		return;
 	}
 }
@@ -64,13 +96,7 @@ events_unsubscribe(events_fn fn, void *arg)
 int
 events_wanted(enum protocol_event type)
 {
-	size_t	i;
-
-	for (i = 0; i < events_count; i++)
-		if (events_observers[i].wants == NULL ||
-		    events_observers[i].wants(events_observers[i].arg, type))
-			return (1);
-	return (0);
+	return ((events_mask & EVENTS_BIT(type)) != 0);
 }
 
 /*
@@ -83,9 +109,7 @@ events_emit(struct events_ev *ev)
 	size_t	i;
 
 	for (i = 0; i < events_count; i++)
-		if (events_observers[i].wants == NULL ||
-		    events_observers[i].wants(events_observers[i].arg,
-		    ev->type))
+		if (events_observers[i].mask & EVENTS_BIT(ev->type))
 			events_observers[i].fn(events_observers[i].arg, ev);
 	json_decref(ev->fields);
 	ev->fields = NULL;

@@ -59,9 +59,11 @@ struct events_ev {
 	json_t		*fields;	/* the wire fields, or NULL */
 };
 typedef void (*events_fn)(void *, const struct events_ev *);
-void		 events_subscribe(events_fn,
-		    int (*)(void *, enum protocol_event), void *);
+#define EVENTS_BIT(type)	((uint32_t)1 << (type))
+#define EVENTS_ALL		(EVENTS_BIT(PROTOCOL_EV_COUNT) - 1)
+void		 events_subscribe(events_fn, void *, uint32_t);
 void		 events_unsubscribe(events_fn, void *);
+void		 events_want(events_fn, void *, uint32_t);
 int		 events_wanted(enum protocol_event);
 void		 events_emit(struct events_ev *);
 void		 events_post(enum protocol_event, json_t *);

@@ -16,7 +16,6 @@ static int	notify_round;	/* the round running, 0: none */
 static char	notify_fault[128];
 
 static void	notify_events(void *, const struct events_ev *);
-static int	notify_wants(void *, enum protocol_event);
 
 /* Send the status line: lines up, the round, a fault. */
 static void
@@ -39,24 +38,6 @@ notify_status(const char *state)
 	sd_notifyf(0, "%sSTATUS=%d of %d lines up, %s%s%s", state != NULL ?
 	    state : "", up, all, round, notify_fault[0] != '\0' ?
 	    "; FAULT: " : "", notify_fault);
-}
-
-/* The events that change the status line. */
-static int
-notify_wants(void *arg, enum protocol_event type)
-{
-	(void)arg;
-	switch (type) {
-	case PROTOCOL_EV_PORT_UP:
-	case PROTOCOL_EV_PORT_DOWN:
-	case PROTOCOL_EV_ROUND_START:
-	case PROTOCOL_EV_ROUND_RESUME:
-	case PROTOCOL_EV_ROUND_STOP:
-	case PROTOCOL_EV_FAULT:
-		return (1);
-	default:
-		return (0);
-	}
 }
 
 /* Follow lines, rounds and faults into the status line. */
@@ -96,7 +77,12 @@ notify_events(void *arg, const struct events_ev *ev)
 void
 notify_start(void)
 {
-	events_subscribe(notify_events, notify_wants, NULL);
+	/* The events that change the status line. */
+	events_subscribe(notify_events, NULL, EVENTS_BIT(PROTOCOL_EV_PORT_UP) |
+	    EVENTS_BIT(PROTOCOL_EV_PORT_DOWN) |
+	    EVENTS_BIT(PROTOCOL_EV_ROUND_START) |
+	    EVENTS_BIT(PROTOCOL_EV_ROUND_RESUME) |
+	    EVENTS_BIT(PROTOCOL_EV_ROUND_STOP) | EVENTS_BIT(PROTOCOL_EV_FAULT));
 	notify_ready = 1;
 	notify_status("READY=1\n");
 }

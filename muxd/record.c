@@ -55,7 +55,6 @@ static void	record_full(struct record *, uint64_t);
 static struct record *record_port(struct port *);
 static void	record_meta(const struct link *, struct cap_meta *);
 static char	*record_word(const char *);
-static int	 record_wants(void *, enum protocol_event);
 static int	 record_resume(struct record *, const struct cap_writer *);
 static void	 record_events(void *, const struct events_ev *);
 
@@ -79,7 +78,9 @@ record_init(void)
 		log_warn("transcripts directory %s", record_conf->transcript_dir);
 	if (tap_register(record_tap, NULL) == -1)
 		fatalx("record: no room for the tap observer");
-	events_subscribe(record_events, record_wants, NULL);
+	/* A line's events become markers. */
+	events_subscribe(record_events, NULL, EVENTS_BIT(PROTOCOL_EV_PORT_UP) |
+	    EVENTS_BIT(PROTOCOL_EV_PORT_DOWN) | EVENTS_BIT(PROTOCOL_EV_DROP));
 	record_timer = deadline_new("record: the sync timer", record_timer_cb,
 	    NULL);
 	record_sync_init();
@@ -512,15 +513,6 @@ record_tap(void *arg, const struct port *cp, const struct link *cl,
 	}
 	if ((r = record_port(p)) != NULL)
 		record_write(r, CAP_INPUT, buf, len, tv);
-}
-
-/* Tell whether the recordings take an event now: a line's events. */
-static int
-record_wants(void *arg, enum protocol_event type)
-{
-	(void)arg;
-	return (record_on && (type == PROTOCOL_EV_PORT_UP ||
-	    type == PROTOCOL_EV_PORT_DOWN || type == PROTOCOL_EV_DROP));
 }
 
 /*

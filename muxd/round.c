@@ -31,7 +31,6 @@ static void	round_begin(const struct conf_round *);
 static void	round_wait_end(const char *, const char *);
 static void	round_wait_cb(void *);
 static void	round_events(void *, const struct events_ev *);
-static int	round_wants(void *, enum protocol_event);
 static void	round_arm(void);
 static int	round_link(const struct conf_round *, size_t, int, char *,
 		    size_t);
@@ -141,7 +140,8 @@ round_configure(const struct conf *cf)
 
 	round_conf = cf;
 	if (!subscribed) {
-		events_subscribe(round_events, round_wants, NULL);
+		events_subscribe(round_events, NULL,
+		    EVENTS_BIT(PROTOCOL_EV_PORT_UP));
 		subscribed = 1;
 	}
 }
@@ -375,14 +375,6 @@ round_events(void *arg, const struct events_ev *ev)
 		log_info("round %d: every line is up", r->number);
 		round_begin(r);
 	}
-}
-
-/* Tell whether a round waits for its lines (an events observer). */
-static int
-round_wants(void *arg, enum protocol_event type)
-{
-	(void)arg;
-	return (round_waiting != 0 && type == PROTOCOL_EV_PORT_UP);
 }
 
 /* Cancel a round's wait for its lines: its number, or -1 when none waits. */

@@ -23,6 +23,11 @@
  * output back (rules-hold.c); the verdicts go to the watchers, the
  * capture and compliance.txt, and the pairs already checked are kept
  * (rules-verdict.c).
+ *
+ * The buffers of a chunk's way (RULES_BUF) are static, not on the stack:
+ * the loop is one thread and they never nest, and frames of tens of
+ * kilobytes would put every call below them, for each byte forwarded, on
+ * stack pages of their own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,7 +280,7 @@ void
 rules_text(struct rules *r, const char *who, const unsigned char *buf,
     size_t n)
 {
-	char		 u[(PORT_CHUNK + FILTER_HELDMAX) * 3];
+	static char	 u[(PORT_CHUNK + FILTER_HELDMAX) * 3];	/* RULES_BUF */
 	struct utf8	*rd = &r->text8[*who == 'j' ? 0 : 1];
 	size_t		 i, k = 0;
 
@@ -358,7 +363,8 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 {
 	struct link		*l = r->link;
 	struct judgeterm_out	 out;
-	unsigned char		 echo[PORT_CHUNK * 8], keys[PORT_CHUNK * 2];
+	/* RULES_BUF */
+	static unsigned char	 echo[PORT_CHUNK * 8], keys[PORT_CHUNK * 2];
 	size_t			 ne = 0, nk = 0, i;
 
 	for (i = 0; i < n; i++) {
@@ -412,7 +418,7 @@ void
 rules_entity_out(struct rules *r, const unsigned char *buf, size_t n,
     const struct timeval *tv, int released)
 {
-	unsigned char	 out[PORT_CHUNK + FILTER_HELDMAX];
+	static unsigned char out[PORT_CHUNK + FILTER_HELDMAX];	/* RULES_BUF */
 	size_t		 m, i;
 
 	m = filter_feed(&r->filter, buf, n, out);
@@ -446,7 +452,7 @@ rules_entity_out(struct rules *r, const unsigned char *buf, size_t n,
 void
 rules_to_judge(struct rules *r, const unsigned char *buf, size_t n)
 {
-	static char		 screen[VIEW_OUTLEN(PORT_CHUNK)];
+	static char		 screen[VIEW_OUTLEN(PORT_CHUNK)];	/* RULES_BUF */
 	struct link		*l = r->link;
 	struct judgeterm_out	 out;
 	size_t			 chunk, m;
