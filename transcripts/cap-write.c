@@ -3,7 +3,7 @@
  * its name exists, the next segment name is taken (NAME.1.cast,
  * NAME.2.cast...), so nothing is ever truncated or overwritten.
  *
- * With CAP_WRITE_MAP (muxd's recordings), each event is one line copied,
+ * With CAP_WRITE_MAP (muxd's recordings), each event is one line written,
  * as it happens, into a shared mapping of the file (MAP_SHARED): its
  * pages are the page cache's, so a killed process loses nothing it has
  * written, and writing costs no system call.  The file is extended in
@@ -25,12 +25,13 @@
  * what the file holds when a seal is made, before the file is
  * unmapped, and whenever a step's worth is waiting (so that no
  * catch-up holds the caller long, whatever the syncs), so that an
- * event costs a copy alone and the stretch between two seals is hashed
- * in one pass.  The writer seals the chain: a "seal" marker comes
- * before (when anything is unsealed) and after every marker, in the
- * same write, the events since the last seal at each sync, and the
- * last line at close.  Seals are the writer's own: one handed to it
- * (copied from another capture) is not written.
+ * event costs its formatting alone (in place, in the mapping) and the
+ * stretch between two seals is hashed in one pass.  The writer seals
+ * the chain: a "seal" marker comes before (when anything is unsealed)
+ * and after every marker, in the same write, the events since the last
+ * seal at each sync, and the last line at close.  Seals are the
+ * writer's own: one handed to it (copied from another capture) is not
+ * written.
  */
 #include <sys/mman.h>
 
@@ -73,6 +74,7 @@ static enum cap_err cap_write_grow(struct cap_writer *, size_t,
 static int	cap_write_map(struct cap_writer *, size_t);
 static int	cap_write_unmap(struct cap_writer *);
 static void	cap_write_catchup(struct cap_writer *);
+static void	cap_write_mapped(struct cap_writer *);
 
 /* Make the name of segment n of path: PATH, STEM.n.cast or PATH.n. */
 static char *
@@ -128,6 +130,15 @@ cap_write_catchup(struct cap_writer *w)
 	w->hashed = w->off;
 }
 
+/* Bytes were put in the mapping: a long stretch is hashed as it goes. */
+static void
+cap_write_mapped(struct cap_writer *w)
+{
+	w->dirty = 1;
+	if (w->off - w->hashed >= CAP_MAP_STEP)
+		cap_write_catchup(w);
+}
+
 /* Unmap the file and trim its unused tail; -1 when the trim fails. */
 static int
 cap_write_unmap(struct cap_writer *w)
@@ -161,10 +172,7 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 		if (w->off + len <= w->maplen || cap_write_map(w, len) == 0) {
 			memcpy(w->map + w->off, p, len);
 			w->off += len;
-			/* A long stretch unsealed is hashed as it goes. */
-			if (w->off - w->hashed >= CAP_MAP_STEP)
-				cap_write_catchup(w);
-			w->dirty = 1;
+			cap_write_mapped(w);
 			return (CAP_OK);
 		}
 		/* No room to map (a full disk): write(2) from here on. */
@@ -345,11 +353,21 @@ cap_write_event_usec(struct cap_writer *w, enum cap_kind kind,
 			return (CAP_OK);	/* the writer seals */
 		seal = 1;
 	}
+	if (usec < w->last)
+		usec = w->last;
+	/* An event alone, with room in the mapping: written in place. */
+	if (!seal && w->map != NULL && w->off + CAP_JSON_MAX(len) <=
+	    w->maplen) {
+		w->off += cap_json_event(w->map + w->off, usec, kind, data,
+		    len, w->meta.encoding);
+		cap_write_mapped(w);
+		w->last = usec;
+		w->unsealed++;
+		return (CAP_OK);
+	}
 	if (cap_write_grow(w, CAP_JSON_MAX(len) +
 	    2 * CAP_JSON_MAX(CAP_MARKER_MAX) + 1, err) != CAP_OK)
 		return (CAP_ENOMEM);
-	if (usec < w->last)
-		usec = w->last;
 	if (w->torn)
 		w->buf[n++] = '\n';
 	/*

@@ -67,6 +67,21 @@ ptybench_mode_drain(int fd)
 }
 
 /*
+ * How long the forwarder may take to carry every link, in seconds:
+ * PTYBENCH_WAIT, or 20 (a forwarder under valgrind needs longer).
+ */
+static int
+ptybench_mode_wait(void)
+{
+	const char	*s = getenv("PTYBENCH_WAIT");
+	int		 n;
+
+	if (s == NULL || (n = atoi(s)) <= 0)
+		return (20);
+	return (n);
+}
+
+/*
  * Write byte c at an end of link i while the forwarder lives and the
  * deadline is not past; what says where nothing that was written arrived.
  */
@@ -76,7 +91,8 @@ ptybench_mode_poke(int fd, unsigned char c, uint64_t deadline, int i,
 {
 	ptybench_proc_check();
 	if (ptybench_now() > deadline)
-		errx(1, "link %d: nothing written %s in 20 s", i + 1, what);
+		errx(1, "link %d: nothing written %s in %d s", i + 1, what,
+		    ptybench_mode_wait());
 	if (write(fd, &c, 1) != 1 && errno != EAGAIN)
 		err(1, "write");
 }
@@ -104,7 +120,7 @@ ptybench_mode_map(void)
 		bfd[j] = ptybench_links[j].m[1];
 		taken[j] = 0;
 	}
-	deadline = ptybench_now() + 20 * PTYBENCH_SEC;
+	deadline = ptybench_now() + ptybench_mode_wait() * PTYBENCH_SEC;
 	for (i = 0; i < ptybench_nlinks; i++) {
 		c = 'a' + i % 26;
 		for (found = -1; found == -1;) {
