@@ -40,7 +40,7 @@ until rm -rf "$T/run" "$T"/trace.* &&
     B=$B "$PB" rate -l 1 -x 1 -r 50 -w 1 -t 4 -W 2 \
     -- sh tests/bench/fwd "$KIND" "$T/run" >"$T/probe.out" 2>"$T/probe.err"; do
 	n=$((n + 1))
-	[ $n -lt 3 ] || { echo "footprint: the probe failed: $(tail -1 "$T/probe.err")"; exit 1; }
+	[ $n -lt 3 ] || { echo "footprint: the probe failed: $(tail -1 "$T/probe.err"); muxd: $(tail -3 "$T/run/muxd.log")"; exit 1; }
 done
 trace=$(ls -S "$T"/trace.* | head -1)
 python3 - "$trace" "$entry" "$KIND" <<'PY'
