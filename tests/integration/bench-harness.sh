@@ -97,4 +97,17 @@ if command -v perf >/dev/null && perf record -q -e cpu-clock -o "$T/p.data" true
 else
 	flame="; perf cannot sample here, no flame graph"
 fi
+# What a cycle of the loop touches, where valgrind is installed (make
+# bench installs it): a row for muxd room and for muxd quick, and the
+# room touching more than quick.
+if command -v valgrind >/dev/null && command -v python3 >/dev/null; then
+	TMPDIR=$T BENCH_SMOKE=1 sh tests/bench/footprint.sh "$B" >"$T/foot" 2>&1 ||
+		fail "footprint.sh failed: $(tail -3 "$T/foot")"
+	awk '/^muxd (room|quick) / { n++; v[$2] = $3 + $4 + $6 }
+	    END { exit !(n == 2 && v["room"] > v["quick"] && v["quick"] > 0) }' "$T/foot" ||
+		fail "footprint: no rows for muxd room and quick: $(cat "$T/foot")"
+	flame="$flame; the footprint traced"
+else
+	flame="$flame; no valgrind, no footprint"
+fi
 echo "ok: the benchmark harness ran every forwarder in every table ($n targets judged$flame)"
