@@ -32,7 +32,7 @@ trap 'exit 1' INT TERM
 SECS=4
 [ -n "${BENCH_SMOKE:-}" ] && SECS=2
 
-# valgrind loads a position-independent program at 0x108000.
+# valgrind loads a position-independent program at 0x108000 (amd64).
 off=$(nm "$B/muxd/muxd" | awk '$3 == "port_read_cb" { print $1 }')
 [ -n "$off" ] || { echo "footprint: no port_read_cb in $B/muxd/muxd"; exit 1; }
 entry=$(printf '%08x' $((0x108000 + 0x$off)))
