@@ -62,7 +62,7 @@ struct cap_writer {
 	char		*map;		/* the file, mapped, or NULL */
 	size_t		 maplen;	/* its length, the file's size */
 	size_t		 off;		/* bytes written */
-	size_t		 hashed;	/* bytes fed to the chain */
+	size_t		 hashed;	/* of the mapping, fed to the chain */
 };
 
 static char	*cap_write_name(const char *, int);
@@ -198,7 +198,6 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 		cap_chain_feed(w->chain, p + done, (size_t)n);
 		done += (size_t)n;
 		w->off += (size_t)n;
-		w->hashed = w->off;
 	}
 	w->dirty = 1;
 	return (CAP_OK);

@@ -21,12 +21,8 @@ command -v perf >/dev/null || {
 	echo "flame: perf not installed (apt-get install linux-perf)"
 	exit 1
 }
-for x in "$PB" "$B/muxd/muxd" "$B/muxctl/muxctl"; do
-	[ -x "$x" ] || { echo "flame: $x not built"; exit 1; }
-done
-T=$(mktemp -d "${TMPDIR:-/tmp}/bench-flame.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
+. tests/bench/common
+bench_start flame "$PB" "$B/muxd/muxd" "$B/muxctl/muxctl"
 mkdir -p "$B/bench"
 out=$B/bench/flame-$LINKS
 

@@ -29,9 +29,9 @@
 set -u
 B=${1:-build}
 PB=$B/tests/bench/ptybench
-T=$(mktemp -d "${TMPDIR:-/tmp}/bench-fwd.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
+. tests/bench/common
+bench_start forwarders "$PB" "$B/tests/bench/minifwd" "$B/muxd/muxd" \
+    "$B/muxctl/muxctl"
 R=$T/results
 : >"$R"
 
@@ -47,9 +47,6 @@ else
 fi
 GAPS=20,300
 
-for x in "$PB" "$B/tests/bench/minifwd" "$B/muxd/muxd" "$B/muxctl/muxctl"; do
-	[ -x "$x" ] || { echo "forwarders: $x not built"; exit 1; }
-done
 command -v socat >/dev/null || { echo "forwarders: socat not installed"; exit 1; }
 FWDS="minifwd socat ser2net muxd-quick muxd-room"
 ECHOS="minifwd-echo muxd-echo"	# echoing the judge: latency, line, CPU

@@ -74,11 +74,16 @@ static int
 ptybench_mode_wait(void)
 {
 	const char	*s = getenv("PTYBENCH_WAIT");
-	int		 n;
+	char		*end;
+	long		 n;
 
-	if (s == NULL || (n = atoi(s)) <= 0)
+	if (s == NULL || *s == '\0')
 		return (20);
-	return (n);
+	n = strtol(s, &end, 10);
+	if (*end != '\0' || n < 1 || n > 86400)
+		errx(2, "PTYBENCH_WAIT=%s: not a number of seconds, 1 to 86400",
+		    s);
+	return ((int)n);
 }
 
 /*

@@ -9,9 +9,8 @@ TR=$B/transcripts/transcripts
 D=tests/data/transcripts
 REPEATS=${REPEATS:-4000}
 REF=50
-T=$(mktemp -d "${TMPDIR:-/tmp}/bench-render.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-[ -x "$TR" ] || { echo "transcripts render: $TR not built"; exit 1; }
+. tests/bench/common
+bench_start "transcripts render" "$TR"
 
 {
 	head -1 "$D/loebner1996.cast"

@@ -10,11 +10,10 @@
 set -u
 B=${1:-build}
 PB=$B/tests/bench/ptybench
-T=$(mktemp -d "${TMPDIR:-/tmp}/bench-watch.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+. tests/bench/common
+bench_start watchers "$PB"
 NW=500 NLAT=20000 ROUNDS=4
 [ -n "${BENCH_SMOKE:-}" ] && NW=20 NLAT=400 ROUNDS=2
-[ -x "$PB" ] || { echo "watchers: $PB not built"; exit 1; }
 
 # Run the probe with w watchers: its latency samples in $T/samples.w.r.
 probe() {

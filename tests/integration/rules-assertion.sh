@@ -25,6 +25,13 @@ grep -q 'judge 07 FAIL assertion C1 at byte 40' "$T/state/compliance.txt" || fai
 mctl round stop >/dev/null
 grep -h '"m", "verdict PASS judge 07 assertion E1' "$T"/state/captures/round01-*.cast >/dev/null ||
 	fail "no verdict marker in E1's capture"
+# The FAIL was decided on the byte read that departed ('o' of "humanoid"):
+# its marker has that read's time, as muxd(8) says of what a read causes.
+cap=$(grep -l '"m", "verdict FAIL' "$T"/state/captures/round01-*.cast | head -1)
+awk -F'[[,]' '/, "o", / { t = $2 }
+    /"m", "verdict FAIL/ { found = 1; if ($2 != t) bad = $2 " after " t; exit }
+    END { if (!found) print "no FAIL marker"; else if (bad != "") print bad }' "$cap" >"$T/times"
+[ ! -s "$T/times" ] || fail "the FAIL marker is not at the time of its byte: $(cat "$T/times")"
 
 # Round 2, same judge: nothing is checked again, even after a restart.
 muxd_stop KILL
