@@ -123,20 +123,21 @@ json_t		*cablecheck_start(const json_t *, int, char *, size_t);
 /* link.c */
 enum link_origin { LINK_ROUND, LINK_MANUAL };
 struct link {
-	TAILQ_ENTRY(link) entry;
-	char		*name;
+	/* What a byte forwarded touches first. */
 	struct port	*a;		/* judge terminal side, if any */
 	struct port	*b;		/* entity side */
-	enum link_origin origin;
-	int		 round;		/* round number, 0 for manual */
-	char		*station;	/* the station's name, or NULL */
-	int		 side;		/* 0 left, 1 right, -1 none */
-	char		*entity;	/* the entity's name, or NULL */
-	struct timeval	 since;
 	struct record	*record;	/* capture and transcript */
 	struct rules	*rules;		/* contest rules, when a judge's */
 	int		 deferred;	/* the entity's output is recorded as
 					   the judge gets it (rules.c) */
+	enum link_origin origin;
+	TAILQ_ENTRY(link) entry;
+	char		*name;
+	int		 round;		/* round number, 0 for manual */
+	int		 side;		/* 0 left, 1 right, -1 none */
+	char		*station;	/* the station's name, or NULL */
+	char		*entity;	/* the entity's name, or NULL */
+	struct timeval	 since;
 };
 TAILQ_HEAD(link_list, link);
 extern struct link_list links;

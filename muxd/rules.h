@@ -10,31 +10,32 @@
 #include "transcripts.h"
 
 struct rules {
+	/* What each chunk touches first, on as few cache lines as can be. */
 	struct link		*link;
-	struct judgeterm	 jt;
-	struct view		 view;		/* the judge's screen */
-	struct filter		 filter;
 	struct assertion	*assertion;	/* NULL: not checked here */
-	enum assertion_verdict	 said;		/* last verdict announced */
 	int			 convention;
 	enum cap_encoding	 charset;	/* the entity's */
-	struct utf8		 text8[2];	/* utf-8: judge's, entity's */
-	char			 entity[64];	/* its name */
-	int			 judge;		/* from the schedule */
 	int			 spoke;		/* the entity wrote something */
+	int			 holding;	/* hold is in use */
+	size_t			 ninject;	/* inject: its length */
 	struct timeval		 last;		/* time of its last chunk */
 	size_t			 run;		/* its characters within 1 ms */
 	int			 counted;	/* the run counted a burst */
-	uint64_t		 bursts;
-	size_t			 longest;
+	enum assertion_verdict	 said;		/* last verdict announced */
 	uint64_t		 chars;
+	size_t			 longest;
+	uint64_t		 bursts;
 	uint64_t		 released;	/* characters that waited */
+	struct judgeterm	 jt;
+	struct view		 view;		/* the judge's screen */
+	struct filter		 filter;
+	struct utf8		 text8[2];	/* utf-8: judge's, entity's */
+	char			 entity[64];	/* its name */
+	int			 judge;		/* from the schedule */
 	enum conf_assert	 policy;
 	struct hold		 hold;		/* inject, hold: held output */
-	int			 holding;	/* hold is in use */
 	struct event		*ev;		/* next injected key, release */
 	char			 inject[ASSERTION_NAMEMAX + 64];
-	size_t			 ninject;	/* inject: its length */
 	size_t			 injected;	/* inject: its bytes typed */
 	size_t			 keys;		/* inject: keys typed */
 	struct typing		 typing;

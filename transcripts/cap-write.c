@@ -47,22 +47,23 @@
 #define CAP_MAP_STEP	(256 * 1024)	/* the file grows by so much */
 
 struct cap_writer {
-	int		 fd;
-	char		*path;
-	struct cap_meta	 meta;
-	int64_t		 last;		/* time of the last event, usec */
-	int		 dirty;		/* written since the last fsync */
-	int		 torn;		/* a write was cut short */
-	struct cap_chain *chain;	/* the lines written */
-	char		*prev;		/* the segment before, or NULL */
-	unsigned long	 unsealed;	/* lines since the last seal */
-	int		 ended;		/* the closing seal is written */
-	char		*buf;		/* one event line, grown as needed */
-	size_t		 size;
+	/* What an event written touches first, on as few cache lines. */
 	char		*map;		/* the file, mapped, or NULL */
 	size_t		 maplen;	/* its length, the file's size */
 	size_t		 off;		/* bytes written */
 	size_t		 hashed;	/* of the mapping, fed to the chain */
+	int64_t		 last;		/* time of the last event, usec */
+	unsigned long	 unsealed;	/* lines since the last seal */
+	int		 dirty;		/* written since the last fsync */
+	int		 torn;		/* a write was cut short */
+	struct cap_meta	 meta;
+	int		 fd;
+	char		*path;
+	struct cap_chain *chain;	/* the lines written */
+	char		*prev;		/* the segment before, or NULL */
+	int		 ended;		/* the closing seal is written */
+	char		*buf;		/* one event line, grown as needed */
+	size_t		 size;
 };
 
 static char	*cap_write_name(const char *, int);

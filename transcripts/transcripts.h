@@ -311,9 +311,7 @@ struct tx_out {
 	size_t		 len;
 };
 struct tx_side {			/* private */
-	char		 text[TX_WIDTH_MAX * 4];
-	unsigned char	 unit[TX_WIDTH_MAX];	/* bytes per character */
-	unsigned char	 ucol[TX_WIDTH_MAX];	/* columns per character */
+	/* The scalars first: a byte touches them and the end of text. */
 	size_t		 len;		/* bytes in text */
 	size_t		 cols;		/* columns they take */
 	size_t		 nunit;
@@ -323,14 +321,17 @@ struct tx_side {			/* private */
 	int		 judge;		/* judge when the line began */
 	int		 wrapped;	/* a continuation of a wrapped line */
 	struct conv	 conv;		/* line ends and erases */
+	char		 text[TX_WIDTH_MAX * 4];
+	unsigned char	 unit[TX_WIDTH_MAX];	/* bytes per character */
+	unsigned char	 ucol[TX_WIDTH_MAX];	/* columns per character */
 };
 struct tx_line {			/* private */
-	struct tx_side	 side[2];
-	int		 judge;
 	size_t		 width;
 	enum cap_encoding charset;
-	char		 out[2][TX_WIDTH_MAX * 4];
+	int		 judge;
 	int		 outi;		/* the buffer last handed out */
+	struct tx_side	 side[2];
+	char		 out[2][TX_WIDTH_MAX * 4];
 };
 #define TX_LINE_OUTS	2	/* most outputs of one byte */
 void		 tx_line_init(struct tx_line *, int, int);

@@ -27,17 +27,18 @@
 #define TX_WRITE_MEM	0x100	/* private flag: keep everything */
 
 struct tx_writer {
-	int		 fd;
-	int		 own;		/* we created and close fd */
-	char		*path;
+	/* What an event touches first, on as few cache lines. */
 	int		 flags;
 	int		 finished;
 	int		 dirty;		/* written since the last fsync */
-	struct cap_meta	 meta;
-	struct tx_line	 m;
+	int		 fd;
 	char		*buf;		/* formatted text not yet written */
 	size_t		 len;
 	size_t		 size;
+	struct tx_line	 m;
+	int		 own;		/* we created and close fd */
+	char		*path;
+	struct cap_meta	 meta;
 };
 
 static enum cap_err tx_write_new(const struct cap_meta *, int,
