@@ -10,31 +10,41 @@
 # instructions run and of the distinct 64-byte lines and 4 KB pages of
 # code and of data touched: figures that depend neither on the machine
 # nor on what else runs on it.  muxd room (rules, captures, transcripts)
-# is set beside muxd quick (the loop and the forwarding alone).
+# is set beside muxd quick (the loop and the forwarding alone) and the
+# floor, minifwd, whose trace is cut at its call of poll(2) instead.
 #   sh tests/bench/footprint.sh BUILDDIR
-# Needs valgrind and python3 (without them it says so and skips).
+# Needs valgrind, python3 and objdump (without them it says so and skips).
 # BENCH_SMOKE=1 checks the harness on shorter runs.
 set -u
 B=${1:-build}
 PB=$B/tests/bench/ptybench
-for x in valgrind python3; do
+for x in valgrind python3 objdump; do
 	command -v $x >/dev/null || {
 		echo "footprint: $x not installed, skipped (apt-get install $x)"
 		exit 0
 	}
 done
 . tests/bench/common
-bench_start footprint "$PB" "$B/muxd/muxd" "$B/muxctl/muxctl"
+bench_start footprint "$PB" "$B/muxd/muxd" "$B/muxctl/muxctl" \
+    "$B/tests/bench/minifwd"
 SECS=4
 [ -n "${BENCH_SMOKE:-}" ] && SECS=2
 
 # valgrind loads a position-independent program at 0x108000 (amd64).
+# The address, so loaded, of muxd's port_read_cb and of minifwd's call
+# of poll: where a cycle begins.
 off=$(nm "$B/muxd/muxd" | awk '$3 == "port_read_cb" { print $1 }')
 [ -n "$off" ] || { echo "footprint: no port_read_cb in $B/muxd/muxd"; exit 1; }
-entry=$(printf '%08x' $((0x108000 + 0x$off)))
+muxd_entry=$(printf '%08x' $((0x108000 + 0x$off)))
+off=$(objdump -d --no-show-raw-insn "$B/tests/bench/minifwd" |
+    awk '/call.*<poll@plt>/ { sub(":", "", $1); print $1; exit }')
+[ -n "$off" ] || { echo "footprint: no call of poll in $B/tests/bench/minifwd"; exit 1; }
+minifwd_entry=$(printf '%08x' $((0x108000 + 0x$off)))
 
-# Trace one forwarder and tell its medians: "KIND N INSN CL CP DL DP".
+# Trace one forwarder, its cycles cut at ENTRY, and tell its medians:
+# "KIND N INSN CL CP DL DP".
 trace() {
+	entry=$2
 	# Traced, muxd is some fifty times slower: its start can outlast
 	# the probe's patience, so a failed run is tried again, twice.
 	n=0
@@ -72,19 +82,20 @@ with open(path, errors="replace") as f:
             cur[4].add(a >> 12)
 steady = cycles[len(cycles) // 4:]
 if len(steady) < 50:
-    sys.exit("footprint: %s: %d cycles traced: port_read_cb, taken to be at "
-             "0x%s, ran %d times (valgrind may have loaded muxd elsewhere)"
+    sys.exit("footprint: %s: %d cycles traced: the start of a cycle, taken "
+             "to be at 0x%s, ran %d times (valgrind may have loaded the "
+             "program elsewhere)"
              % (kind, len(cycles), entry, len(cycles) + (cur is not None)))
 med = lambda k: statistics.median(len(c[k]) if k else c[0] for c in steady)
 print(kind, len(steady), *(int(med(k)) for k in range(5)))
 PY
 }
 
-for k in muxd-room muxd-quick; do
-	trace $k >>"$T/rows" || exit 1
-done
+trace muxd-room "$muxd_entry" >>"$T/rows" || exit 1
+trace muxd-quick "$muxd_entry" >>"$T/rows" || exit 1
+trace minifwd "$minifwd_entry" >>"$T/rows" || exit 1
 awk '
-{ name = $1 == "muxd-room" ? "muxd room" : "muxd quick"
+{ name = $1 == "muxd-room" ? "muxd room" : $1 == "muxd-quick" ? "muxd quick" : "minifwd"
   row[NR] = sprintf("%-12s %12d %9d (%d) %9d (%d)", name, $3, $4, $5, $6, $7) }
 END {
 	printf("\nfootprint: a cycle of the loop (a byte forwarded), traced with valgrind lackey\n")

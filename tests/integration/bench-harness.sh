@@ -98,14 +98,16 @@ else
 	flame="; perf cannot sample here, no flame graph"
 fi
 # What a cycle of the loop touches, where valgrind is installed (make
-# bench installs it): a row for muxd room and for muxd quick, and the
-# room touching more than quick.
-if command -v valgrind >/dev/null && command -v python3 >/dev/null; then
+# bench installs it): a row for muxd room, muxd quick and the floor, the
+# room touching more than quick and quick more than the floor.
+if command -v valgrind >/dev/null && command -v python3 >/dev/null &&
+    command -v objdump >/dev/null; then
 	TMPDIR=$T BENCH_SMOKE=1 sh tests/bench/footprint.sh "$B" >"$T/foot" 2>&1 ||
 		fail "footprint.sh failed: $(tail -3 "$T/foot")"
-	awk '/^muxd (room|quick) / { n++; v[$2] = $3 + $4 + $6 }
-	    END { exit !(n == 2 && v["room"] > v["quick"] && v["quick"] > 0) }' "$T/foot" ||
-		fail "footprint: no rows for muxd room and quick: $(cat "$T/foot")"
+	awk '/^(muxd (room|quick)|minifwd) / { n++; k = $1 == "muxd" ? $2 : $1
+		v[k] = $(NF - 4) + $(NF - 3) + $(NF - 1) }
+	    END { exit !(n == 3 && v["room"] > v["quick"] && v["quick"] > v["minifwd"] && v["minifwd"] > 0) }' "$T/foot" ||
+		fail "footprint: no rows for muxd room, muxd quick and minifwd, each touching less than the one before: $(cat "$T/foot")"
 	flame="$flame; the footprint traced"
 else
 	flame="$flame; no valgrind, no footprint"
