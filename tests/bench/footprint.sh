@@ -18,9 +18,9 @@
 set -u
 B=${1:-build}
 PB=$B/tests/bench/ptybench
-for x in valgrind python3 objdump; do
-	command -v $x >/dev/null || {
-		echo "footprint: $x not installed, skipped (apt-get install $x)"
+for x in valgrind:valgrind python3:python3 objdump:binutils; do
+	command -v "${x%%:*}" >/dev/null || {
+		echo "footprint: ${x%%:*} not installed, skipped (apt-get install ${x#*:})"
 		exit 0
 	}
 done

@@ -163,35 +163,6 @@ median_round() {
 	cat "$T/median" >>"$R"
 }
 
-# Keep, as "KEY xfl RATIO", the median over the rounds of KEY's CPU time
-# per byte moved divided by FLOOR's in the same round.  A round runs every
-# forwarder in turn, so each ratio sets two runs made moments apart side
-# by side, and a stretch in which the machine was slower for everyone
-# does not set one forwarder's median round against another's.
-paired_ratio() {
-	awk -v k="$1" -v f="$2" -v rounds="$3" '
-	{ p = $1; sub(/\.[0-9]+$/, "", p) }
-	p == k || p == f { x[$1, $2] = $3 }
-	END {
-		n = 0
-		for (i = 1; i <= rounds; i++) {
-			a = k "." i; b = f "." i
-			if (x[a, "moved"] <= 0 || x[b, "moved"] <= 0 || x[b, "cpu_ns"] <= 0)
-				continue
-			q = (x[a, "cpu_ns"] / x[a, "moved"]) / (x[b, "cpu_ns"] / x[b, "moved"])
-			for (j = n; j >= 1 && m[j] > q; j--)
-				m[j + 1] = m[j]
-			m[j + 1] = q
-			n++
-		}
-		if (n == 0)
-			exit
-		med = n % 2 ? m[(n + 1) / 2] : (m[n / 2] + m[n / 2 + 1]) / 2
-		printf("%s xfl %.4f\n", k, med)
-	}' "$R" >"$T/paired"
-	cat "$T/paired" >>"$R"
-}
-
 # Latency, in rounds that share the samples.
 for round in $(rounds $LAT_ROUNDS); do
 	for pin in u p; do
@@ -264,8 +235,8 @@ for pin in u p; do
 		median_round "$k" cpu
 		case $f in
 		minifwd|minifwd-echo) ;;
-		*-echo) paired_ratio "$k" "cpu.$pin.minifwd-echo" $CPU_ROUNDS ;;
-		*) paired_ratio "$k" "cpu.$pin.minifwd" $CPU_ROUNDS ;;
+		*-echo) bench_paired "$k" "cpu.$pin.minifwd-echo" "$R" ;;
+		*) bench_paired "$k" "cpu.$pin.minifwd" "$R" ;;
 		esac
 	done
 done
@@ -313,7 +284,7 @@ function v(k, f) { return has(k, f) ? r[k, f] + 0 : -1 }
 # The floor of a forwarder: minifwd, or minifwd+echo for one that echoes.
 function floor(f) { return f ~ /-echo$/ ? "minifwd-echo" : "minifwd" }
 # CPU per byte against the floor: the median of the ratios of the rounds (xfl,
-# paired_ratio), or the ratio of the median rounds for the floor itself.
+# bench_paired), or the ratio of the median rounds for the floor itself.
 function cpu_ratio(k, fk) {
 	if (has(k, "xfl")) return v(k, "xfl")
 	if (v(k, "cpu_ns_per_byte") < 0 || v(fk, "cpu_ns_per_byte") <= 0) return -1

@@ -10,6 +10,18 @@ for x in ptybench minifwd; do
 done
 command -v socat >/dev/null || fail "socat is not installed (apt-get install socat)"
 
+# CPU per byte against the floor is paired: the median of the rounds'
+# ratios (1.1, 1.5 and 1.0 here: 1.1; round 4 has no floor run), not the
+# ratio of the median rounds (1.5).
+printf '%s\n' 'c.f.1 cpu_ns 1000' 'c.f.1 moved 100' 'c.m.1 cpu_ns 1100' \
+    'c.m.1 moved 100' 'c.f.2 cpu_ns 2000' 'c.f.2 moved 100' \
+    'c.m.2 cpu_ns 3000' 'c.m.2 moved 100' 'c.f.3 cpu_ns 4000' \
+    'c.f.3 moved 100' 'c.m.3 cpu_ns 4000' 'c.m.3 moved 100' \
+    'c.m.4 cpu_ns 9000' 'c.m.4 moved 100' 'c.m cpu_ns_per_byte 30' >"$T/rounds"
+(. tests/bench/common && bench_paired c.m c.f "$T/rounds")
+[ "$(grep -c '^c\.m xfl ' "$T/rounds")" = 1 ] && grep -qx 'c.m xfl 1.1000' "$T/rounds" ||
+	fail "bench_paired: $(grep xfl "$T/rounds"), expected c.m xfl 1.1000"
+
 # A forwarder that exits at once is reported, and what it left in its
 # process group does not outlive the probe.
 mark=300.$$
