@@ -12,13 +12,16 @@
 # nor on what else runs on it.  muxd room (rules, captures, transcripts)
 # is set beside muxd quick (the loop and the forwarding alone) and the
 # floor, minifwd, whose trace is cut at its call of poll(2) instead.
+# "its own code" counts the code lines in the program itself, the rest
+# being the libraries' (libevent's loop, libc).
 #   sh tests/bench/footprint.sh BUILDDIR
-# Needs valgrind, python3 and objdump (without them it says so and skips).
+# Needs valgrind, python3, objdump and readelf (without them it says so
+# and skips).
 # BENCH_SMOKE=1 checks the harness on shorter runs.
 set -u
 B=${1:-build}
 PB=$B/tests/bench/ptybench
-for x in valgrind:valgrind python3:python3 objdump:binutils; do
+for x in valgrind:valgrind python3:python3 objdump:binutils readelf:binutils; do
 	command -v "${x%%:*}" >/dev/null || {
 		echo "footprint: ${x%%:*} not installed, skipped (apt-get install ${x#*:})"
 		exit 0
@@ -43,6 +46,22 @@ minifwd_entry=$(printf '%08x' $((0x108000 + 0x$off)))
 
 # Trace one forwarder, its cycles cut at ENTRY, and tell its medians:
 # "KIND N INSN CL CP DL DP".
+# The program's own code, as valgrind loads it (at 0x108000): the
+# range of its executable segment; what a cycle runs outside it is the
+# libraries' (libevent, libc, libsodium).
+own() {
+	readelf -lW "$1" |
+	    awk '$1 == "LOAD" && $7 == "R" && $8 == "E" { print $3, $6; exit }' |
+	    { read -r va sz && printf '%x %x\n' $((0x108000 + va)) \
+		$((0x108000 + va + sz)); }
+}
+muxd_own=$(own "$B/muxd/muxd")
+minifwd_own=$(own "$B/tests/bench/minifwd")
+if [ -z "$muxd_own" ] || [ -z "$minifwd_own" ]; then
+	echo "footprint: readelf found no executable segment"
+	exit 1
+fi
+
 trace() {
 	entry=$2
 	# Traced, muxd is some fifty times slower: its start can outlast
@@ -58,9 +77,10 @@ trace() {
 			return 1
 		}
 	done
-	python3 - "$(ls -S "$T"/trace.* | head -1)" "$entry" "$1" <<'PY'
+	python3 - "$(ls -S "$T"/trace.* | head -1)" "$entry" "$1" "$3" <<'PY'
 import statistics, sys
 path, entry, kind = sys.argv[1], sys.argv[2], sys.argv[3]
+lo, hi = (int(x, 16) >> 6 for x in sys.argv[4].split())
 cycles, cur = [], None
 with open(path, errors="replace") as f:
     for line in f:
@@ -87,20 +107,23 @@ if len(steady) < 50:
              "program elsewhere)"
              % (kind, len(cycles), entry, len(cycles) + (cur is not None)))
 med = lambda k: statistics.median(len(c[k]) if k else c[0] for c in steady)
-print(kind, len(steady), *(int(med(k)) for k in range(5)))
+own = statistics.median(sum(lo <= x < hi for x in c[1]) for c in steady)
+print(kind, len(steady), *(int(med(k)) for k in range(5)), int(own))
 PY
 }
 
-trace muxd-room "$muxd_entry" >>"$T/rows" || exit 1
-trace muxd-quick "$muxd_entry" >>"$T/rows" || exit 1
-trace minifwd "$minifwd_entry" >>"$T/rows" || exit 1
+trace muxd-room "$muxd_entry" "$muxd_own" >>"$T/rows" || exit 1
+trace muxd-quick "$muxd_entry" "$muxd_own" >>"$T/rows" || exit 1
+trace minifwd "$minifwd_entry" "$minifwd_own" >>"$T/rows" || exit 1
 awk '
 { name = $1 == "muxd-room" ? "muxd room" : $1 == "muxd-quick" ? "muxd quick" : "minifwd"
-  row[NR] = sprintf("%-12s %12d %9d (%d) %9d (%d)", name, $3, $4, $5, $6, $7) }
+  row[NR] = sprintf("%-12s %12d %9d (%d) %9d %9d (%d)", name, $3, $4, $5,
+      $8, $6, $7) }
 END {
 	printf("\nfootprint: a cycle of the loop (a byte forwarded), traced with valgrind lackey\n")
-	printf("%-12s %12s %14s %14s\n", "", "instructions", "code lines", "data lines")
-	printf("%-12s %12s %14s %14s\n", "", "", "(4 KB pages)", "(4 KB pages)")
+	printf("%-12s %12s %14s %9s %14s\n", "", "instructions", "code lines", "its own",
+	    "data lines")
+	printf("%-12s %12s %14s %9s %14s\n", "", "", "(4 KB pages)", "code", "(4 KB pages)")
 	for (i = 1; i <= NR; i++)
 		print row[i]
 }' "$T/rows"

@@ -111,15 +111,17 @@ else
 fi
 # What a cycle of the loop touches, where valgrind is installed (make
 # bench installs it): a row for muxd room, muxd quick and the floor, the
-# room touching more than quick and quick more than the floor.
+# room touching more than quick and quick more than the floor, and each
+# row's own code lines a part of its code lines.
 if command -v valgrind >/dev/null && command -v python3 >/dev/null &&
-    command -v objdump >/dev/null; then
+    command -v objdump >/dev/null && command -v readelf >/dev/null; then
 	TMPDIR=$T BENCH_SMOKE=1 sh tests/bench/footprint.sh "$B" >"$T/foot" 2>&1 ||
 		fail "footprint.sh failed: $(tail -3 "$T/foot")"
 	awk '/^(muxd (room|quick)|minifwd) / { n++; k = $1 == "muxd" ? $2 : $1
-		v[k] = $(NF - 4) + $(NF - 3) + $(NF - 1) }
-	    END { exit !(n == 3 && v["room"] > v["quick"] && v["quick"] > v["minifwd"] && v["minifwd"] > 0) }' "$T/foot" ||
-		fail "footprint: no rows for muxd room, muxd quick and minifwd, each touching less than the one before: $(cat "$T/foot")"
+		v[k] = $(NF - 5) + $(NF - 4) + $(NF - 1)
+		if ($(NF - 2) <= 0 || $(NF - 2) > $(NF - 4)) bad = 1 }
+	    END { exit !(n == 3 && !bad && v["room"] > v["quick"] && v["quick"] > v["minifwd"] && v["minifwd"] > 0) }' "$T/foot" ||
+		fail "footprint: no rows for muxd room, muxd quick and minifwd, each touching less than the one before, their own code a part of their code: $(cat "$T/foot")"
 	flame="$flame; the footprint traced"
 else
 	flame="$flame; no valgrind, no footprint"
