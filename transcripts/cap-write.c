@@ -609,3 +609,14 @@ cap_write_usec(const struct cap_writer *w)
 {
 	return (w->last);
 }
+
+/*
+ * What the next seal has to hash: the bytes put in the mapping since the
+ * chain last caught up (a file written with write(2) is hashed as it is
+ * written, so 0 for it).
+ */
+size_t
+cap_write_unhashed(const struct cap_writer *w)
+{
+	return (w->map != NULL ? w->off - w->hashed : 0);
+}

@@ -196,6 +196,7 @@ enum cap_err	 cap_write_close(struct cap_writer *, struct cap_error *);
 const char	*cap_write_path(const struct cap_writer *);
 const struct cap_meta *cap_write_meta(const struct cap_writer *);
 int64_t		 cap_write_usec(const struct cap_writer *);
+size_t		 cap_write_unhashed(const struct cap_writer *);
 enum cap_err	 cap_write_seal(struct cap_writer *, int, struct cap_error *);
 size_t		 cap_write_resume(const struct cap_writer *, char *, size_t,
 		    struct cap_error *);

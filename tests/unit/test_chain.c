@@ -465,6 +465,64 @@ test_open_capture(void **state)
 }
 
 /*
+ * What the next seal has to hash (muxd's sync pass counts its work so):
+ * what went into the mapping since the chain last caught up, the seal
+ * line alone right after a seal, never more than 256 KB, and nothing for
+ * a capture written with write(2), which is hashed as it is written.
+ */
+static void
+test_map_unhashed(void **state)
+{
+	struct cap_meta		 m;
+	struct cap_writer	*w;
+	struct cap_error	 e;
+	char			 path[160];
+	size_t			 before, most, i;
+	int			 k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/unhashed%d.cast", dir, k);
+		cap_meta_init(&m);
+		m.timestamp = 1337084321;
+		assert_int_equal(cap_write_open(path, &m, CAP_WRITE_NOSEGMENT |
+		    (k == 0 ? CAP_WRITE_MAP : 0), &w, &e), CAP_OK);
+		cap_meta_free(&m);
+		before = cap_write_unhashed(w);
+		assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "abc", 3,
+		    1000, &e), CAP_OK);
+		if (k == 0) {
+			/* The header and the line "[0.001000, "i", "abc"]". */
+			assert_true(before > 0);
+			assert_int_equal(cap_write_unhashed(w) - before,
+			    strlen("[0.001000, \"i\", \"abc\"]\n"));
+		} else
+			assert_int_equal(cap_write_unhashed(w), 0);
+		/* Sealed: the seal line alone, which starts the next stretch. */
+		before = cap_write_unhashed(w);
+		assert_int_equal(cap_write_seal(w, 0, &e), CAP_OK);
+		if (k == 0)
+			assert_true(cap_write_unhashed(w) > 0 &&
+			    cap_write_unhashed(w) < before &&
+			    cap_write_unhashed(w) < CAP_MARKER_MAX + 32);
+		else
+			assert_int_equal(cap_write_unhashed(w), 0);
+		for (most = i = 0; i < 30000; i++) {
+			assert_int_equal(cap_write_event_usec(w, CAP_OUTPUT,
+			    "0123456789", 10, 2000 + (int64_t)i, &e), CAP_OK);
+			if (cap_write_unhashed(w) > most)
+				most = cap_write_unhashed(w);
+		}
+		assert_int_equal(cap_write_close(w, &e), CAP_OK);
+		/* 30,000 lines of 30 bytes: the chain caught up on the way. */
+		if (k == 0)
+			assert_true(most > 200 * 1024 && most <= 256 * 1024 + 64);
+		else
+			assert_int_equal(most, 0);
+	}
+}
+
+/*
  * Through the mapping, the chain catches up at each seal, in one pass
  * over what the file holds: the file, over several steps of the mapping,
  * is byte for byte the one written with write(2), markers and their
@@ -604,6 +662,7 @@ main(void)
 		cmocka_unit_test(test_killed),
 		cmocka_unit_test(test_open_capture),
 		cmocka_unit_test(test_stretches),
+		cmocka_unit_test(test_map_unhashed),
 		cmocka_unit_test(test_map_same),
 	};
 
