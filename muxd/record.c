@@ -62,6 +62,7 @@ static void	record_tap(void *, const struct port *, const struct link *,
 static void	record_timer_cb(void *);
 static void	record_pass_cb(evutil_socket_t, short, void *);
 static size_t	record_pass_take(struct record *);
+static struct cap_writer *record_cap(const struct record *);
 static void	record_arm(void);
 static int	record_sync(struct record *);
 static void	record_write(struct record *, enum cap_kind, const void *,
@@ -103,7 +104,7 @@ record_init(void)
 	    NULL);
 	if ((record_pass_ev = evtimer_new(muxd_base, record_pass_cb, NULL)) ==
 	    NULL)
-		fatalx("record: evtimer_new failed");
+		fatalx("record: cannot allocate a timer");
 	record_sync_init();
 	record_on = 1;
 }
@@ -125,8 +126,6 @@ record_shutdown(void)
 	/* A pass cut short: what it did not take, record_port_close did. */
 	event_free(record_pass_ev);
 	record_pass_ev = NULL;
-	record_passing = 0;
-	record_sync_flush();
 	record_sync_stop();
 	record_on = 0;
 }
@@ -404,8 +403,7 @@ record_sync(struct record *r)
 	if (e != CAP_OK)
 		log_warnx("record %s: %s", r->what, err.msg);
 	if (fd[0] != -1)
-		record_sync_add(fd[0], r->rec != NULL ?
-		    rec_capture_path(r->rec) : cap_write_path(r->cap));
+		record_sync_add(fd[0], cap_write_path(record_cap(r)));
 	if (fd[1] != -1)
 		record_sync_add(fd[1], rec_transcript_path(r->rec));
 	return (fd[0] != -1 || fd[1] != -1);
@@ -641,7 +639,13 @@ record_pass_take(struct record *r)
 	if (r->pass == record_pass)
 		return (0);
 	r->pass = record_pass;
-	n = r->rec != NULL ? cap_write_unhashed(rec_capture(r->rec)) :
-	    r->cap != NULL ? cap_write_unhashed(r->cap) : 0;
+	n = record_cap(r) != NULL ? cap_write_unhashed(record_cap(r)) : 0;
 	return (record_sync(r) ? n + RECORD_EACH : n);
+}
+
+/* The capture of a recording: its link's, or its port's; NULL if none. */
+static struct cap_writer *
+record_cap(const struct record *r)
+{
+	return (r->rec != NULL ? rec_capture(r->rec) : r->cap);
 }

@@ -44,11 +44,9 @@ off=$(objdump -d --no-show-raw-insn "$B/tests/bench/minifwd" |
 [ -n "$off" ] || { echo "footprint: no call of poll in $B/tests/bench/minifwd"; exit 1; }
 minifwd_entry=$(printf '%08x' $((0x108000 + 0x$off)))
 
-# Trace one forwarder, its cycles cut at ENTRY, and tell its medians:
-# "KIND N INSN CL CP DL DP".
 # The program's own code, as valgrind loads it (at 0x108000): the
-# range of its executable segment; what a cycle runs outside it is the
-# libraries' (libevent, libc, libsodium).
+# range of its executable segment, "LO HI"; what a cycle runs outside it
+# is the libraries' (libevent, libc, libsodium).
 own() {
 	readelf -lW "$1" |
 	    awk '$1 == "LOAD" && $7 == "R" && $8 == "E" { print $3, $6; exit }' |
@@ -62,6 +60,8 @@ if [ -z "$muxd_own" ] || [ -z "$minifwd_own" ]; then
 	exit 1
 fi
 
+# Trace one forwarder (KIND ENTRY OWN), its cycles cut at ENTRY, and tell
+# its medians: "KIND N INSN CL CP DL DP OWNCL".
 trace() {
 	entry=$2
 	# Traced, muxd is some fifty times slower: its start can outlast
