@@ -1,6 +1,5 @@
 /*
- * The HTTP side (libmicrohttpd, a thread a connection, bound to loopback
- * unless told otherwise):
+ * The HTTP side (libmicrohttpd, bound to loopback unless told otherwise):
  *
  *	GET  /			the live room page
  *	GET  /status		muxd's status, as JSON
@@ -14,14 +13,26 @@
  *
  * A reply to a command is muxd's result, or its error with status 409;
  * a missing or wrong token is 403.
+ *
+ * A room's audience can be hundreds of browsers, each holding an event
+ * stream open for hours, so the connections share one thread (an epoll
+ * loop): a stream with nothing to send is suspended, and the ring's
+ * new lines, or the keepalive's tick, resume the suspended ones.  What
+ * can take time (muxd's replies, the audit's files and tools) is done in
+ * a thread of its own, the request's connection suspended meanwhile, so
+ * a slow muxd never holds the streams back.
  */
 #include <sys/types.h>
+#include <sys/queue.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <netdb.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <microhttpd.h>
 
@@ -29,19 +40,49 @@
 #include "muxweb.h"
 
 #define MUXWEB_HTTP_KEEPALIVE	15	/* seconds between comments */
-#define MUXWEB_HTTP_CLIENTS	256	/* connections at once */
+#define MUXWEB_HTTP_CLIENTS	2000	/* connections at once */
+#define MUXWEB_HTTP_WORKERS	64	/* slow requests at once */
 
 struct muxweb_http {
 	struct MHD_Daemon	*mhd;
 	char			*token;		/* NULL: read-only */
+	pthread_t		 ticker;
 };
 
-/* One browser's event stream: the last line it was sent, what is left. */
+/*
+ * One browser's event stream: the last line it was sent, what is left of
+ * the text being sent, the keepalive tick of its last send, and its place
+ * among the suspended.
+ */
 struct muxweb_stream {
-	uint64_t	 seen;
-	char		*pending;
-	size_t		 len, off;
+	struct MHD_Connection	*c;
+	uint64_t		 seen;
+	char			*pending;
+	size_t			 len, off;
+	unsigned long		 tick;
+	LIST_ENTRY(muxweb_stream) entry;
 };
+
+/* A slow request, answered in a thread of its own. */
+struct muxweb_job {
+	struct muxweb_http	*h;
+	struct MHD_Connection	*c;
+	char			*url;
+	int			 post;
+};
+
+/*
+ * The suspended streams, the keepalive's tick, the slow requests under
+ * way, and whether muxweb is stopping: under muxweb_http_lock.
+ */
+static LIST_HEAD(, muxweb_stream) muxweb_http_waiting =
+    LIST_HEAD_INITIALIZER(muxweb_http_waiting);
+static pthread_mutex_t	 muxweb_http_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 muxweb_http_cond = PTHREAD_COND_INITIALIZER;
+static unsigned long	 muxweb_http_tick;
+static int		 muxweb_http_jobs;
+static int		 muxweb_http_stopping;
+static char		 muxweb_http_asked;	/* a request's state: handed over */
 
 /* Queue a reply of len bytes (taken) with a type and a status. */
 static enum MHD_Result
@@ -92,36 +133,82 @@ muxweb_http_json(struct MHD_Connection *c, unsigned int status, json_t *o,
 	    strlen(text)));
 }
 
-/* Give a browser the next part of the event stream; block while none. */
+/*
+ * Take a stream's next text: the ring's line after the last it was sent,
+ * or a comment at a keepalive tick it has not sent at; 0 when there is
+ * none, -1 when out of memory.
+ */
+static int
+muxweb_http_events_next(struct muxweb_stream *st)
+{
+	char		*line;
+	unsigned long	 tick;
+	int		 r;
+
+	free(st->pending);
+	st->pending = NULL;
+	st->off = st->len = 0;
+	pthread_mutex_lock(&muxweb_http_lock);
+	tick = muxweb_http_tick;
+	pthread_mutex_unlock(&muxweb_http_lock);
+	if ((line = muxweb_ring_next(&st->seen)) != NULL) {
+		r = asprintf(&st->pending, "id: %llu\ndata: %s\n\n",
+		    (unsigned long long)st->seen, line);
+		free(line);
+	} else if (st->tick != tick)
+		r = asprintf(&st->pending, ": muxweb\n\n");
+	else
+		return (0);
+	if (r == -1)
+		return (-1);
+	st->len = (size_t)r;
+	st->tick = tick;
+	return (1);
+}
+
+/*
+ * Give a browser the next part of its event stream, as much as is there;
+ * with nothing to send, suspend the stream among the waiting (unless a
+ * line came meanwhile), and end it when muxweb stops.
+ */
 static ssize_t
 muxweb_http_events_read(void *arg, uint64_t pos, char *buf, size_t max)
 {
 	struct muxweb_stream	*st = arg;
-	char			*line;
-	size_t			 n;
+	size_t			 done = 0, n;
 	int			 r;
 
 	(void)pos;
-	if (st->off == st->len) {
-		free(st->pending);
-		st->pending = NULL;
-		st->off = st->len = 0;
-		if ((line = muxweb_ring_next(&st->seen,
-		    MUXWEB_HTTP_KEEPALIVE)) == NULL)
-			r = asprintf(&st->pending, ": muxweb\n\n");
-		else {
-			r = asprintf(&st->pending, "id: %llu\ndata: %s\n\n",
-			    (unsigned long long)st->seen, line);
-			free(line);
+	for (;;) {
+		while (done < max) {
+			if (st->off == st->len &&
+			    (r = muxweb_http_events_next(st)) <= 0) {
+				if (r == -1)
+					return (MHD_CONTENT_READER_END_WITH_ERROR);
+				break;
+			}
+			n = st->len - st->off < max - done ?
+			    st->len - st->off : max - done;
+			memcpy(buf + done, st->pending + st->off, n);
+			st->off += n;
+			done += n;
 		}
-		if (r == -1)
-			return (MHD_CONTENT_READER_END_WITH_ERROR);
-		st->len = (size_t)r;
+		if (done > 0)
+			return ((ssize_t)done);
+		pthread_mutex_lock(&muxweb_http_lock);
+		if (muxweb_http_stopping) {
+			pthread_mutex_unlock(&muxweb_http_lock);
+			return (MHD_CONTENT_READER_END_OF_STREAM);
+		}
+		if (muxweb_ring_head() == st->seen &&
+		    st->tick == muxweb_http_tick)
+			break;
+		pthread_mutex_unlock(&muxweb_http_lock);
 	}
-	n = st->len - st->off < max ? st->len - st->off : max;
-	memcpy(buf, st->pending + st->off, n);
-	st->off += n;
-	return ((ssize_t)n);
+	LIST_INSERT_HEAD(&muxweb_http_waiting, st, entry);
+	MHD_suspend_connection(st->c);
+	pthread_mutex_unlock(&muxweb_http_lock);
+	return (0);
 }
 
 /* A browser's event stream has ended. */
@@ -144,7 +231,11 @@ muxweb_http_events(struct MHD_Connection *c)
 
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return (MHD_NO);
+	st->c = c;
 	st->seen = muxweb_ring_head();
+	pthread_mutex_lock(&muxweb_http_lock);
+	st->tick = muxweb_http_tick;
+	pthread_mutex_unlock(&muxweb_http_lock);
 	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096,
 	    muxweb_http_events_read, st, muxweb_http_events_free);
 	if (r == NULL) {
@@ -156,6 +247,49 @@ muxweb_http_events(struct MHD_Connection *c)
 	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return (ret);
+}
+
+/* Resume every suspended stream (the caller holds muxweb_http_lock). */
+static void
+muxweb_http_resume(void)
+{
+	struct muxweb_stream	*st;
+
+	while ((st = LIST_FIRST(&muxweb_http_waiting)) != NULL) {
+		LIST_REMOVE(st, entry);
+		MHD_resume_connection(st->c);
+	}
+}
+
+/* The ring has a new line: resume the streams waiting for one. */
+void
+muxweb_http_wake(void)
+{
+	pthread_mutex_lock(&muxweb_http_lock);
+	muxweb_http_resume();
+	pthread_mutex_unlock(&muxweb_http_lock);
+}
+
+/* The keepalive's thread: a tick every MUXWEB_HTTP_KEEPALIVE seconds. */
+static void *
+muxweb_http_ticker(void *arg)
+{
+	struct timespec	until;
+
+	(void)arg;
+	pthread_mutex_lock(&muxweb_http_lock);
+	while (!muxweb_http_stopping) {
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_sec += MUXWEB_HTTP_KEEPALIVE;
+		while (!muxweb_http_stopping &&
+		    pthread_cond_timedwait(&muxweb_http_cond,
+		    &muxweb_http_lock, &until) == 0)
+			;
+		muxweb_http_tick++;
+		muxweb_http_resume();
+	}
+	pthread_mutex_unlock(&muxweb_http_lock);
+	return (NULL);
 }
 
 /* Run a round command for a browser that holds the token. */
@@ -204,6 +338,93 @@ muxweb_http_command(struct muxweb_http *h, struct MHD_Connection *c,
 	    MHD_HTTP_CONFLICT, res, err));
 }
 
+/*
+ * Answer a request that may take time: a command, the status, the audit's
+ * pages; in a job's thread.
+ */
+static enum MHD_Result
+muxweb_http_answer(struct muxweb_http *h, struct MHD_Connection *c,
+    const char *url, int post)
+{
+	char			 err[MUXWEB_ERRLEN], *body;
+	const char		*type;
+	size_t			 len;
+	unsigned int		 status;
+	json_t			*res;
+
+	if (post)
+		return (muxweb_http_command(h, c, url));
+	if (strcmp(url, "/status") == 0) {
+		res = muxweb_muxd_call(protocol_cmd_name(PROTOCOL_CMD_STATUS),
+		    NULL, err, sizeof(err));
+		return (muxweb_http_json(c, res != NULL ? MHD_HTTP_OK :
+		    MHD_HTTP_BAD_GATEWAY, res, err));
+	}
+	if ((status = muxweb_audit_get(url, &body, &len, &type)) != 0) {
+		if (body == NULL)
+			return (muxweb_http_json(c, status, NULL,
+			    "no such file"));
+		return (muxweb_http_reply_len(c, status, type, body, len));
+	}
+	return (muxweb_http_json(c, MHD_HTTP_NOT_FOUND, NULL, "no such page"));
+}
+
+/* A job's thread: answer its request, and give the connection back. */
+static void *
+muxweb_http_job(void *arg)
+{
+	struct muxweb_job	*j = arg;
+
+	muxweb_http_answer(j->h, j->c, j->url, j->post);
+	MHD_resume_connection(j->c);
+	pthread_mutex_lock(&muxweb_http_lock);
+	muxweb_http_jobs--;
+	pthread_cond_broadcast(&muxweb_http_cond);
+	pthread_mutex_unlock(&muxweb_http_lock);
+	free(j->url);
+	free(j);
+	return (NULL);
+}
+
+/*
+ * Hand a request that may take time to a thread of its own, its
+ * connection suspended until the reply is queued; 503 when
+ * MUXWEB_HTTP_WORKERS are under way.
+ */
+static enum MHD_Result
+muxweb_http_hand(struct muxweb_http *h, struct MHD_Connection *c,
+    const char *url, int post, void **state)
+{
+	struct muxweb_job	*j;
+	pthread_attr_t		 a;
+	pthread_t		 t;
+	int			 e;
+
+	pthread_mutex_lock(&muxweb_http_lock);
+	if (muxweb_http_stopping || muxweb_http_jobs >= MUXWEB_HTTP_WORKERS) {
+		pthread_mutex_unlock(&muxweb_http_lock);
+		return (muxweb_http_json(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+		    NULL, "muxweb is busy, try again"));
+	}
+	muxweb_http_jobs++;
+	pthread_mutex_unlock(&muxweb_http_lock);
+	if ((j = calloc(1, sizeof(*j))) == NULL ||
+	    (j->url = strdup(url)) == NULL)
+		abort();
+	j->h = h;
+	j->c = c;
+	j->post = post;
+	*state = &muxweb_http_asked;
+	MHD_suspend_connection(c);
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	e = pthread_create(&t, &a, muxweb_http_job, j);
+	pthread_attr_destroy(&a);
+	if (e != 0)			/* answered here, then */
+		muxweb_http_job(j);
+	return (MHD_YES);
+}
+
 /* Answer a request. */
 static enum MHD_Result
 muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
@@ -211,11 +432,6 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
     size_t *datalen, void **state)
 {
 	struct muxweb_http	*h = arg;
-	char			 err[MUXWEB_ERRLEN], *body;
-	const char		*type;
-	size_t			 len;
-	unsigned int		 status;
-	json_t			*res;
 
 	(void)version;
 	(void)data;
@@ -227,29 +443,36 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
 		*datalen = 0;
 		return (MHD_YES);
 	}
+	if (*state == &muxweb_http_asked)	/* its job queued no reply */
+		return (MHD_NO);
 	if (strcmp(method, "POST") == 0)
-		return (muxweb_http_command(h, c, url));
+		return (muxweb_http_hand(h, c, url, 1, state));
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 		return (muxweb_http_json(c, MHD_HTTP_METHOD_NOT_ALLOWED, NULL,
 		    "GET or POST"));
 	if (strcmp(url, "/") == 0)
 		return (muxweb_http_reply(c, MHD_HTTP_OK,
 		    "text/html; charset=utf-8", muxweb_page_live));
-	if (strcmp(url, "/status") == 0) {
-		res = muxweb_muxd_call(protocol_cmd_name(PROTOCOL_CMD_STATUS),
-		    NULL, err, sizeof(err));
-		return (muxweb_http_json(c, res != NULL ? MHD_HTTP_OK :
-		    MHD_HTTP_BAD_GATEWAY, res, err));
-	}
 	if (strcmp(url, "/events") == 0)
 		return (muxweb_http_events(c));
-	if ((status = muxweb_audit_get(url, &body, &len, &type)) != 0) {
-		if (body == NULL)
-			return (muxweb_http_json(c, status, NULL,
-			    "no such file"));
-		return (muxweb_http_reply_len(c, status, type, body, len));
-	}
-	return (muxweb_http_json(c, MHD_HTTP_NOT_FOUND, NULL, "no such page"));
+	return (muxweb_http_hand(h, c, url, 0, state));
+}
+
+/*
+ * Let muxweb have a descriptor for each connection it takes, as far as
+ * the hard limit allows (the soft limit is often 1024).
+ */
+static void
+muxweb_http_nofile(void)
+{
+	struct rlimit	rl;
+	rlim_t		want = MUXWEB_HTTP_CLIENTS + 64;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ?
+	    rl.rlim_max : want;
+	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 /*
@@ -262,6 +485,7 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 {
 	struct muxweb_http	*h;
 	struct addrinfo		 hints, *res;
+	pthread_condattr_t	 ca;
 	int			 r;
 
 	memset(&hints, 0, sizeof(hints));
@@ -278,8 +502,13 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 	if ((h = calloc(1, sizeof(*h))) == NULL ||
 	    (token != NULL && (h->token = strdup(token)) == NULL))
 		abort();
-	h->mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-	    MHD_USE_THREAD_PER_CONNECTION | (res->ai_family == AF_INET6 ?
+	muxweb_http_nofile();
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&muxweb_http_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	h->mhd = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD |
+	    MHD_ALLOW_SUSPEND_RESUME | (res->ai_family == AF_INET6 ?
 	    MHD_USE_IPv6 : 0), 0, NULL, NULL, muxweb_http_request, h,
 	    MHD_OPTION_SOCK_ADDR, res->ai_addr,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MUXWEB_HTTP_CLIENTS,
@@ -293,13 +522,33 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 		free(h);
 		return (NULL);
 	}
+	if ((r = pthread_create(&h->ticker, NULL, muxweb_http_ticker,
+	    NULL)) != 0) {
+		snprintf(err, errlen, "cannot start the keepalive: %s",
+		    strerror(r));
+		MHD_stop_daemon(h->mhd);
+		free(h->token);
+		free(h);
+		return (NULL);
+	}
 	return (h);
 }
 
-/* Stop serving. */
+/*
+ * Stop serving: the streams end, the requests under way are answered
+ * first.
+ */
 void
 muxweb_http_stop(struct muxweb_http *h)
 {
+	pthread_mutex_lock(&muxweb_http_lock);
+	muxweb_http_stopping = 1;
+	pthread_cond_broadcast(&muxweb_http_cond);
+	muxweb_http_resume();
+	while (muxweb_http_jobs > 0)
+		pthread_cond_wait(&muxweb_http_cond, &muxweb_http_lock);
+	pthread_mutex_unlock(&muxweb_http_lock);
+	pthread_join(h->ticker, NULL);
 	MHD_stop_daemon(h->mhd);
 	free(h->token);
 	free(h);

@@ -109,7 +109,8 @@ main(int argc, char *argv[])
 				memmove(host, host + 1, strlen(host));
 			}
 		} else {
-			service = host;
+			service = listen;
+			free(host);
 			host = NULL;
 		}
 	}
@@ -120,7 +121,6 @@ main(int argc, char *argv[])
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	muxweb_ring_init();
 	muxweb_audit_init(audit, player, MUXWEB_TRANSCRIPTS, key);
 	muxweb_muxd_init(sock);
 	muxweb_muxd_watch_start();
@@ -135,5 +135,7 @@ main(int argc, char *argv[])
 			break;
 	} while (sig == SIGHUP);
 	muxweb_http_stop(h);
+	free(host);
+	free(token);
 	return (0);
 }

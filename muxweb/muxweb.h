@@ -5,7 +5,8 @@
  * connection, kept for the program's life, whose events every browser
  * shares (a ring of the latest lines, muxweb-ring.c), and a connection a
  * request for a status or a round command (muxweb-muxd.c).  The HTTP
- * server is libmicrohttpd's, a thread a connection (muxweb-http.c); the
+ * server is libmicrohttpd's, the connections sharing one thread, what
+ * takes time in threads of its own (muxweb-http.c); the
  * live room page is one HTML file built in (muxweb-page.c).
  */
 #ifndef MUXWEB_H
@@ -20,9 +21,8 @@
 #define MUXWEB_ERRLEN		512
 
 /* muxweb-ring.c */
-void		 muxweb_ring_init(void);
 uint64_t	 muxweb_ring_add(const char *, size_t);
-char		*muxweb_ring_next(uint64_t *, int);
+char		*muxweb_ring_next(uint64_t *);
 uint64_t	 muxweb_ring_head(void);
 
 /* muxweb-muxd.c */
@@ -36,6 +36,7 @@ struct muxweb_http;
 struct muxweb_http *muxweb_http_start(const char *, const char *,
 		    const char *, char *, size_t);
 void		 muxweb_http_stop(struct muxweb_http *);
+void		 muxweb_http_wake(void);
 
 /* muxweb-audit.c */
 void		 muxweb_audit_init(const char *, const char *, const char *,

@@ -1,0 +1,79 @@
+# muxweb serves a crowd: 500 browsers' event streams open at once are all
+# taken, and a key typed at a judge's terminal reaches every one of them;
+# muxweb's page and /status still answer meanwhile, the streams cost
+# muxweb a few threads, not one each, and idle streams no CPU.  Browsers
+# that go away are let go: a second crowd is taken after the first has
+# left.  A muxd that does not answer holds back the request that waits
+# for it, not the page or the streams.  muxweb stopped with a crowd
+# attached ends their streams and exits 0.
+. tests/integration/lib.sh
+
+N=500
+room1
+muxd_start -f "$T/room.conf"
+W=$(free_port)
+bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" -l "$W"
+WEB=$LAST_PID
+wait_for "curl -sf http://127.0.0.1:$W/status >/dev/null" 5 || fail "muxweb does not answer"
+round_start 1
+J=$(facing E1)
+
+# Open the crowd; wait until each stream has its reply's headers.
+crowd() {
+	python3 tests/tools/sseviewers.py -m "$2" -t 20 "$W" "$N" "$T/ready.$1" \
+	    >"$T/saw.$1" 2>"$T/viewers.$1.err" &
+	PIDS="$PIDS $!"
+	_pid=$!
+	wait_for "[ -e '$T/ready.$1' ]" 30 || fail "the $N streams were not all answered: $(cat "$T/viewers.$1.err")"
+	[ "$(cat "$T/ready.$1")" = "open $N refused 0" ] ||
+		fail "muxweb took $(cat "$T/ready.$1") of $N browsers' streams"
+}
+
+crowd 1 Z
+nthreads=$(ls /proc/"$WEB"/task | wc -l)
+[ "$nthreads" -le 16 ] || fail "muxweb runs $nthreads threads for $N streams"
+curl -sf "http://127.0.0.1:$W/status" | jq -e .round >/dev/null ||
+	fail "/status does not answer with $N streams open"
+curl -sf "http://127.0.0.1:$W/" | grep -q "<html" ||
+	fail "the page does not load with $N streams open"
+# Idle streams cost no CPU: muxweb sleeps while nothing happens.
+t0=$(awk '{ print $14 + $15 }' /proc/"$WEB"/stat)
+sleep 1
+t1=$(awk '{ print $14 + $15 }' /proc/"$WEB"/stat)
+[ $((t1 - t0)) -le 5 ] || fail "muxweb used $((t1 - t0)) ticks in a second of $N idle streams"
+tty "$J" send:Z >/dev/null
+wait "$_pid"
+[ "$(cat "$T/saw.1")" = "saw $N of $N" ] ||
+	fail "the key reached $(cat "$T/saw.1") streams"
+
+# The first crowd has gone: a second one is taken whole.
+crowd 2 Y
+tty "$J" send:Y >/dev/null
+wait "$_pid"
+[ "$(cat "$T/saw.2")" = "saw $N of $N" ] ||
+	fail "after a crowd left, the key reached $(cat "$T/saw.2") streams"
+
+# muxd stopped: /status waits for it, the page and a new stream do not.
+kill -STOP "$MUXD_PID"
+curl -s -o /dev/null "http://127.0.0.1:$W/status" &
+PIDS="$PIDS $!"
+sleep 0.3
+timeout 2 curl -sf "http://127.0.0.1:$W/" | grep -q "<html" ||
+	fail "the page waits for a muxd that does not answer"
+timeout 2 curl -sN "http://127.0.0.1:$W/events" -D "$T/hdr" -o /dev/null
+grep -q "^HTTP/1.1 200" "$T/hdr" ||
+	fail "a stream waits for a muxd that does not answer: $(cat "$T/hdr")"
+kill -CONT "$MUXD_PID"
+
+# Stopped with a crowd attached: the streams end, muxweb exits 0.
+python3 tests/tools/sseviewers.py "$W" "$N" "$T/ready.3" 2>"$T/viewers.3.err" &
+PIDS="$PIDS $!"
+_pid=$!
+wait_for "[ -e '$T/ready.3' ]" 30 || fail "the third crowd was not answered"
+kill -TERM "$WEB"
+wait_for "! kill -0 $WEB" 10 || fail "muxweb did not stop with $N streams open"
+wait "$WEB"
+st=$?
+[ "$st" = 0 ] || fail "muxweb exited $st when stopped with $N streams open"
+wait_for "! kill -0 $_pid" 5 || fail "muxweb's stop did not end the streams"
+echo ok
