@@ -1,32 +1,45 @@
 #!/bin/sh
-# Benchmark: what watchers cost the room.  The one-way latency of a typed
-# stream through muxd's room (its rules, captures and transcripts on),
-# with no watcher and with 500 watchers attached to its control socket
-# (each gets every event: a text event a key), in alternating rounds;
-# the target is a p50 within 10% of none.
+# Benchmark: what watchers and web viewers cost the room.  The one-way
+# latency of a typed stream through muxd's room (its rules, captures and
+# transcripts on), with no watcher, with 500 watchers attached to its
+# control socket (each gets every event: a text event a key), and with
+# 500 browsers' event streams open on muxweb(8) attached to the room, in
+# rounds that take the three in turn; the target is a p50 within 10% of
+# none for each.
 #   sh tests/bench/watchers.sh BUILDDIR
-# BENCH_SMOKE=1 checks the harness with 20 watchers, its figures
+# BENCH_SMOKE=1 checks the harness with 20 of each, its figures
 # meaningless.
 set -u
 B=${1:-build}
 PB=$B/tests/bench/ptybench
 . tests/bench/common
-bench_start watchers "$PB"
+bench_start watchers "$PB" "$B/muxweb/muxweb"
 NW=500 NLAT=20000 ROUNDS=4
 [ -n "${BENCH_SMOKE:-}" ] && NW=20 NLAT=400 ROUNDS=2
 
-# Run the probe with w watchers: its latency samples in $T/samples.w.r.
+# Run the probe with KIND (none, watchers, web) attached: its latency
+# samples in $T/samples.KIND.ROUND.
 probe() {
-	_w=$1 _r=$2
-	if ! FWD_WATCHERS=$_w FWD_CONF="control_clients = $((NW + 16));" \
+	_k=$1 _r=$2 _w=0 _v=0
+	case $_k in
+	watchers) _w=$NW ;;
+	web) _v=$NW ;;
+	esac
+	if ! FWD_WATCHERS=$_w FWD_WEBVIEWERS=$_v \
+	    FWD_CONF="control_clients = $((NW + 16));" \
 	    B=$B "$PB" lat -l 1 -x 1 -n $((NLAT / ROUNDS)) -g 20,300 \
-	    -o "$T/samples.$_w.$_r" -- sh tests/bench/fwd muxd-room \
-	    "$T/run.$_w.$_r" >"$T/out" 2>"$T/err"; then
-		echo "watchers: the run with $_w watchers failed: $(tail -1 "$T/err")" >&2
+	    -o "$T/samples.$_k.$_r" -- sh tests/bench/fwd muxd-room \
+	    "$T/run.$_k.$_r" >"$T/out" 2>"$T/err"; then
+		echo "watchers: the run with $_k failed: $(tail -1 "$T/err")" >&2
 		return 1
 	fi
-	if [ "$_w" -gt 0 ] && ! [ -e "$T/run.$_w.$_r/ctl.sock.watching" ]; then
-		echo "watchers: the $_w watchers were not attached" >&2
+	_ok="$T/run.$_k.$_r/ctl.sock.watching"
+	if [ "$_k" != none ] && ! [ -e "$_ok" ]; then
+		echo "watchers: the $NW $_k were not attached" >&2
+		return 1
+	fi
+	if [ "$_k" = web ] && [ "$(cat "$_ok")" != "open $NW refused 0" ]; then
+		echo "watchers: muxweb took $(cat "$_ok") of $NW streams" >&2
 		return 1
 	fi
 }
@@ -34,27 +47,40 @@ probe() {
 status=0
 r=1
 while [ $r -le $ROUNDS ]; do
-	# Alternate which goes first, so that neither gets the warmer start.
-	if [ $((r % 2)) = 1 ]; then order="0 $NW"; else order="$NW 0"; fi
-	for w in $order; do
-		probe "$w" "$r" || status=1
+	# Turn which goes first, so that none always gets the warmer start.
+	case $((r % 3)) in
+	1) order="none watchers web" ;;
+	2) order="watchers web none" ;;
+	0) order="web none watchers" ;;
+	esac
+	for k in $order; do
+		probe "$k" "$r" || status=1
 	done
 	r=$((r + 1))
 done
-for w in 0 $NW; do
-	cat "$T"/samples.$w.* >"$T/samples.$w" 2>/dev/null
-	"$PB" stats "$T/samples.$w" | tr ' ' '\n' |
-	    sed -n "s/^\(p50\|p99\)=\(.*\)/$w \1 \2/p" >>"$T/stats"
+for k in none watchers web; do
+	cat "$T"/samples.$k.* >"$T/samples.$k" 2>/dev/null
+	"$PB" stats "$T/samples.$k" | tr ' ' '\n' |
+	    sed -n "s/^\(p50\|p99\)=\(.*\)/$k \1 \2/p" >>"$T/stats"
 done
 awk -v nw=$NW -v st=$status '
 { v[$1 " " $2] = $3 }
-END {
-	p0 = v["0 p50"]; pw = v[nw " p50"]
-	printf("\nwatchers: one-way latency of a typed stream through muxd room, us\n")
-	printf("%-14s %10s %10s\n", "", "p50", "p99")
-	printf("%-14s %10.1f %10.1f\n", "no watcher", p0, v["0 p99"])
-	printf("%-14s %10.1f %10.1f\n", nw " watchers", pw, v[nw " p99"])
+function row(k, label) {
+	printf("%-16s %10.1f %10.1f\n", label, v[k " p50"], v[k " p99"])
+}
+function target(k, label,	p0, pw, ok) {
+	p0 = v["none p50"]; pw = v[k " p50"]
 	ok = p0 > 0 && pw > 0 && pw <= 1.10 * p0
-	printf("%-34s %-17s %-17s %s\n", "watchers: " nw " attached, p50", sprintf("%.2fx", p0 > 0 ? pw / p0 : 0), "<= 1.10x none", ok ? "ok" : "MISSED")
-	exit (ok && st == 0) ? 0 : 1
+	printf("%-34s %-17s %-17s %s\n", label ", p50", sprintf("%.2fx", p0 > 0 ? pw / p0 : 0), "<= 1.10x none", ok ? "ok" : "MISSED")
+	return ok
+}
+END {
+	printf("\nwatchers: one-way latency of a typed stream through muxd room, us\n")
+	printf("%-16s %10s %10s\n", "", "p50", "p99")
+	row("none", "none attached")
+	row("watchers", nw " watchers")
+	row("web", nw " web viewers")
+	a = target("watchers", "watchers: " nw " attached")
+	b = target("web", "web viewers: " nw " on muxweb")
+	exit (a && b && st == 0) ? 0 : 1
 }' "$T/stats"

@@ -85,16 +85,19 @@ else
 	[ $st = 0 ] || fail "every target met, yet the exit status is $st"
 fi
 
-# The watchers' benchmark: both rows measured, its target judged.
+# The watchers' benchmark: the three rows measured (none, watchers, web
+# viewers on muxweb), both targets judged, every stream taken.
 TMPDIR=$T BENCH_SMOKE=1 sh tests/bench/watchers.sh "$B" >"$T/watch" 2>"$T/watch.err"
 st=$?
-[ $st -le 1 ] && ! grep -q failed "$T/watch.err" ||
+[ $st -le 1 ] && ! grep -q '^watchers:' "$T/watch.err" ||
 	{ cat "$T/watch" "$T/watch.err" >&2; fail "watchers.sh failed ($st)"; }
-for row in 'no watcher' '20 watchers'; do
+for row in 'none attached' '20 watchers' '20 web viewers'; do
 	grep -Eq "^$row +[0-9.]+ +[0-9.]+$" "$T/watch" || fail "watchers: no row '$row': $(cat "$T/watch")"
 done
 grep -Eq '^watchers: 20 attached, p50 .* (ok|MISSED)$' "$T/watch" ||
 	fail "watchers: the target was not judged: $(cat "$T/watch")"
+grep -Eq '^web viewers: 20 on muxweb, p50 .* (ok|MISSED)$' "$T/watch" ||
+	fail "watchers: the web viewers' target was not judged: $(cat "$T/watch")"
 # The flame graph, where perf can sample here: its stacks, its picture
 # and what the samples fell on.
 if command -v perf >/dev/null && perf record -q -e cpu-clock -o "$T/p.data" true 2>/dev/null; then

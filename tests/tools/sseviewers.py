@@ -8,23 +8,19 @@ line "open N refused R"); each stream's text goes to no file, but the
 streams that saw MARK in an event ("data:" line) are counted, and with
 -m the program exits as soon as all open streams saw it, or after
 TIMEOUT seconds, printing "saw K of N".  Without -m it reads until
-muxweb closes the streams, or until the file GONE no longer exists (the
-benchmark's muxd socket), checked every second.
+muxweb closes the streams.
 
-    python3 tests/tools/sseviewers.py [-m MARK -t TIMEOUT] [-g GONE]
-        PORT N READY
+    python3 tests/tools/sseviewers.py [-m MARK [-t TIMEOUT]] PORT N READY
 """
 import argparse
 import os
 import selectors
 import socket
-import sys
 import time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("-m", dest="mark")
 ap.add_argument("-t", dest="timeout", type=float, default=30)
-ap.add_argument("-g", dest="gone")
 ap.add_argument("port", type=int)
 ap.add_argument("n", type=int)
 ap.add_argument("ready")
@@ -58,7 +54,6 @@ mark = a.mark.encode() if a.mark else None
 ready = False
 refused = 0
 deadline = None
-last_gone = time.monotonic()
 
 
 def check_ready():
@@ -111,10 +106,6 @@ while sel.get_map():
         if deadline is None:
             deadline = now + a.timeout
         if all(st.saw for st in live) or now > deadline:
-            break
-    if a.gone and now - last_gone >= 1:
-        last_gone = now
-        if not os.path.exists(a.gone):
             break
 if mark is not None:
     print("saw %d of %d" % (sum(1 for st in streams if st.saw), a.n))
