@@ -4,8 +4,9 @@
 # muxweb a few threads, not one each, and idle streams no CPU.  Browsers
 # that go away are let go: a second crowd is taken after the first has
 # left.  A muxd that does not answer holds back the request that waits
-# for it, not the page or the streams.  muxweb stopped with a crowd
-# attached ends their streams and exits 0.
+# for it, not the page or the streams.  A stream is sent a comment every
+# 15 s.  muxweb stopped with a crowd attached ends their streams and
+# exits 0.
 . tests/integration/lib.sh
 
 N=500
@@ -15,6 +16,9 @@ W=$(free_port)
 bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" -l "$W"
 WEB=$LAST_PID
 wait_for "curl -sf http://127.0.0.1:$W/status >/dev/null" 5 || fail "muxweb does not answer"
+# One more browser, for the keepalive comment of every 15 s (checked last).
+curl -sN "http://127.0.0.1:$W/events" >"$T/kept" &
+PIDS="$PIDS $!"
 round_start 1
 J=$(facing E1)
 
@@ -64,6 +68,10 @@ timeout 2 curl -sN "http://127.0.0.1:$W/events" -D "$T/hdr" -o /dev/null
 grep -q "^HTTP/1.1 200" "$T/hdr" ||
 	fail "a stream waits for a muxd that does not answer: $(cat "$T/hdr")"
 kill -CONT "$MUXD_PID"
+
+# The stream open from the start was sent its keepalive comment.
+wait_for "grep -q '^: muxweb' '$T/kept'" 20 ||
+	fail "no keepalive comment on a stream open for 15 s: $(cat "$T/kept")"
 
 # Stopped with a crowd attached: the streams end, muxweb exits 0.
 python3 tests/tools/sseviewers.py "$W" "$N" "$T/ready.3" 2>"$T/viewers.3.err" &
