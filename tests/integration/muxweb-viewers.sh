@@ -3,8 +3,8 @@
 # muxweb's page and /status still answer meanwhile, the streams cost
 # muxweb a few threads, not one each, and idle streams no CPU.  Browsers
 # that go away are let go: a second crowd is taken after the first has
-# left.  A muxd that does not answer holds back the request that waits
-# for it, not the page or the streams.  A stream is sent a comment every
+# left.  A muxd that does not answer holds back the requests that wait
+# for it (64 at most, the next told 503), not the page or the streams.  A stream is sent a comment every
 # 15 s.  muxweb stopped with a crowd attached ends their streams and
 # exits 0.
 . tests/integration/lib.sh
@@ -58,16 +58,26 @@ wait "$_pid"
 	fail "after a crowd left, the key reached $(cat "$T/saw.2") streams"
 
 # muxd stopped: /status waits for it, the page and a new stream do not.
+# 64 such requests wait at most: the next is told 503 at once.
 kill -STOP "$MUXD_PID"
-curl -s -o /dev/null "http://127.0.0.1:$W/status" &
-PIDS="$PIDS $!"
-sleep 0.3
+waiting=
+for i in $(seq 64); do
+	curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$W/status" >>"$T/codes" &
+	waiting="$waiting $!"
+done
+PIDS="$PIDS $waiting"
+sleep 0.5
+code=$(timeout 2 curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$W/status")
+[ "$code" = 503 ] || fail "a 65th request waiting for muxd was answered '$code', not 503"
 timeout 2 curl -sf "http://127.0.0.1:$W/" | grep -q "<html" ||
 	fail "the page waits for a muxd that does not answer"
 timeout 2 curl -sN "http://127.0.0.1:$W/events" -D "$T/hdr" -o /dev/null
 grep -q "^HTTP/1.1 200" "$T/hdr" ||
 	fail "a stream waits for a muxd that does not answer: $(cat "$T/hdr")"
 kill -CONT "$MUXD_PID"
+wait $waiting
+[ "$(grep -c '^200$' "$T/codes")" = 64 ] ||
+	fail "the 64 requests that waited for muxd: $(sort "$T/codes" | uniq -c)"
 
 # The stream open from the start was sent its keepalive comment.
 wait_for "grep -q '^: muxweb' '$T/kept'" 20 ||
