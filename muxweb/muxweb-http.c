@@ -42,6 +42,8 @@
 #define MUXWEB_HTTP_KEEPALIVE	15	/* seconds between comments */
 #define MUXWEB_HTTP_CLIENTS	2000	/* connections at once */
 #define MUXWEB_HTTP_WORKERS	64	/* slow requests at once */
+/* Descriptors kept for the rest: muxd's sockets, the audit's files... */
+#define MUXWEB_HTTP_SPARE	(2 * MUXWEB_HTTP_WORKERS + 16)
 
 struct muxweb_http {
 	struct MHD_Daemon	*mhd;
@@ -78,7 +80,7 @@ struct muxweb_job {
 static LIST_HEAD(, muxweb_stream) muxweb_http_waiting =
     LIST_HEAD_INITIALIZER(muxweb_http_waiting);
 static pthread_mutex_t	 muxweb_http_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t	 muxweb_http_cond = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t	 muxweb_http_cond;	/* monotonic; muxweb_http_start */
 static unsigned long	 muxweb_http_tick;
 static int		 muxweb_http_jobs;
 static int		 muxweb_http_stopping;
@@ -396,15 +398,22 @@ muxweb_http_hand(struct muxweb_http *h, struct MHD_Connection *c,
     const char *url, int post, void **state)
 {
 	struct muxweb_job	*j;
+	char			 why[128];
 	pthread_attr_t		 a;
 	pthread_t		 t;
 	int			 e;
 
 	pthread_mutex_lock(&muxweb_http_lock);
 	if (muxweb_http_stopping || muxweb_http_jobs >= MUXWEB_HTTP_WORKERS) {
+		if (muxweb_http_stopping)
+			snprintf(why, sizeof(why), "muxweb is stopping");
+		else
+			snprintf(why, sizeof(why), "muxweb is busy: %d "
+			    "requests already wait for muxd or the audit's "
+			    "files; try again", MUXWEB_HTTP_WORKERS);
 		pthread_mutex_unlock(&muxweb_http_lock);
 		return (muxweb_http_json(c, MHD_HTTP_SERVICE_UNAVAILABLE,
-		    NULL, "muxweb is busy, try again"));
+		    NULL, why));
 	}
 	muxweb_http_jobs++;
 	pthread_mutex_unlock(&muxweb_http_lock);
@@ -459,20 +468,34 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
 }
 
 /*
- * Let muxweb have a descriptor for each connection it takes, as far as
- * the hard limit allows (the soft limit is often 1024).
+ * The connections muxweb can take: MUXWEB_HTTP_CLIENTS, the soft limit on
+ * descriptors raised for them as far as the hard limit allows (the soft
+ * limit is often 1024), with MUXWEB_HTTP_SPARE kept for the rest; fewer
+ * when the limit is lower, and said.  Past the descriptor limit a
+ * connection would wait unanswered, where past this one it is closed.
  */
-static void
+static unsigned int
 muxweb_http_nofile(void)
 {
 	struct rlimit	rl;
-	rlim_t		want = MUXWEB_HTTP_CLIENTS + 64;
+	rlim_t		want = MUXWEB_HTTP_CLIENTS + MUXWEB_HTTP_SPARE;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur >= want)
-		return;
-	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ?
-	    rl.rlim_max : want;
-	setrlimit(RLIMIT_NOFILE, &rl);
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		return (MUXWEB_HTTP_CLIENTS);
+	if (rl.rlim_cur < want) {
+		rl.rlim_cur = rl.rlim_max != RLIM_INFINITY &&
+		    rl.rlim_max < want ? rl.rlim_max : want;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur >= want)
+		return (MUXWEB_HTTP_CLIENTS);
+	rl.rlim_cur = rl.rlim_cur > MUXWEB_HTTP_SPARE + 16 ?
+	    rl.rlim_cur - MUXWEB_HTTP_SPARE : 16;
+	fprintf(stderr, "muxweb: %llu connections at most, not %d: the limit "
+	    "on open files (RLIMIT_NOFILE) is too low for more\n",
+	    (unsigned long long)rl.rlim_cur, MUXWEB_HTTP_CLIENTS);
+	return ((unsigned int)rl.rlim_cur);
 }
 
 /*
@@ -486,6 +509,7 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 	struct muxweb_http	*h;
 	struct addrinfo		 hints, *res;
 	pthread_condattr_t	 ca;
+	unsigned int		 clients;
 	int			 r;
 
 	memset(&hints, 0, sizeof(hints));
@@ -502,7 +526,7 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 	if ((h = calloc(1, sizeof(*h))) == NULL ||
 	    (token != NULL && (h->token = strdup(token)) == NULL))
 		abort();
-	muxweb_http_nofile();
+	clients = muxweb_http_nofile();
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&muxweb_http_cond, &ca);
@@ -511,27 +535,27 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 	    MHD_ALLOW_SUSPEND_RESUME | (res->ai_family == AF_INET6 ?
 	    MHD_USE_IPv6 : 0), 0, NULL, NULL, muxweb_http_request, h,
 	    MHD_OPTION_SOCK_ADDR, res->ai_addr,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MUXWEB_HTTP_CLIENTS,
+	    MHD_OPTION_CONNECTION_LIMIT, clients,
 	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 	    MHD_OPTION_END);
 	freeaddrinfo(res);
 	if (h->mhd == NULL) {
 		snprintf(err, errlen, "cannot listen on %s:%s",
 		    listen != NULL ? listen : "127.0.0.1", service);
-		free(h->token);
-		free(h);
-		return (NULL);
+		goto fail;
 	}
 	if ((r = pthread_create(&h->ticker, NULL, muxweb_http_ticker,
 	    NULL)) != 0) {
-		snprintf(err, errlen, "cannot start the keepalive: %s",
+		snprintf(err, errlen, "cannot start the keepalive thread: %s",
 		    strerror(r));
 		MHD_stop_daemon(h->mhd);
-		free(h->token);
-		free(h);
-		return (NULL);
+		goto fail;
 	}
 	return (h);
+fail:
+	free(h->token);
+	free(h);
+	return (NULL);
 }
 
 /*

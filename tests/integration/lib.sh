@@ -200,6 +200,18 @@ room2004() {
 	} >"$T/room.conf"
 }
 
+# Send each of the ptys $T/PORT about 40 KB of text (base64 of random
+# bytes), all at once, and wait until every one was written.
+send_bulk() {
+	_w=
+	for _p; do
+		head -c 30000 /dev/urandom | base64 >"$T/$_p" &
+		_w="$_w $!"
+	done
+	# shellcheck disable=SC2086
+	wait $_w
+}
+
 # Print the port of an entity (E1 -> e1) or of a station's side (J1 left -> j1l).
 eport() { echo "$1" | tr 'EC' 'ec'; }
 sport() { echo "j$(echo "$1" | tr -d 'J')$(echo "$2" | cut -c1)"; }

@@ -4,7 +4,8 @@
 # muxweb a few threads, not one each, and idle streams no CPU.  Browsers
 # that go away are let go: a second crowd is taken after the first has
 # left.  A muxd that does not answer holds back the requests that wait
-# for it (64 at most, the next told 503), not the page or the streams.  A stream is sent a comment every
+# for it (64 at most, the next told 503), not the page or the streams.
+# Under a low limit on open files, muxweb says how many it can take.  A stream is sent a comment every
 # 15 s.  muxweb stopped with a crowd attached ends their streams and
 # exits 0.
 . tests/integration/lib.sh
@@ -67,8 +68,10 @@ for i in $(seq 64); do
 done
 PIDS="$PIDS $waiting"
 sleep 0.5
-code=$(timeout 2 curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$W/status")
+code=$(timeout 2 curl -s -o "$T/busy" -w '%{http_code}' "http://127.0.0.1:$W/status")
 [ "$code" = 503 ] || fail "a 65th request waiting for muxd was answered '$code', not 503"
+jq -e '.error | test("64 requests already wait for muxd")' "$T/busy" >/dev/null ||
+	fail "the 503 does not say why: $(cat "$T/busy")"
 timeout 2 curl -sf "http://127.0.0.1:$W/" | grep -q "<html" ||
 	fail "the page waits for a muxd that does not answer"
 timeout 2 curl -sN "http://127.0.0.1:$W/events" -D "$T/hdr" -o /dev/null
@@ -82,6 +85,16 @@ wait $waiting
 # The stream open from the start was sent its keepalive comment.
 wait_for "grep -q '^: muxweb' '$T/kept'" 20 ||
 	fail "no keepalive comment on a stream open for 15 s: $(cat "$T/kept")"
+
+# Under a low limit on open files muxweb says how many it can take.
+W2=$(free_port)
+prlimit --nofile=256:256 "$ROOT/$B/muxweb/muxweb" -s "$SOCK" -l "$W2" \
+    2>"$T/web2.err" &
+PIDS="$PIDS $!"
+wait_for "curl -sf http://127.0.0.1:$W2/status >/dev/null" 5 ||
+	fail "muxweb under 256 open files does not answer: $(cat "$T/web2.err")"
+grep -q "^muxweb: 112 connections at most, not 2000: the limit on open files (RLIMIT_NOFILE)" "$T/web2.err" ||
+	fail "muxweb under 256 open files did not say its limit: $(cat "$T/web2.err")"
 
 # Stopped with a crowd attached: the streams end, muxweb exits 0.
 python3 tests/tools/sseviewers.py "$W" "$N" "$T/ready.3" 2>"$T/viewers.3.err" &

@@ -26,18 +26,10 @@ while [ "$n" != "$(grep -c F_DUPFD "$T/strace")" ]; do
 	sleep 2
 done
 
-PORTS=
-for s in 1 2 3 4; do
-	PORTS="$PORTS j${s}l j${s}r e$s c$s"
-done
+PORTS="j1l j1r e1 c1 j2l j2r e2 c2 j3l j3r e3 c3 j4l j4r e4 c4"
 # No round: every port's bytes go to its own unrouted capture.
-w=
-for p in $PORTS; do
-	head -c 30000 /dev/urandom | base64 >"$T/$p" &
-	w="$w $!"
-done
 # shellcheck disable=SC2086
-wait $w
+send_bulk $PORTS
 # The sync a second after those bytes is under way: a line to each port.
 sleep 1.5
 for p in $PORTS; do

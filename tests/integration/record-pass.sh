@@ -16,15 +16,7 @@ MUXD_WRAP="strace -f -qq -ttt -y --seccomp-bpf -e trace=fcntl,epoll_wait -o $T/s
 main=$MUXD_PID
 
 # No round: every port's bytes go to its own unrouted capture.
-w=
-for s in 1 2 3 4; do
-	for p in "j${s}l" "j${s}r" "e$s" "c$s"; do
-		head -c 30000 /dev/urandom | base64 >"$T/$p" &
-		w="$w $!"
-	done
-done
-# shellcheck disable=SC2086
-wait $w
+send_bulk j1l j1r e1 c1 j2l j2r e2 c2 j3l j3r e3 c3 j4l j4r e4 c4
 sleep 2.5
 muxd_stop
 
