@@ -17,7 +17,11 @@
  * A room's audience can be hundreds of browsers, each holding an event
  * stream open for hours, so the connections share one thread (an epoll
  * loop): a stream with nothing to send is suspended, and the ring's
- * new lines, or the keepalive's tick, resume the suspended ones.  What
+ * new lines, or the keepalive's tick, resume the suspended ones.
+ * libmicrohttpd does not watch a suspended connection, so the keepalive's
+ * thread looks every second for the browsers that went away and lets
+ * their connections go, or they would hold their places until the next
+ * line or tick, and a full muxweb would keep the next browser waiting.  What
  * can take time (muxd's replies, the audit's files and tools) is done in
  * a thread of its own, the request's connection suspended meanwhile, so
  * a slow muxd never holds the streams back.
@@ -28,6 +32,7 @@
 #include <sys/socket.h>
 
 #include <netdb.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +45,7 @@
 #include "muxweb.h"
 
 #define MUXWEB_HTTP_KEEPALIVE	15	/* seconds between comments */
+#define MUXWEB_HTTP_WATCH	1	/* seconds between looks for the gone */
 #define MUXWEB_HTTP_CLIENTS	2000	/* connections at once */
 #define MUXWEB_HTTP_WORKERS	64	/* slow requests at once */
 /* Descriptors kept for the rest: muxd's sockets, the audit's files... */
@@ -52,12 +58,14 @@ struct muxweb_http {
 };
 
 /*
- * One browser's event stream: the last line it was sent, what is left of
- * the text being sent, the keepalive tick of its last send, and its place
- * among the suspended.
+ * One browser's event stream: its connection's socket, whether the
+ * browser went away, the last line it was sent, what is left of the text
+ * being sent, the keepalive tick of its last send, and its place among
+ * the suspended.
  */
 struct muxweb_stream {
 	struct MHD_Connection	*c;
+	int			 fd, gone;
 	uint64_t		 seen;
 	char			*pending;
 	size_t			 len, off;
@@ -181,6 +189,8 @@ muxweb_http_events_read(void *arg, uint64_t pos, char *buf, size_t max)
 	int			 r;
 
 	(void)pos;
+	if (st->gone)
+		return (MHD_CONTENT_READER_END_WITH_ERROR);
 	for (;;) {
 		while (done < max) {
 			if (st->off == st->len &&
@@ -227,6 +237,7 @@ muxweb_http_events_free(void *arg)
 static enum MHD_Result
 muxweb_http_events(struct MHD_Connection *c)
 {
+	const union MHD_ConnectionInfo *ci;
 	struct MHD_Response	*r;
 	struct muxweb_stream	*st;
 	enum MHD_Result		 ret;
@@ -234,6 +245,8 @@ muxweb_http_events(struct MHD_Connection *c)
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return (MHD_NO);
 	st->c = c;
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	st->fd = ci != NULL ? ci->connect_fd : -1;
 	st->seen = muxweb_ring_head();
 	pthread_mutex_lock(&muxweb_http_lock);
 	st->tick = muxweb_http_tick;
@@ -272,25 +285,77 @@ muxweb_http_wake(void)
 	pthread_mutex_unlock(&muxweb_http_lock);
 }
 
-/* The keepalive's thread: a tick every MUXWEB_HTTP_KEEPALIVE seconds. */
+/*
+ * Let go of the suspended streams whose browsers went away (hung up or
+ * closed their side): each is resumed marked gone, and libmicrohttpd
+ * closes it.  A suspended connection stays open, so its socket is its
+ * own while the caller holds muxweb_http_lock.  *pfd and *size: the
+ * poll(2) array, kept from one look to the next.
+ */
+static void
+muxweb_http_reap(struct pollfd **pfd, size_t *size)
+{
+	struct muxweb_stream	*st, *next;
+	size_t			 n = 0, i;
+
+	LIST_FOREACH(st, &muxweb_http_waiting, entry) {
+		if (st->fd < 0)
+			continue;
+		if (n == *size) {
+			*size = *size != 0 ? 2 * *size : 64;
+			if ((*pfd = reallocarray(*pfd, *size,
+			    sizeof(**pfd))) == NULL)
+				abort();
+		}
+		(*pfd)[n].fd = st->fd;
+		(*pfd)[n++].events = POLLRDHUP; /* not POLLIN: a browser may
+						   send more, and stay */
+	}
+	if (n == 0 || poll(*pfd, n, 0) <= 0)
+		return;
+	i = 0;
+	for (st = LIST_FIRST(&muxweb_http_waiting); st != NULL; st = next) {
+		next = LIST_NEXT(st, entry);
+		if (st->fd < 0)
+			continue;
+		if ((*pfd)[i++].revents != 0) {
+			st->gone = 1;
+			LIST_REMOVE(st, entry);
+			MHD_resume_connection(st->c);
+		}
+	}
+}
+
+/*
+ * The keepalive's thread: a tick every MUXWEB_HTTP_KEEPALIVE seconds, and
+ * every MUXWEB_HTTP_WATCH a look for the browsers that went away.
+ */
 static void *
 muxweb_http_ticker(void *arg)
 {
-	struct timespec	until;
+	struct pollfd	*pfd = NULL;
+	size_t		 size = 0;
+	struct timespec	 until;
+	int		 i;
 
 	(void)arg;
 	pthread_mutex_lock(&muxweb_http_lock);
 	while (!muxweb_http_stopping) {
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_sec += MUXWEB_HTTP_KEEPALIVE;
-		while (!muxweb_http_stopping &&
-		    pthread_cond_timedwait(&muxweb_http_cond,
-		    &muxweb_http_lock, &until) == 0)
-			;
+		for (i = 0; i < MUXWEB_HTTP_KEEPALIVE / MUXWEB_HTTP_WATCH &&
+		    !muxweb_http_stopping; i++) {
+			clock_gettime(CLOCK_MONOTONIC, &until);
+			until.tv_sec += MUXWEB_HTTP_WATCH;
+			while (!muxweb_http_stopping &&
+			    pthread_cond_timedwait(&muxweb_http_cond,
+			    &muxweb_http_lock, &until) == 0)
+				;
+			muxweb_http_reap(&pfd, &size);
+		}
 		muxweb_http_tick++;
 		muxweb_http_resume();
 	}
 	pthread_mutex_unlock(&muxweb_http_lock);
+	free(pfd);
 	return (NULL);
 }
 

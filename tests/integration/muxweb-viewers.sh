@@ -5,8 +5,9 @@
 # that go away are let go: a second crowd is taken after the first has
 # left.  A muxd that does not answer holds back the requests that wait
 # for it (64 at most, the next told 503), not the page or the streams.
-# Under a low limit on open files, muxweb says how many it can take.  A stream is sent a comment every
-# 15 s.  muxweb stopped with a crowd attached ends their streams and
+# Under a low limit on open files, muxweb says how many it can take, and
+# once full it lets go of the browsers that left within seconds.  A
+# stream is sent a comment every 15 s.  muxweb stopped with a crowd attached ends their streams and
 # exits 0.
 . tests/integration/lib.sh
 
@@ -95,6 +96,22 @@ wait_for "curl -sf http://127.0.0.1:$W2/status >/dev/null" 5 ||
 	fail "muxweb under 256 open files does not answer: $(cat "$T/web2.err")"
 grep -q "^muxweb: 112 connections at most, not 2000: the limit on open files (RLIMIT_NOFILE)" "$T/web2.err" ||
 	fail "muxweb under 256 open files did not say its limit: $(cat "$T/web2.err")"
+# Full, it lets go of the browsers that went away within seconds, not
+# at the next line or keepalive (15 s after its start): a new crowd that
+# comes once they left is taken whole at once.
+python3 tests/tools/sseviewers.py "$W2" 112 "$T/ready.w2a" 2>"$T/viewers.w2a.err" &
+_pid=$!
+PIDS="$PIDS $_pid"
+wait_for "[ -e '$T/ready.w2a' ]" 10 || fail "112 streams were not answered under 256 open files"
+[ "$(cat "$T/ready.w2a")" = "open 112 refused 0" ] ||
+	fail "muxweb under 256 open files took $(cat "$T/ready.w2a") of 112 streams"
+kill "$_pid"
+python3 tests/tools/sseviewers.py "$W2" 112 "$T/ready.w2b" 2>"$T/viewers.w2b.err" &
+PIDS="$PIDS $!"
+wait_for "[ -e '$T/ready.w2b' ]" 4 ||
+	fail "a full muxweb did not let go of 112 browsers that went away: a new crowd waited"
+[ "$(cat "$T/ready.w2b")" = "open 112 refused 0" ] ||
+	fail "after 112 browsers went away, muxweb took $(cat "$T/ready.w2b") of 112"
 
 # Stopped with a crowd attached: the streams end, muxweb exits 0.
 python3 tests/tools/sseviewers.py "$W" "$N" "$T/ready.3" 2>"$T/viewers.3.err" &
