@@ -10,9 +10,12 @@
  * CONTROL_WATCH_MAX bytes of backlog, so no client can hold up the daemon.
  *
  * Events are serialised once and gathered for CONTROL_BATCH_MS, then
- * written to every watcher in one go, at the loop's lowest priority: a
- * key typed costs muxd one line added to the batch, not a write to each
- * of hundreds of watchers, and no byte being forwarded waits for them.
+ * given to every watcher in one go, at the loop's lowest priority: a key
+ * typed costs muxd one line added to the batch, not a write to each of
+ * hundreds of watchers.  The batch's text is kept once, each watcher's
+ * output referring to it, and the loop looks for input between the
+ * watchers' writes (MUXD_CONTROL_BURST), so a byte being forwarded waits
+ * for a few of them at most.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -437,24 +440,49 @@ control_backlog_ok(struct control_client *c)
 	return (1);
 }
 
-/* Write the events gathered to every watcher. */
+/* A batch's text, kept once for the watchers' outputs that refer to it. */
+struct control_shared {
+	int	refs;
+	char	text[];
+};
+
+/* A watcher's output is done with a batch's text. */
+static void
+control_shared_unref(const void *data, size_t len, void *arg)
+{
+	struct control_shared	*sh = arg;
+
+	(void)data;
+	(void)len;
+	if (--sh->refs == 0)
+		free(sh);
+}
+
+/* Give the events gathered to every watcher: one copy, referred to. */
 static void
 control_batch_flush(void)
 {
 	struct control_client	*c, *next;
-	unsigned char		*p;
+	struct control_shared	*sh;
 	size_t			 len;
 
 	if (control_batch == NULL ||
 	    (len = evbuffer_get_length(control_batch)) == 0)
 		return;
-	p = evbuffer_pullup(control_batch, -1);
+	if ((sh = malloc(sizeof(*sh) + len)) == NULL)
+		fatal("control: the events' batch");
+	sh->refs = 1;
+	evbuffer_remove(control_batch, sh->text, len);
 	for (c = TAILQ_FIRST(&control_clients); c != NULL; c = next) {
 		next = TAILQ_NEXT(c, entry);
-		if (c->watching && !c->closing && control_backlog_ok(c))
-			evbuffer_add(bufferevent_get_output(c->bev), p, len);
+		if (!c->watching || c->closing || !control_backlog_ok(c))
+			continue;
+		sh->refs++;
+		if (evbuffer_add_reference(bufferevent_get_output(c->bev),
+		    sh->text, len, control_shared_unref, sh) == -1)
+			sh->refs--;
 	}
-	evbuffer_drain(control_batch, len);
+	control_shared_unref(NULL, 0, sh);
 }
 
 /* The batch's time is up: out to the watchers. */

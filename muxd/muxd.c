@@ -448,6 +448,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct event	*sigs[5];
+	struct event_config *cfg;
 	const int	 signums[5] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD, 0 };
 	const char	*file = MUXD_CONF, *sockpath = NULL, *user = NULL;
 	char		 err[MUXD_ERRLEN], **pairs = NULL;
@@ -529,10 +530,19 @@ main(int argc, char *argv[])
 	signal(SIGPIPE, SIG_IGN);
 	/* Entries' programs are started by a spawner that keeps root. */
 	spawn_start(user, muxd_has_exec(pairs, npairs));
-	/* Byte times come from port_time(), not from the loop's clock. */
-	if ((muxd_base = event_base_new()) == NULL ||
+	/*
+	 * Byte times come from port_time(), not from the loop's clock.  The
+	 * loop looks for new input after every MUXD_CONTROL_BURST callbacks
+	 * of the control socket's priority, so a batch written to hundreds
+	 * of watchers does not hold back a byte that comes meanwhile.
+	 */
+	if ((cfg = event_config_new()) == NULL ||
+	    event_config_set_max_dispatch_interval(cfg, NULL,
+	    MUXD_CONTROL_BURST, MUXD_PRIO_CONTROL) == -1 ||
+	    (muxd_base = event_base_new_with_config(cfg)) == NULL ||
 	    event_base_priority_init(muxd_base, MUXD_PRIOS) == -1)
 		fatalx("cannot create the event loop");
+	event_config_free(cfg);
 	port_hooks_set(muxd_base, &muxd_port_hooks);
 	spawn_listen(muxd_base);
 	for (i = 0; signums[i] != 0; i++) {

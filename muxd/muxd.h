@@ -39,6 +39,7 @@
  */
 #define MUXD_PRIOS		3
 #define MUXD_PRIO_CONTROL	2
+#define MUXD_CONTROL_BURST	16	/* its callbacks between looks */
 
 /* tap.c */
 struct port;
