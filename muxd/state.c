@@ -204,7 +204,8 @@ state_append(const char *name, const char *header, const char *text,
 			hl = 0;
 		if ((buf = malloc(hl + len)) == NULL)
 			fatal("malloc");
-		memcpy(buf, header, hl);
+		if (hl > 0)
+			memcpy(buf, header, hl);
 		memcpy(buf + hl, text, len);
 		if (write(fd, buf, hl + len) == (ssize_t)(hl + len))
 			rv = 0;

@@ -79,12 +79,12 @@ cmd_stats_json(const char *name, struct stats_series *s, int lat,
 		    sum.mechanical == 1);
 	if (o == NULL)
 		err(1, NULL);
-	if (sum.n > 0 && json_object_update(o, json_pack(
+	if (sum.n > 0 && json_object_update_new(o, json_pack(
 	    "{sf sf sf sf sf}", "median", sum.median, "q1", sum.q1, "q3",
 	    sum.q3, "min", sum.min, "max", sum.max)) == -1)
 		err(1, NULL);
 	if (sum.n > 0 && !lat)
-		json_object_update(o, json_pack("{sf sf sf}", "iqr",
+		json_object_update_new(o, json_pack("{sf sf sf}", "iqr",
 		    sum.q3 - sum.q1, "cv", sum.cv, "qcd", sum.qcd));
 	return (o);
 }

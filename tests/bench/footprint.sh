@@ -27,6 +27,10 @@ for x in valgrind:valgrind python3:python3 objdump:binutils readelf:binutils; do
 		exit 0
 	}
 done
+if nm "$B/muxd/muxd" 2>/dev/null | grep -q __asan_init; then
+	echo "footprint: $B/muxd/muxd is built with -fsanitize=address, which valgrind cannot run; skipped"
+	exit 0
+fi
 . tests/bench/common
 bench_start footprint "$PB" "$B/muxd/muxd" "$B/muxctl/muxctl" \
     "$B/tests/bench/minifwd"

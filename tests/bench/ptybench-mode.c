@@ -103,6 +103,28 @@ ptybench_mode_poke(int fd, unsigned char c, uint64_t deadline, int i,
 }
 
 /*
+ * Wait, while the forwarder lives and the deadline is not past, for the
+ * file PTYBENCH_READY names, if any: what the forwarder's helpers write
+ * once they are attached (the watchers of tests/bench/fwd), so that no
+ * sample is taken without them.
+ */
+static void
+ptybench_mode_ready(uint64_t deadline)
+{
+	const char	*path = getenv("PTYBENCH_READY");
+
+	if (path == NULL || *path == '\0')
+		return;
+	while (access(path, F_OK) == -1) {
+		ptybench_proc_check();
+		if (ptybench_now() > deadline)
+			errx(1, "PTYBENCH_READY: %s did not appear in %d s",
+			    path, ptybench_mode_wait());
+		usleep(20000);
+	}
+}
+
+/*
  * Wait until the forwarder carries every link, and learn which end b each
  * end a reaches: write a byte at a until some b not yet taken reads it,
  * then a byte at that b until a reads it.  What arrives meanwhile (more
@@ -158,6 +180,7 @@ ptybench_mode_map(void)
 		} while (ptybench_mode_await(ptybench_links[i].fd[0], c, 20) ==
 		    -1);
 	}
+	ptybench_mode_ready(deadline);
 	usleep(200000);
 	for (i = 0; i < ptybench_nlinks; i++) {
 		ptybench_mode_drain(ptybench_links[i].fd[0]);

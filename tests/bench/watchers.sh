@@ -25,7 +25,11 @@ probe() {
 	watchers) _w=$NW ;;
 	web) _v=$NW ;;
 	esac
-	if ! FWD_WATCHERS=$_w FWD_WEBVIEWERS=$_v \
+	_ok="$T/run.$_k.$_r/ctl.sock.watching"
+	# Measured once the watchers or viewers are all attached.
+	_ready=$_ok
+	[ "$_k" = none ] && _ready=
+	if ! PTYBENCH_READY=$_ready FWD_WATCHERS=$_w FWD_WEBVIEWERS=$_v \
 	    FWD_CONF="control_clients = $((NW + 16));" \
 	    B=$B "$PB" lat -l 1 -x 1 -n $((NLAT / ROUNDS)) -g 20,300 \
 	    -o "$T/samples.$_k.$_r" -- sh tests/bench/fwd muxd-room \
@@ -33,7 +37,6 @@ probe() {
 		echo "watchers: the run with $_k failed: $(tail -1 "$T/err")" >&2
 		return 1
 	fi
-	_ok="$T/run.$_k.$_r/ctl.sock.watching"
 	if [ "$_k" != none ] && ! [ -e "$_ok" ]; then
 		echo "watchers: the $NW $_k were not attached" >&2
 		return 1
