@@ -118,8 +118,9 @@ ptybench_mode_ready(uint64_t deadline)
 	while (access(path, F_OK) == -1) {
 		ptybench_proc_check();
 		if (ptybench_now() > deadline)
-			errx(1, "PTYBENCH_READY: %s did not appear in %d s",
-			    path, ptybench_mode_wait());
+			errx(1, "PTYBENCH_READY: %s did not appear within "
+			    "%d s of the forwarder's start", path,
+			    ptybench_mode_wait());
 		usleep(20000);
 	}
 }

@@ -24,9 +24,9 @@
  * The forwarder and its descendants are watched through /proc: CPU time
  * from schedstat, wake-ups from the context switches in status.  The
  * environment: PTYBENCH_WAIT, the seconds the forwarder may take to carry
- * every link (20); PTYBENCH_READY, a file to wait for (as long) once it
- * does, before measuring: what the forwarder's helpers write when they
- * are attached.
+ * every link (20); PTYBENCH_READY, a file to wait for, within the same
+ * time, once it does and before measuring: what the forwarder's helpers
+ * write when they are attached.
  *
  * Each mode prints one line of name=value figures on standard output.
  * The parts: ptybench-mode.c (the modes), ptybench-proc.c (the ptys and

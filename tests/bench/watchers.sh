@@ -34,11 +34,10 @@ probe() {
 	    B=$B "$PB" lat -l 1 -x 1 -n $((NLAT / ROUNDS)) -g 20,300 \
 	    -o "$T/samples.$_k.$_r" -- sh tests/bench/fwd muxd-room \
 	    "$T/run.$_k.$_r" >"$T/out" 2>"$T/err"; then
-		echo "watchers: the run with $_k failed: $(tail -1 "$T/err")" >&2
-		return 1
-	fi
-	if [ "$_k" != none ] && ! [ -e "$_ok" ]; then
-		echo "watchers: the $NW $_k were not attached" >&2
+		# With the last words of the helpers that attach them.
+		echo "watchers: the run with $_k failed: $(tail -1 "$T/err")" \
+		    "$(cd "$T/run.$_k.$_r" && tail -qn1 watchers.log \
+		    viewers.log muxweb.log 2>/dev/null | tr '\n' ' ')" >&2
 		return 1
 	fi
 	if [ "$_k" = web ] && [ "$(cat "$_ok")" != "open $NW refused 0" ]; then

@@ -82,19 +82,22 @@ unplug() {
 
 # Start muxd with arguments in the background, logging to $T/muxd.log,
 # without waiting for it to be ready.  With MUXD_WRAP, muxd runs as the
-# child of that command (such as strace -o FILE), without LeakSanitizer,
-# which cannot work under ptrace; muxd_stop waits for the command once
-# muxd is gone.
+# child of that command (such as strace -o FILE); muxd_stop waits for the
+# command once muxd is gone.  With MUXD_WRAP, or MUXD_TRACED=1 (a tracer
+# attaches later, strace -p), muxd runs without LeakSanitizer, which
+# cannot work under ptrace.
 WRAP_PID=
 muxd_spawn() {
+	_asan=${ASAN_OPTIONS-}
+	[ -n "${MUXD_WRAP:-}${MUXD_TRACED:-}" ] &&
+		_asan="${_asan:+$_asan:}detect_leaks=0"
 	if [ -z "${MUXD_WRAP:-}" ]; then
-		"$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
+		ASAN_OPTIONS=$_asan "$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
 		MUXD_PID=$!
 		return
 	fi
 	# shellcheck disable=SC2086
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	    $MUXD_WRAP "$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
+	ASAN_OPTIONS=$_asan $MUXD_WRAP "$MUXD" -v "$@" >>"$T/muxd.log" 2>&1 &
 	WRAP_PID=$!
 	PIDS="$PIDS $WRAP_PID"
 	wait_for "pgrep -P $WRAP_PID" 10 || fail "no muxd under $MUXD_WRAP"

@@ -12,13 +12,8 @@ TX=$ROOT/$B/transcripts/transcripts
 
 command -v strace >/dev/null || fail "strace is not installed (apt-get install strace)"
 room2004
-# LeakSanitizer cannot work under ptrace (a build with the sanitizers):
-# muxd, and muxd alone, is run without it.
-asan=${ASAN_OPTIONS-}
-ASAN_OPTIONS="${asan:+$asan:}detect_leaks=0"
-export ASAN_OPTIONS
+MUXD_TRACED=1
 muxd_start -f "$T/room.conf"
-ASAN_OPTIONS=$asan
 # The loop's handovers, from now on, each held 200 ms.
 strace -p "$MUXD_PID" -qq -ttt -y -e trace=fcntl \
     -e inject=fcntl:delay_exit=200000 -o "$T/strace" &

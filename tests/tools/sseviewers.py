@@ -52,7 +52,6 @@ for i in range(a.n):
 
 mark = a.mark.encode() if a.mark else None
 ready = False
-refused = 0
 deadline = None
 
 
