@@ -25,7 +25,8 @@ endif
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 
-LIBS_PC = libevent jansson libserialport libconfig libpcre2-8 libftdi1 libsodium
+LIBS_PC = libevent jansson libserialport libconfig libpcre2-8 libftdi1 libsodium \
+	libutf8proc
 TEST_PC = cmocka
 
 # The dependency check runs before anything is built; it installs missing
@@ -142,7 +143,7 @@ $(B)/%.o: %.c
 
 $(foreach d,protocol contest line conf,$(eval \
 $(B)/$(d)/lib$(d).a: $$(patsubst %.c,$(B)/%.o,$$(wildcard $(d)/*.c)) ; \
-	$$(AR) rcs $$@ $$^))
+	rm -f $$@ && $$(AR) rcs $$@ $$^))
 
 # muxd syncs its recordings in a thread (muxd/record-sync.c).
 # It tells systemd when it is ready, and its status (muxd/notify.c).
@@ -221,7 +222,7 @@ $(COMPROG): $(COMPROG_SRCS:%.c=$(B)/%.o) $(CONF_LIBS) $(TX_LIB)
 		$(shell $(PKG_CONFIG) --libs $(CURSES_PC)) -lutil
 
 $(TX_LIB): $(TX_LIB_SRCS:%.c=$(B)/%.o)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
@@ -236,17 +237,17 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) transcripts/transcripts.h
 # comprog's harness is built from its byte state machines and judgeterm.
 $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
     comprog/pane.c contest/judgeterm.c transcripts/tx-line.c \
-    transcripts/conv.c transcripts/utf8.c comprog/comprog.h \
-    contest/contest.h
+    transcripts/view.c transcripts/conv.c transcripts/utf8.c \
+    comprog/comprog.h contest/contest.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^)
+	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^) -lutf8proc
 
 # The harnesses of the pure modules are built from the file each tests
 # (addresses, the control filter, the opening assertion).
 $(B)/tests/fuzz/fuzz_addr: tests/fuzz/fuzz_addr.c line/addr.c line/line.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
-CONTEST_FUZZERS := $(patsubst %,$(B)/tests/fuzz/fuzz_%,filter assertion)
+CONTEST_FUZZERS := $(patsubst %,$(B)/tests/fuzz/fuzz_%,assertion)
 $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
     transcripts/utf8.c contest/contest.h
 	@mkdir -p $(dir $@)
@@ -256,7 +257,7 @@ $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
 # layers below it, as the unit tests are.
 $(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c $(wildcard conf/*.c) \
     line/addr.c $(wildcard contest/*.c) protocol/protocol.c transcripts/tx-line.c \
-    transcripts/conv.c transcripts/utf8.c transcripts/cap-encoding.c \
+    transcripts/view.c transcripts/conv.c transcripts/utf8.c transcripts/cap-encoding.c \
     transcripts/score.c transcripts/finding.c $(wildcard conf/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
@@ -267,8 +268,11 @@ fuzz: $(FUZZERS)
 $(B)/tests/unit/%: tests/unit/%.c $(CONF_LIBS) $(TX_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(INC_ALL) -o $@ $(filter %.c %.o,$^) \
-		$(filter %.a,$^) $(PC_LIBS) \
+		$(filter %.a,$^) $(PC_LIBS) $(UNIT_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
+
+# The judge's screen is checked against a terminal emulator (libvterm).
+$(B)/tests/unit/test_view: UNIT_LIBS = $(shell $(PKG_CONFIG) --cflags --libs vterm)
 
 # Fixtures shared by unit tests (tests/unit/fixture-*.c), each linked
 # into the tests that use it.

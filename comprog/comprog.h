@@ -173,14 +173,18 @@ struct echo {
 	struct judgeterm next;		/* shadow once the first key is echoed */
 	struct echo_key	 pend[ECHO_PENDMAX];
 	size_t		 npend;
-	unsigned char	 exp[16];	/* the echo the first key will get */
+	unsigned char	 exp[VIEW_SHOWMAX];	/* the echo the first key gets */
 	size_t		 nexp;
 	int		 expok;		/* exp is up to date */
-	unsigned char	 held[16];	/* received bytes matching exp so far */
+	unsigned char	 held[VIEW_SHOWMAX];	/* received, matching exp */
 	size_t		 nheld;
 	int64_t		 heldsince;
 	uint64_t	 lost;		/* keys never echoed */
 	enum cap_encoding charset;	/* how the keys read */
+	int		 esc;		/* in one of muxd's cursor moves */
+	struct judgeterm redraw;	/* shadow once the line is drawn */
+	unsigned char	 own[VIEW_SHOWMAX];	/* muxd's redraw expected */
+	size_t		 nown, iown;
 };
 typedef void (*echo_fn)(void *, int, unsigned char, const unsigned char *,
     size_t);

@@ -28,6 +28,14 @@
  * start of a screen line is muxd's prompt at the start of a link, and
  * starts a fresh shadow, as muxd starts a fresh judge terminal.
  *
+ * muxd keeps the judge's unfinished line below the entity's output: it
+ * takes the line off with cursor moves (ESC [ ... : the entity's text,
+ * filtered, has no ESC, so a sequence is always muxd's own) and draws it
+ * again, ">" and the text typed so far, once the entity ends its row or
+ * with the next key.  The moves are muxd's, never the entity's; a ">" at
+ * the start of a row while the shadow's line waits to be drawn again is
+ * that drawing, matched against what the shadow would draw.
+ *
  * The limits: an entity byte equal to the expected echo and arriving
  * before it is taken for the echo; an entity line that begins with ">"
  * while no key is pending is taken for a prompt.
@@ -50,6 +58,7 @@ static void	echo_forget(struct echo *, size_t);
 static void	echo_entity(struct echo *, struct echo_run *, unsigned char);
 static void	echo_flush(struct echo_run *);
 static void	echo_release(struct echo *, struct echo_run *);
+static int	echo_redraw(struct echo *);
 
 /* Start with no key pending and a fresh shadow. */
 void
@@ -133,7 +142,18 @@ echo_flush(struct echo_run *r)
 static void
 echo_entity(struct echo *e, struct echo_run *r, unsigned char c)
 {
-	judgeterm_screen(&e->shadow, &c, 1);
+	static unsigned char	out[VIEW_OUTLEN(1)];
+	size_t			n, d;
+	int			shown = judgeterm_prompted(&e->shadow);
+
+	n = judgeterm_screen_out(&e->shadow, &c, 1, out, &d);
+	if (!shown && judgeterm_prompted(&e->shadow) && d > 0 && d <= n) {
+		/* The entity's row ended: muxd draws the line again. */
+		memcpy(e->own, out + n - d, d);
+		e->nown = d;
+		e->iown = 0;
+		e->redraw = e->shadow;
+	}
 	e->expok = 0;
 	if (r->n == sizeof(r->buf))
 		echo_flush(r);
@@ -151,6 +171,27 @@ echo_release(struct echo *e, struct echo_run *r)
 	e->nheld = 0;
 	for (i = 0; i < n; i++)
 		echo_entity(e, r, held[i]);
+}
+
+/*
+ * A ">" came at the start of a row: when the shadow's line has text that
+ * waits to be drawn again, expect the drawing (1); else 0.
+ */
+static int
+echo_redraw(struct echo *e)
+{
+	struct judgeterm_out	out;
+
+	if (judgeterm_prompted(&e->shadow) || !judgeterm_typed(&e->shadow))
+		return (0);
+	e->redraw = e->shadow;
+	judgeterm_prompt(&e->redraw, &out);
+	if (out.necho < 2 || out.echo[0] != '>')
+		return (0);
+	memcpy(e->own, out.echo, out.necho);
+	e->nown = out.necho;
+	e->iown = 1;
+	return (1);
 }
 
 /*
@@ -172,10 +213,31 @@ echo_feed(struct echo *e, const unsigned char *buf, size_t n, int64_t usec,
 	r.arg = arg;
 	while (i < n) {
 		c = buf[i];
+		if (e->nheld == 0 && (e->esc || c == 0x1b)) {
+			/* One of muxd's cursor moves: its own. */
+			echo_flush(&r);
+			e->esc = c == 0x1b ? 1 : (c >= 0x40 && c <= 0x7e &&
+			    e->esc == 2) ? 0 : 2;
+			fn(arg, 1, 0, &c, 1);
+			i++;
+			continue;
+		}
+		if (e->iown < e->nown) {
+			if (c == e->own[e->iown]) {
+				fn(arg, 1, 0, &c, 1);
+				i++;
+				if (++e->iown == e->nown)
+					e->shadow = e->redraw;
+				continue;
+			}
+			if (e->iown > 0 || c != '\n')
+				e->nown = e->iown = 0;	/* not the drawing */
+		}
 		echo_expect(e);
 		if (e->npend > 0 && c == e->exp[e->nheld] &&
 		    !(e->nheld == 0 && (c == '\r' || c == '\n') &&
-		    !e->shadow.prompted && !e->shadow.col0)) {
+		    !judgeterm_prompted(&e->shadow) &&
+		    !judgeterm_col0(&e->shadow))) {
 			if (e->nheld == 0)
 				e->heldsince = usec;
 			e->held[e->nheld++] = c;
@@ -194,7 +256,14 @@ echo_feed(struct echo *e, const unsigned char *buf, size_t n, int64_t usec,
 			continue;	/* c again, against a new expectation */
 		}
 		i++;
-		if (c == '>' && e->npend == 0 && e->shadow.col0) {
+		if (c == '>' && e->npend == 0 &&
+		    judgeterm_col0(&e->shadow) && echo_redraw(e)) {
+			echo_flush(&r);
+			fn(arg, 1, 0, &c, 1);
+			continue;
+		}
+		if (c == '>' && e->npend == 0 &&
+		    judgeterm_col0(&e->shadow)) {
 			echo_flush(&r);
 			judgeterm_init(&e->shadow, 0, JUDGETERM_EOL_ASIS);
 			judgeterm_charset(&e->shadow, e->charset);

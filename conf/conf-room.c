@@ -25,7 +25,7 @@ struct conf_use {			/* who holds a port */
 
 static const char *conf_port_keys[] = { "name", "address", NULL };
 static const char *conf_station_keys[] = { "name", "judge", "left", "right",
-    "localecho", NULL };
+    "localecho", "charset", NULL };
 static const char *conf_entity_keys[] = { "name", "kind", "port", "approved",
     "program", "contestant", "eol", "announce", "fresh", "charset", NULL };
 

@@ -1,6 +1,7 @@
 /*
  * The contest-rule settings of the configuration: the room's "rules"
- * group and "charset", a station's "localecho" and an entity's "eol",
+ * group and "charset", a station's "localecho" and "charset" (its
+ * terminals'), and an entity's "eol",
  * "announce", "fresh" and "charset".
  *
  *	rules = {
@@ -95,7 +96,7 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 	conf->assertion = CONF_ASSERT_CHECK;
 	conf->burst = 8;
 	conf->ballot = -1;
-	conf->charset = CAP_LATIN1;
+	conf->charset = CAP_UTF8;
 	if ((conf->typing = strdup(CONF_RULES_TYPING)) == NULL)
 		return (conf_nomem(ctx, root));
 	if (conf_rules_charset(ctx, root, "at top level", &conf->charset) ==
@@ -178,16 +179,23 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 	return (0);
 }
 
-/* Read a station's rule settings: localecho. */
+/*
+ * Read a station's rule settings: localecho, and the charset of its
+ * terminals (the room's unless set).
+ */
 int
 conf_rules_station(struct conf_ctx *ctx, const config_setting_t *g,
     struct conf_station *st)
 {
 	char	what[64];
+	int	r;
 
 	snprintf(what, sizeof(what), "in station '%s'", st->name);
-	return (conf_rules_bool(ctx, g, "localecho", what, &st->localecho) ==
-	    -1 ? -1 : 0);
+	r = conf_rules_bool(ctx, g, "localecho", what, &st->localecho);
+	st->charset = ctx->conf->charset;
+	if (conf_rules_charset(ctx, g, what, &st->charset) == -1)
+		r = -1;
+	return (r == -1 ? -1 : 0);
 }
 
 /*

@@ -40,6 +40,7 @@ struct conf_station {
 	int		 left;		/* index into ports */
 	int		 right;
 	int		 localecho;	/* the terminal echoes by itself */
+	int		 charset;	/* enum cap_encoding of its terminals */
 	int		 line;
 };
 struct conf_entity {

@@ -6,7 +6,6 @@
  *	judgeterm	the judge's terminal of the 1996 convention: ">"
  *			prompt, echo, line editing, line ends towards the
  *			entity, two line ends end a turn, "@@nn" lines
- *	filter		control sequences removed before a judge's screen
  *	assertion	the opening assertion "Hello, my name is X and I am
  *			the human" (2004 rule 3), checked with pcre2
  *	typing		a typing model: key delays like a person's
@@ -24,74 +23,6 @@
 #include <stdint.h>
 
 #include "transcripts.h"	/* enum cap_encoding, struct utf8 */
-
-/* filter.c */
-#define FILTER_LIMIT		4096	/* default longest sequence, bytes */
-#define FILTER_TEXTMAX		4096	/* removed bytes kept for a report */
-#define FILTER_HELDMAX		3	/* utf-8: most bytes given late */
-enum filter_kind {
-	FILTER_CONTROL,		/* a run of lone C0 or C1 controls */
-	FILTER_ESC,		/* ESC x, or ESC, intermediates, final */
-	FILTER_CSI,		/* ESC [ or 0x9b ... final byte */
-	FILTER_OSC,		/* ESC ] or 0x9d ... BEL or ST */
-	FILTER_DCS,		/* ESC P or 0x90 ... ST */
-	FILTER_SOS,		/* ESC X or 0x98 ... ST */
-	FILTER_PM,		/* ESC ^ or 0x9e ... ST */
-	FILTER_APC,		/* ESC _ or 0x9f ... ST */
-	FILTER_UTF8		/* utf-8: bytes that are no character */
-};
-enum filter_end {
-	FILTER_END_DONE,	/* ended as a terminal would end it */
-	FILTER_END_ABORT,	/* CAN, SUB, or a new ESC or C1 sequence */
-	FILTER_END_CUT		/* reached the limit: cut off, state reset */
-};
-struct filter_span {			/* one removed run, for a marker */
-	enum filter_kind kind;
-	enum filter_end	 end;
-	const unsigned char *text;	/* its first ntext bytes */
-	size_t		 ntext;
-	size_t		 len;		/* bytes removed in all */
-	uint64_t	 in;		/* input offset of its first byte */
-	uint64_t	 out;		/* output offset where it was removed */
-	int		 passed;	/* pass-through: forwarded after all */
-};
-struct filter {
-	int		 passthrough;	/* report, remove nothing */
-	size_t		 limit;
-	void		(*cb)(void *, const struct filter_span *);
-	void		*arg;
-	uint64_t	 seqs;		/* escape sequences, strings removed */
-	uint64_t	 controls;	/* lone control bytes removed */
-	uint64_t	 bytes;		/* bytes removed in all */
-	uint64_t	 cuts;		/* sequences cut off at the limit */
-	uint64_t	 in;		/* bytes fed */
-	uint64_t	 out;		/* bytes forwarded */
-	enum cap_encoding charset;	/* how the bytes read */
-	/* private to filter.c */
-	struct utf8	 u8;		/* utf-8: the character being read */
-	const unsigned char *cur;	/* utf-8: the character being decided */
-	size_t		 ncur;
-	uint64_t	 cin;		/* input offset of its first byte */
-	int		 state;
-	enum filter_kind kind;
-	size_t		 len;
-	uint64_t	 span_in;
-	uint64_t	 span_out;
-	unsigned char	 text[FILTER_TEXTMAX];
-};
-void		 filter_init(struct filter *, int, size_t,
-		    void (*)(void *, const struct filter_span *), void *);
-void		 filter_charset(struct filter *, enum cap_encoding);
-int		 filter_byte(struct filter *, unsigned char);
-void		 filter_flush(struct filter *);
-void		 filter_finish(struct filter *);
-size_t		 filter_feed(struct filter *, const unsigned char *, size_t,
-		    unsigned char *);
-size_t		 filter_count(const struct filter *, const unsigned char *,
-		    size_t);
-int		 filter_pending(const struct filter *);
-const char	*filter_kind_name(enum filter_kind);
-const char	*filter_end_name(enum filter_end);
 
 /* assertion.c */
 #define ASSERTION_TEXTMAX	512	/* longest utterance checked, bytes */
@@ -166,8 +97,8 @@ size_t		 hold_take(struct hold *, int64_t, unsigned char *, size_t,
 size_t		 hold_discard(struct hold *);
 int		 hold_open(const struct hold *);
 
-/* judgeterm.c */
-#define JUDGETERM_LINEMAX	1024	/* judge line bytes kept for events */
+/* judgeterm.c: the judge's terminal, over the judge's screen (view.c) */
+#define JUDGETERM_LINEMAX	VIEW_LINEMAX	/* judge line bytes kept */
 #define JUDGETERM_ANNOUNCEMAX	8	/* "@@nn" and two CRLFs */
 enum judgeterm_eol {		/* line ends sent to the entity */
 	JUDGETERM_EOL_CR,
@@ -182,37 +113,38 @@ enum judgeterm_event {
 	JUDGETERM_JUDGE		/* "@@nn" line: judge nn announced */
 };
 struct judgeterm_out {			/* what one keystroke gives */
-	unsigned char	 echo[8];	/* for the judge's screen */
+	unsigned char	 echo[VIEW_SHOWMAX];	/* for the judge's screen */
 	size_t		 necho;
-	unsigned char	 entity[2];	/* for the entity */
+	unsigned char	 entity[8];	/* for the entity */
 	size_t		 nentity;
 	enum judgeterm_event event;
 	int		 judge;		/* JUDGETERM_JUDGE: nn */
 	const char	*line;		/* LINE, JUDGE: the line, edited */
-	size_t		 linelen;	/* its length (LINEMAX bytes kept) */
+	size_t		 linelen;	/* its length */
 };
 struct judgeterm {
 	int		 localecho;	/* the terminal echoes by itself */
 	enum judgeterm_eol eol;
 	enum cap_encoding charset;	/* how the keystrokes read */
-	/* private to judgeterm.c */
-	struct utf8	 u8;		/* utf-8: the character being typed */
-	int		 prompted;	/* the current line has its prompt */
-	int		 col0;		/* the judge's cursor is at column 0 */
-	struct conv	 conv;		/* line ends, erases, turn ends */
-	int		 key;		/* inside a key's escape sequence */
-	size_t		 len;		/* current line length, edited */
-	char		 line[JUDGETERM_LINEMAX + 1];
+	struct view	 view;		/* the judge's screen (private) */
+	unsigned char	 part[4];	/* a character begun (private) */
+	size_t		 npart;
+	enum cap_encoding tcharset;	/* the terminal's (private) */
 };
 void		 judgeterm_init(struct judgeterm *, int, enum judgeterm_eol);
 void		 judgeterm_byte(struct judgeterm *, unsigned char,
 		    struct judgeterm_out *);
 void		 judgeterm_charset(struct judgeterm *, enum cap_encoding);
+void		 judgeterm_terminal(struct judgeterm *, enum cap_encoding);
 void		 judgeterm_cursor(struct judgeterm *, int);
+int		 judgeterm_prompted(const struct judgeterm *);
+int		 judgeterm_col0(const struct judgeterm *);
+int		 judgeterm_typed(const struct judgeterm *);
 void		 judgeterm_prompt(struct judgeterm *, struct judgeterm_out *);
-void		 judgeterm_unprompt(struct judgeterm *, struct judgeterm_out *);
 void		 judgeterm_screen(struct judgeterm *, const unsigned char *,
 		    size_t);
+size_t		 judgeterm_screen_out(struct judgeterm *, const unsigned char *,
+		    size_t, unsigned char *, size_t *);
 size_t		 judgeterm_announce(int, enum judgeterm_eol, unsigned char *,
 		    size_t);
 int		 judgeterm_eol_parse(const char *, enum judgeterm_eol *);

@@ -16,32 +16,23 @@
  * LF LF.  Two consecutive line ends, with no other byte between them,
  * end the judge's turn.
  *
- * Echo.  A ">" prompt starts each judge line.  After a line end within a
- * turn it is written at once, so the judge sees where to type the next
- * line (1996: "> Republicans can succeed").  After the end of a turn the
- * entity answers, and the prompt for the judge's next line is written
- * only with the judge's first keystroke of it, preceded by CR LF when the
- * entity's answer left the cursor in mid-line (judgeterm_screen follows
- * the entity's output for that); the same happens when the entity writes
- * to the screen after an early prompt and before the judge typed on that
- * line.  judgeterm_prompt writes an owed prompt on demand.  Printable
- * bytes (0x20-0x7e, 0xa0-0xff) are echoed as typed, TAB as one space;
- * BS and DEL erase the last character of the line with "\b \b" (never
- * the prompt); a line end is echoed as CR LF.  Other control bytes, and
- * the escape sequences of function and cursor keys (ESC [ ... final,
- * ESC O x, ESC x), are not echoed.  With the station option "the terminal
- * echoes locally" nothing is echoed (the terminal shows the keystrokes,
- * its line ends included) but prompts are still written.
+ * Echo.  The judge's screen is one model (transcripts/view.c) shared
+ * with the transcript: the ">" prompt, the echo of each key, the line
+ * editing (erase across the wrap, tabs to 8-column stops, wide
+ * characters), and the judge's line drawn again below the entity's
+ * output when it comes while the judge types.  After a line end within
+ * a turn the prompt is written at once ("> Republicans can succeed");
+ * after the end of a turn the entity answers, and the prompt for the
+ * judge's next line is written with the judge's first keystroke of it.
+ * With the station option "the terminal echoes locally" nothing typed is
+ * echoed (the terminal shows the keystrokes) but prompts are written.
  *
- * On a UTF-8 link (judgeterm_charset) the keystrokes are read a character
- * at a time (utf8.c): a character of U+00A0 and above is echoed whole
- * when its last byte comes, and BS or DEL erases it whole, with one
- * "\b \b"; a C1 control (U+0080..U+009F), bytes that are no character
- * and a beginning cut off are not echoed.
- *
- * To the entity.  Exactly the judge's keystrokes, never an echo nor a
- * prompt, with each line end replaced by the entity's choice of CR, LF or
- * CRLF (JUDGETERM_EOL_ASIS keeps the judge's bytes, pairs included).
+ * To the entity.  The judge's keys that are text, erases and line
+ * ends, never an echo nor a prompt, with each line end replaced by the
+ * entity's choice of CR, LF or CRLF (JUDGETERM_EOL_ASIS keeps the
+ * judge's bytes, pairs included).  The keys the screen drops (cursor and
+ * function keys, other controls: view.c) are not sent either, so that
+ * the entity gets the conversation the record shows.
  *
  * Events.  JUDGETERM_LINE when a judge line ends (with its text, edited),
  * JUDGETERM_TURN at the second of two consecutive line ends (the empty
@@ -57,25 +48,8 @@
 #include "contest.h"
 #include "transcripts.h"
 
-#define JUDGETERM_BS	0x08
-#define JUDGETERM_TAB	0x09
-#define JUDGETERM_LF	0x0a
-#define JUDGETERM_CR	0x0d
-#define JUDGETERM_ESC	0x1b
-#define JUDGETERM_DEL	0x7f
-
-enum judgeterm_key {
-	JUDGETERM_KEY_NONE,
-	JUDGETERM_KEY_ESC,	/* after ESC */
-	JUDGETERM_KEY_CSI,	/* ESC [ or 0x9b: up to a final byte */
-	JUDGETERM_KEY_SS3	/* ESC O or 0x8f: one more byte */
-};
-
-static void	judgeterm_echo(struct judgeterm_out *, const char *, size_t);
 static void	judgeterm_entity(struct judgeterm_out *, const char *, size_t);
-static void	judgeterm_doprompt(struct judgeterm *, struct judgeterm_out *);
-static int	judgeterm_key(struct judgeterm *, unsigned char);
-static void	judgeterm_lineend(struct judgeterm *, unsigned char, int,
+static void	judgeterm_convert(struct judgeterm *, const struct view_key *,
 		    struct judgeterm_out *);
 
 /* Set up a judge terminal: localecho if it echoes by itself. */
@@ -85,7 +59,8 @@ judgeterm_init(struct judgeterm *jt, int localecho, enum judgeterm_eol eol)
 	memset(jt, 0, sizeof(*jt));
 	jt->localecho = localecho;
 	jt->eol = eol;
-	jt->col0 = 1;
+	view_init(&jt->view, 0, TX_JUDGE_NONE, CAP_LATIN1, VIEW_PROMPT |
+	    (localecho ? VIEW_LOCALECHO : 0), NULL, NULL);
 }
 
 /* Read the keystrokes in a character set (judgeterm_init: ISO-8859-1). */
@@ -93,6 +68,47 @@ void
 judgeterm_charset(struct judgeterm *jt, enum cap_encoding charset)
 {
 	jt->charset = charset;
+	jt->tcharset = charset;
+	view_charset(&jt->view, charset);
+}
+
+/*
+ * Say the judge's terminal reads another charset than the entity: keys
+ * are read in it and sent on in the entity's, as the nearest character
+ * the entity's charset has.
+ */
+void
+judgeterm_terminal(struct judgeterm *jt, enum cap_encoding charset)
+{
+	jt->tcharset = charset;
+	view_terminal(&jt->view, charset);
+}
+
+/* Send on a character typed, read in another charset than the entity's. */
+static void
+judgeterm_convert(struct judgeterm *jt, const struct view_key *k,
+    struct judgeterm_out *out)
+{
+	char		 tl[VIEW_TRANSLITMAX + 1];
+	unsigned char	 b;
+	size_t		 used;
+	unsigned int	 cp;
+
+	if (k->ntext == 2 && k->text[0] == '\\' && k->text[1] == '\\') {
+		judgeterm_entity(out, "\\", 1);
+		return;
+	}
+	if (jt->charset == CAP_UTF8 || !utf8_decode((const unsigned char *)
+	    k->text, k->ntext, &used, &cp)) {
+		judgeterm_entity(out, k->text, k->ntext);
+		return;
+	}
+	if (cp <= 0xff) {
+		b = (unsigned char)cp;
+		judgeterm_entity(out, (const char *)&b, 1);
+		return;
+	}
+	judgeterm_entity(out, tl, view_translit(cp, tl));
 }
 
 /*
@@ -103,7 +119,29 @@ judgeterm_charset(struct judgeterm *jt, enum cap_encoding charset)
 void
 judgeterm_cursor(struct judgeterm *jt, int col0)
 {
-	jt->col0 = col0;
+	if (!col0)
+		view_midline(&jt->view);
+}
+
+/* Tell whether the judge's line, its prompt at least, is on the screen. */
+int
+judgeterm_prompted(const struct judgeterm *jt)
+{
+	return (view_shown(&jt->view));
+}
+
+/* Tell whether the judge's line has text typed (shown or not). */
+int
+judgeterm_typed(const struct judgeterm *jt)
+{
+	return (view_typed(&jt->view));
+}
+
+/* Tell whether the cursor is at the start of an empty screen row. */
+int
+judgeterm_col0(const struct judgeterm *jt)
+{
+	return (view_atstart(&jt->view));
 }
 
 /* The bytes of a line end towards the entity (CR for ASIS). */
@@ -177,16 +215,6 @@ judgeterm_announce(int judge, enum judgeterm_eol eol, unsigned char *buf,
 	return (n);
 }
 
-/* Append bytes to the echo. */
-static void
-judgeterm_echo(struct judgeterm_out *out, const char *s, size_t n)
-{
-	if (out->necho + n > sizeof(out->echo))
-		n = sizeof(out->echo) - out->necho;	/* cannot happen */
-	memcpy(out->echo + out->necho, s, n);
-	out->necho += n;
-}
-
 /* Append bytes to what goes to the entity. */
 static void
 judgeterm_entity(struct judgeterm_out *out, const char *s, size_t n)
@@ -197,165 +225,38 @@ judgeterm_entity(struct judgeterm_out *out, const char *s, size_t n)
 	out->nentity += n;
 }
 
-/* Write the prompt, on a fresh screen line. */
-static void
-judgeterm_doprompt(struct judgeterm *jt, struct judgeterm_out *out)
-{
-	if (!jt->col0)
-		judgeterm_echo(out, "\r\n", 2);
-	judgeterm_echo(out, ">", 1);
-	jt->col0 = 0;
-	jt->prompted = 1;
-}
-
 /* Write the prompt of the current line now if it is owed. */
 void
 judgeterm_prompt(struct judgeterm *jt, struct judgeterm_out *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (!jt->prompted)
-		judgeterm_doprompt(jt, out);
-}
-
-/*
- * Take back a prompt nothing was typed after, before the entity writes
- * on its line: the entity's text then begins the line, and the judge's
- * next keystroke writes the prompt again (on a fresh line).
- */
-void
-judgeterm_unprompt(struct judgeterm *jt, struct judgeterm_out *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (!jt->prompted || jt->len > 0 || jt->col0)
-		return;
-	judgeterm_echo(out, "\b \b", 3);
-	jt->prompted = 0;
-	jt->col0 = 1;
+	out->necho = view_prompt(&jt->view, (char *)out->echo);
 }
 
 /*
  * Note bytes the entity wrote to the judge's screen: where they leave the
- * cursor, and whether the current line needs its prompt again.
+ * cursor, and whether the judge's line is drawn again after them.
  */
 void
 judgeterm_screen(struct judgeterm *jt, const unsigned char *buf, size_t n)
 {
-	size_t	i;
-	int	moved = 0;
-
-	for (i = 0; i < n; i++) {
-		if (buf[i] == JUDGETERM_CR || buf[i] == JUDGETERM_LF) {
-			jt->col0 = 1;
-			moved = 1;
-		} else if ((buf[i] >= 0x20 && buf[i] < JUDGETERM_DEL) ||
-		    buf[i] >= 0xa0 || buf[i] == JUDGETERM_TAB) {
-			jt->col0 = 0;
-			moved = 1;
-		}
-	}
-	if (moved && jt->len == 0)
-		jt->prompted = 0;
+	(void)view_output(&jt->view, buf, n, 0, NULL);
 }
 
 /*
- * Follow the escape sequences of function and cursor keys; 1 when the
- * byte belongs to one (it is not echoed).
+ * The same, the bytes muxd writes for them into out (VIEW_OUTLEN(n)
+ * bytes): their length, and in *drawn that of the judge's line drawn
+ * again at their end (0: none).
  */
-static int
-judgeterm_key(struct judgeterm *jt, unsigned char c)
+size_t
+judgeterm_screen_out(struct judgeterm *jt, const unsigned char *buf,
+    size_t n, unsigned char *out, size_t *drawn)
 {
-	switch (jt->key) {
-	case JUDGETERM_KEY_NONE:
-		if (c == JUDGETERM_ESC)
-			jt->key = JUDGETERM_KEY_ESC;
-		else if (c == 0x9b)
-			jt->key = JUDGETERM_KEY_CSI;
-		else if (c == 0x8f)
-			jt->key = JUDGETERM_KEY_SS3;
-		return (jt->key != JUDGETERM_KEY_NONE);
-	case JUDGETERM_KEY_ESC:
-		if (c == '[')
-			jt->key = JUDGETERM_KEY_CSI;
-		else if (c == 'O')
-			jt->key = JUDGETERM_KEY_SS3;
-		else if (c >= 0x20 && c < JUDGETERM_DEL)
-			jt->key = JUDGETERM_KEY_NONE;	/* ESC x: Alt-x */
-		else
-			break;
-		return (1);
-	case JUDGETERM_KEY_CSI:
-		if (c >= 0x20 && c < 0x40)
-			return (1);
-		if (c >= 0x40 && c < JUDGETERM_DEL) {
-			jt->key = JUDGETERM_KEY_NONE;
-			return (1);
-		}
-		break;
-	case JUDGETERM_KEY_SS3:
-		if (c >= 0x20 && c < JUDGETERM_DEL) {
-			jt->key = JUDGETERM_KEY_NONE;
-			return (1);
-		}
-		break;
-	}
-	/* Anything else ends the sequence and counts on its own. */
-	jt->key = JUDGETERM_KEY_NONE;
-	return (judgeterm_key(jt, c));
-}
+	size_t	m;
 
-
-/*
- * Handle a line end (not the second half of a pair); turn: the second in
- * a row, which ends the turn.
- */
-static void
-judgeterm_lineend(struct judgeterm *jt, unsigned char c, int turn,
-    struct judgeterm_out *out)
-{
-	size_t	kept;
-	int	nn;
-
-	switch (jt->eol) {
-	case JUDGETERM_EOL_CR:
-		judgeterm_entity(out, "\r", 1);
-		break;
-	case JUDGETERM_EOL_LF:
-		judgeterm_entity(out, "\n", 1);
-		break;
-	case JUDGETERM_EOL_CRLF:
-		judgeterm_entity(out, "\r\n", 2);
-		break;
-	case JUDGETERM_EOL_ASIS:
-		judgeterm_entity(out, (const char *)&c, 1);
-		break;
-	}
-	if (!jt->prompted)
-		judgeterm_doprompt(jt, out);
-	if (!jt->localecho)
-		judgeterm_echo(out, "\r\n", 2);
-	jt->col0 = 1;
-
-	kept = jt->len < JUDGETERM_LINEMAX ? jt->len : JUDGETERM_LINEMAX;
-	jt->line[kept] = '\0';
-	out->line = jt->line;
-	out->linelen = jt->len;
-	jt->len = 0;
-
-	if (turn) {
-		out->event = JUDGETERM_TURN;
-		out->line = NULL;
-		out->linelen = 0;
-		jt->prompted = 0;	/* the entity answers first */
-		return;
-	}
-	nn = out->linelen <= JUDGETERM_LINEMAX ?
-	    tx_line_announced(jt->line, out->linelen) : -1;
-	if (nn >= 0) {
-		out->event = JUDGETERM_JUDGE;
-		out->judge = nn;
-	} else
-		out->event = JUDGETERM_LINE;
-	judgeterm_doprompt(jt, out);	/* the next line of this turn */
+	m = view_output(&jt->view, buf, n, 0, (char *)out);
+	*drawn = view_drawn(&jt->view);
+	return (m);
 }
 
 /*
@@ -367,64 +268,56 @@ void
 judgeterm_byte(struct judgeterm *jt, unsigned char c,
     struct judgeterm_out *out)
 {
-	const unsigned char	*p = &c;
-	size_t			 n = 1;
-	enum conv_key		 key;
+	struct view_key	k;
+	const char	*e;
 
-	memset(out, 0, sizeof(*out));
-	/* What the key is, the convention's (transcripts/conv.c) says. */
-	if ((key = conv_key(&jt->conv, 1, c)) == CONV_QUERY)
-		return;		/* answered by the program (muxd), no key */
-	if (jt->u8.held && !utf8_cont(c))
-		(void)utf8_byte(&jt->u8, c);	/* a beginning cut off */
-	if (key == CONV_EOL_HALF) {
+	out->necho = view_key(&jt->view, c, 0, &k, (char *)out->echo);
+	out->nentity = 0;
+	out->event = JUDGETERM_NONE;
+	out->judge = 0;
+	out->line = NULL;
+	out->linelen = 0;
+	if (!utf8_cont(c))
+		jt->npart = 0;		/* a character cut off: not sent */
+	if (k.kind == VIEW_KEY_PART && jt->npart < sizeof(jt->part)) {
+		jt->part[jt->npart++] = c;	/* sent once it is whole */
+		return;
+	}
+	if (k.kind == VIEW_KEY_TEXT && jt->tcharset != jt->charset &&
+	    c != '\t') {
+		jt->npart = 0;
+		judgeterm_convert(jt, &k, out);
+		return;
+	}
+	if (k.kind == VIEW_KEY_TEXT)
+		judgeterm_entity(out, (const char *)jt->part, jt->npart);
+	jt->npart = 0;
+	switch (k.kind) {
+	case VIEW_KEY_TEXT:
+	case VIEW_KEY_ERASE:
+		judgeterm_entity(out, (const char *)&c, 1);
+		break;
+	case VIEW_KEY_PART:
+		break;
+	case VIEW_KEY_EOL_HALF:
 		/* The other half of a CRLF or LFCR pair. */
-		jt->key = JUDGETERM_KEY_NONE;
 		if (jt->eol == JUDGETERM_EOL_ASIS)
 			judgeterm_entity(out, (const char *)&c, 1);
-		return;
-	}
-	if (conv_ends_line(key)) {
-		jt->key = JUDGETERM_KEY_NONE;
-		judgeterm_lineend(jt, c, key == CONV_TURN, out);
-		return;
-	}
-	judgeterm_entity(out, (const char *)&c, 1);
-
-	if (key == CONV_ERASE) {
-		jt->key = JUDGETERM_KEY_NONE;
-		if (jt->len == 0)
-			return;
-		/* A whole character: on UTF-8, its continuation bytes. */
-		do
-			jt->len--;
-		while (jt->charset == CAP_UTF8 && jt->len > 0 &&
-		    jt->len < JUDGETERM_LINEMAX &&
-		    utf8_cont((unsigned char)jt->line[jt->len]));
-		if (!jt->localecho)
-			judgeterm_echo(out, "\b \b", 3);
-		return;
-	}
-	if (judgeterm_key(jt, c))
-		return;
-	if (jt->charset == CAP_UTF8 && c >= 0x80) {
-		if (utf8_byte(&jt->u8, c) != UTF8_CHAR || jt->u8.cp < 0xa0)
-			return;		/* a part, a control, no character */
-		p = jt->u8.b;
-		n = jt->u8.n;
-	} else if (c != JUDGETERM_TAB && (c < 0x20 || (c >= 0x80 &&
-	    c < 0xa0)))
-		return;			/* a control: not echoed */
-
-	if (!jt->prompted)
-		judgeterm_doprompt(jt, out);
-	if (!jt->localecho)
-		judgeterm_echo(out, c == JUDGETERM_TAB ? " " :
-		    (const char *)p, n);
-	jt->col0 = 0;
-	for (; n > 0; p++, n--) {
-		if (jt->len < JUDGETERM_LINEMAX)
-			jt->line[jt->len] = (char)*p;
-		jt->len++;
+		break;
+	case VIEW_KEY_EOL:
+		e = jt->eol == JUDGETERM_EOL_ASIS ? (const char *)&c :
+		    judgeterm_eol_bytes(jt->eol);
+		judgeterm_entity(out, e, jt->eol == JUDGETERM_EOL_ASIS ? 1 :
+		    strlen(e));
+		out->line = k.line;
+		out->linelen = k.linelen;
+		out->judge = k.judge;
+		out->event = k.event == VIEW_EV_TURN ? JUDGETERM_TURN :
+		    k.event == VIEW_EV_JUDGE ? JUDGETERM_JUDGE :
+		    JUDGETERM_LINE;
+		break;
+	case VIEW_KEY_QUERY:
+	case VIEW_KEY_DROP:
+		break;
 	}
 }

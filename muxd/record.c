@@ -228,6 +228,17 @@ record_meta(const struct link *l, struct cap_meta *m)
 	cap_meta_set(&m->contestant, en != NULL ? en->contestant : NULL);
 	if (en != NULL)
 		m->charset = (enum cap_encoding)en->charset;
+	if (st != NULL)
+		m->tcharset = st->charset;
+	/* How the judge's screen was drawn, for the rows (view.c). */
+	if (record_conf == NULL || st == NULL || en == NULL) {
+		m->noconvention = 1;
+		m->nofilter = 1;
+	} else {
+		m->noconvention = !record_conf->convention;
+		m->nofilter = !record_conf->filter;
+		m->localecho = st->localecho;
+	}
 	cap_meta_set(&m->judge_port, l->a->name);
 	addr = addr_format(&l->a->addr);
 	cap_meta_set(&m->judge_address, addr);

@@ -51,6 +51,8 @@ static void	rules_burst(struct rules *, const unsigned char *, size_t,
 		    const struct timeval *, int);
 static void	rules_from_judge(struct rules *, const unsigned char *,
 		    size_t);
+static void	rules_keys_seen(struct rules *, const unsigned char *,
+		    size_t);
 static void	rules_from_entity(struct rules *, const unsigned char *,
 		    size_t, const struct timeval *, int);
 
@@ -127,11 +129,13 @@ rules_link_open(struct link *l)
 	r->charset = (enum cap_encoding)en->charset;
 	judgeterm_init(&r->jt, st->localecho, (enum judgeterm_eol)en->eol);
 	judgeterm_charset(&r->jt, r->charset);
+	if (!r->convention)
+		view_init(&r->jt.view, 0, TX_JUDGE_NONE, r->charset, 0, NULL,
+		    NULL);
+	/* A terminal of another charset: keys and screen converted. */
+	judgeterm_terminal(&r->jt, (enum cap_encoding)st->charset);
 	/* What came before may have left the judge's cursor in mid-line. */
 	judgeterm_cursor(&r->jt, !l->a->midline);
-	view_init(&r->view);
-	view_live(&r->view);
-	view_charset(&r->view, r->charset);
 	filter_init(&r->filter, !rules_conf->filter, 0, rules_filtered, r);
 	filter_charset(&r->filter, r->charset);
 	if (rules_conf->assertion &&
@@ -166,7 +170,6 @@ rules_link_open(struct link *l)
 	if (r->convention) {
 		memset(&out, 0, sizeof(out));
 		judgeterm_prompt(&r->jt, &out);
-		view_judge(&r->view, out.echo, out.necho);
 		if (out.necho > 0)
 			port_send(l->a, out.echo, out.necho);
 	}
@@ -369,6 +372,10 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 
 	for (i = 0; i < n; i++) {
 		judgeterm_byte(&r->jt, buf[i], &out);
+		if (ne + out.necho > sizeof(echo)) {
+			port_send(l->a, echo, ne);
+			ne = 0;
+		}
 		memcpy(echo + ne, out.echo, out.necho);
 		ne += out.necho;
 		memcpy(keys + nk, out.entity, out.nentity);
@@ -389,13 +396,23 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 	 * for its own queue would never be undone, so the echo queue is
 	 * bounded by port_send's hard limit alone.
 	 */
-	view_judge(&r->view, echo, ne);
 	if (ne > 0)
 		port_send(l->a, echo, ne);
 	if (nk > 0 && port_send(l->b, keys, nk) == 1)
 		port_pause(l->a, 1);
 	/* The referees' text after the keys are on their way. */
 	rules_text(r, "judge", buf, n);
+}
+
+/* Follow keys the judge's terminal echoes itself (no convention). */
+static void
+rules_keys_seen(struct rules *r, const unsigned char *buf, size_t n)
+{
+	struct judgeterm_out	out;
+	size_t			i;
+
+	for (i = 0; i < n; i++)
+		judgeterm_byte(&r->jt, buf[i], &out);
 }
 
 /* Carry the entity's output: filtered, watched, checked, on to the judge. */
@@ -442,40 +459,30 @@ rules_entity_out(struct rules *r, const unsigned char *buf, size_t n,
 
 /*
  * Send the entity's output to the judge's screen as the screen shows it
- * (view.c, the machine export shows it with): each line end as CR LF,
- * an erase as BS SP BS of the entity's own characters, tabs as spaces,
- * on a line of its own.  A prompt the judge has not typed after is taken
- * back first, so the entity's text begins the line.  With the filter in
- * pass-through (rules filter = false) the room asked for the entity's
- * bytes as they are, control sequences and all: they go so.
+ * (view.c, the model the transcript is made with): each line end as CR
+ * LF, an erase as BS SP BS of the entity's own characters, tabs as
+ * spaces, the judge's unfinished line taken off and drawn again below.
+ * With the filter in pass-through (rules filter = false) the room asked
+ * for the entity's bytes as they are, control sequences and all: they go
+ * so, and the model follows them for the record alone.
  */
 void
 rules_to_judge(struct rules *r, const unsigned char *buf, size_t n)
 {
 	static char		 screen[VIEW_OUTLEN(PORT_CHUNK)];	/* RULES_BUF */
 	struct link		*l = r->link;
-	struct judgeterm_out	 out;
 	size_t			 chunk, m;
 	int			 full = 0;
 
 	if (r->filter.passthrough) {
-		if (r->convention)
-			judgeterm_screen(&r->jt, buf, n);
+		(void)view_output(&r->jt.view, buf, n, 0, NULL);
 		if (port_send(l->a, buf, n) == 1)
 			port_pause(l->b, 1);
 		return;
 	}
-	if (r->convention) {
-		judgeterm_unprompt(&r->jt, &out);
-		view_judge(&r->view, out.echo, out.necho);
-		if (out.necho > 0)
-			port_send(l->a, out.echo, out.necho);
-	}
 	while (n > 0) {
 		chunk = n < PORT_CHUNK ? n : PORT_CHUNK;
-		m = view_feed(&r->view, CAP_OUTPUT, buf, chunk, screen);
-		if (r->convention)
-			judgeterm_screen(&r->jt, (unsigned char *)screen, m);
+		m = view_output(&r->jt.view, buf, chunk, 0, screen);
 		if (m > 0 && port_send(l->a, (unsigned char *)screen, m) == 1)
 			full = 1;
 		buf += chunk;
@@ -484,14 +491,6 @@ rules_to_judge(struct rules *r, const unsigned char *buf, size_t n)
 	if (full)
 		port_pause(l->b, 1);
 }
-
-
-
-
-
-
-
-
 
 /* Pass bytes read from one end of a link with rules to the other end. */
 void
@@ -507,6 +506,7 @@ rules_forward(struct link *l, struct port *src, const unsigned char *buf,
 			if (r->convention)
 				rules_from_judge(r, buf, chunk);
 			else {
+				rules_keys_seen(r, buf, chunk);
 				if (port_send(l->b, buf, chunk) == 1)
 					port_pause(l->a, 1);
 				rules_text(r, "judge", buf, chunk);

@@ -27,7 +27,6 @@ struct rules {
 	uint64_t		 bursts;
 	uint64_t		 released;	/* characters that waited */
 	struct judgeterm	 jt;
-	struct view		 view;		/* the judge's screen */
 	struct filter		 filter;
 	struct utf8		 text8[2];	/* utf-8: judge's, entity's */
 	char			 entity[64];	/* its name */

@@ -39,6 +39,7 @@ cap_meta_init(struct cap_meta *m)
 	m->judge = TX_JUDGE_NONE;
 	m->utc_offset = CAP_UTC_LOCAL;
 	m->tx_width = TX_WIDTH;
+	m->tcharset = -1;
 }
 
 /* Replace *dst by a copy of src (NULL clears it); -1 when out of memory. */
@@ -255,6 +256,16 @@ cap_meta_to_json(const struct cap_meta *m)
 	r |= cap_meta_put(x, "transcript", m->transcript);
 	if (m->screen)
 		r |= json_object_set_new(x, "screen", json_true());
+	if (m->noconvention)
+		r |= json_object_set_new(x, "convention", json_false());
+	if (m->nofilter)
+		r |= json_object_set_new(x, "filter", json_false());
+	if (m->localecho)
+		r |= json_object_set_new(x, "localecho", json_true());
+	if (m->tcharset >= 0 && m->tcharset != (int)m->charset)
+		r |= json_object_set_new(x, "terminal_charset",
+		    json_string(cap_encoding_name(
+		    (enum cap_encoding)m->tcharset)));
 	r |= json_object_set(h, "muxd", x);
 	json_decref(env);
 	json_decref(x);
@@ -351,6 +362,7 @@ cap_meta_from_json(json_t *h, struct cap_meta *m, struct cap_error *err)
 	json_t		*x, *v;
 	long long	 n;
 	enum cap_err	 e;
+	enum cap_encoding enc;
 
 	cap_meta_init(m);
 	m->utc_offset = 0;
@@ -410,10 +422,22 @@ cap_meta_from_json(json_t *h, struct cap_meta *m, struct cap_error *err)
 	m->has_muxd = 1;
 	if ((v = json_object_get(x, "screen")) != NULL)
 		m->screen = json_is_true(v);
+	if ((v = json_object_get(x, "convention")) != NULL)
+		m->noconvention = json_is_false(v);
+	if ((v = json_object_get(x, "filter")) != NULL)
+		m->nofilter = json_is_false(v);
+	if ((v = json_object_get(x, "localecho")) != NULL)
+		m->localecho = json_is_true(v);
 	if ((e = cap_meta_get_encoding(x, "encoding", &m->encoding,
 	    err)) != 0 || (e = cap_meta_get_encoding(x, "charset",
 	    &m->charset, err)) != 0)
 		goto out;
+	if (json_object_get(x, "terminal_charset") != NULL) {
+		if ((e = cap_meta_get_encoding(x, "terminal_charset", &enc,
+		    err)) != 0)
+			goto out;
+		m->tcharset = (int)enc;
+	}
 	n = 0;
 	if ((e = cap_meta_get_int(x, "segment", 0, CAP_SEGMENT_MAX, 0, &n,
 	    err)) != 0)

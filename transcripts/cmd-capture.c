@@ -45,29 +45,63 @@ cmd_capture_next(struct cap_reader *r, struct cap_event *ev, int *status)
 	}
 }
 
-/* Start the judge's screen of a capture, in its link's character set. */
+/*
+ * Start the judge's screen of a capture as its link drew it (view.c), in
+ * UTF-8 for the terminal that shows it.
+ */
 void
-cmd_capture_screen(struct view *v, const struct cap_reader *r)
+cmd_capture_screen(struct cmd_screen *s, const struct cap_reader *r)
 {
-	view_init(v);
-	view_charset(v, cap_read_meta(r)->charset);
+	const struct cap_meta	*m = cap_read_meta(r);
+
+	view_init(&s->v, m->tx_width, m->judge, m->charset, VIEW_UTF8OUT |
+	    (m->noconvention ? 0 : VIEW_PROMPT) |
+	    (m->localecho ? VIEW_LOCALECHO : 0), NULL, NULL);
+	if (m->tcharset >= 0)
+		view_terminal(&s->v, (enum cap_encoding)m->tcharset);
+	filter_init(&s->f, m->nofilter, 0, NULL, NULL);
+	filter_charset(&s->f, m->charset);
 }
 
 /*
  * Feed an event to a screen into *out, grown as needed (*size bytes):
  * the bytes to show, or -1 when out of memory (errno set, *out kept).
+ * Markers and resizes show nothing.
  */
 ssize_t
-cmd_capture_view(struct view *v, const struct cap_event *ev, char **out,
-    size_t *size)
+cmd_capture_view(struct cmd_screen *s, const struct cap_event *ev,
+    char **out, size_t *size)
 {
-	char	*p;
+	struct view_key	 k;
+	size_t		 need, i, n, o = 0;
+	char		*p;
 
-	if (VIEW_OUTLEN(ev->len) > *size) {
-		if ((p = realloc(*out, VIEW_OUTLEN(ev->len))) == NULL)
+	if (ev->kind != CAP_INPUT && ev->kind != CAP_OUTPUT)
+		return (0);
+	for (i = 0; ev->kind == CAP_INPUT && i <= ev->len; i++) {
+		if (*size - o < VIEW_SHOWMAX) {
+			need = *size + 4 * VIEW_SHOWMAX;
+			if ((p = realloc(*out, need)) == NULL)
+				return (-1);
+			*out = p;
+			*size = need;
+		}
+		if (i < ev->len)
+			o += view_key(&s->v, ev->data[i], ev->usec, &k,
+			    *out + o);
+	}
+	if (ev->kind == CAP_INPUT)
+		return ((ssize_t)o);
+	if ((need = VIEW_OUTLEN(ev->len)) > *size) {
+		if ((p = realloc(*out, need)) == NULL)
 			return (-1);
 		*out = p;
-		*size = VIEW_OUTLEN(ev->len);
+		*size = need;
 	}
-	return ((ssize_t)view_feed(v, ev->kind, ev->data, ev->len, *out));
+	for (i = 0; i < ev->len; i += n) {
+		n = ev->len - i < 1024 ? ev->len - i : 1024;
+		o += view_output(&s->v, s->shown, filter_feed(&s->f,
+		    ev->data + i, n, s->shown), ev->usec, *out + o);
+	}
+	return ((ssize_t)o);
 }

@@ -31,7 +31,7 @@ cmd_export_exec(int argc, char **argv)
 	struct cap_event		 ev;
 	struct cap_error		 e;
 	struct cap_meta			 m;
-	struct view			 v;
+	struct cmd_screen		 v;
 	enum cap_err			 rc;
 	const char			*outpath = NULL;
 	char				*out = NULL, *title;

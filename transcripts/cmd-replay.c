@@ -87,7 +87,7 @@ cmd_replay_exec(int argc, char **argv)
 	};
 	struct cap_reader		*r;
 	struct cap_event		 ev;
-	struct view			 v;
+	struct cmd_screen		 v;
 	struct timespec			 start;
 	double				 speed = 1, maxgap = -1, at = 0, gap;
 	int64_t				 prev = 0;
@@ -135,7 +135,7 @@ cmd_replay_exec(int argc, char **argv)
 		if ((w = cmd_replay_write(out, (size_t)n)) != 0)
 			goto out;
 	}
-	if (v.owner != 0)
+	if (!view_atstart(&v.v))
 		w = cmd_replay_write("\r\n", 2);
 out:
 	if (w == -1) {

@@ -22,8 +22,14 @@ void		 cmd_warn_error(const struct cap_error *);
 struct cap_reader *cmd_capture_open(const char *);
 int		 cmd_capture_next(struct cap_reader *, struct cap_event *,
 		    int *);
-void		 cmd_capture_screen(struct view *, const struct cap_reader *);
-ssize_t		 cmd_capture_view(struct view *, const struct cap_event *,
+struct cmd_screen {			/* the judge's screen of a capture */
+	struct view	 v;
+	struct filter	 f;
+	unsigned char	 shown[1024 + FILTER_HELDMAX];
+};
+void		 cmd_capture_screen(struct cmd_screen *,
+		    const struct cap_reader *);
+ssize_t		 cmd_capture_view(struct cmd_screen *, const struct cap_event *,
 		    char **, size_t *);
 
 /* cmd-files.c: lists of paths, and the walk of a directory */

@@ -115,6 +115,10 @@ struct cap_meta {
 	int		 has_muxd;	/* read: the header had a "muxd" object */
 	int		 screen;	/* an export of the judge's screen */
 	enum cap_encoding charset;	/* the link's: how its bytes read */
+	int		 noconvention;	/* no 1996 prompt and echo by muxd */
+	int		 nofilter;	/* controls passed to the judge */
+	int		 localecho;	/* the judge's terminal echoes */
+	int		 tcharset;	/* the judge's terminal's, -1: charset */
 };
 void		 cap_meta_init(struct cap_meta *);
 enum cap_err	 cap_meta_copy(struct cap_meta *, const struct cap_meta *,
@@ -258,6 +262,75 @@ int		 utf8_end(struct utf8 *);
 int		 utf8_cont(unsigned char);
 size_t		 utf8_count(const unsigned char *, size_t);
 
+/* filter.c */
+#define FILTER_LIMIT		4096	/* default longest sequence, bytes */
+#define FILTER_TEXTMAX		4096	/* removed bytes kept for a report */
+#define FILTER_STRMAX		256	/* longest control string, bytes */
+#define FILTER_HELDMAX		3	/* utf-8: most bytes given late */
+enum filter_kind {
+	FILTER_CONTROL,		/* a run of lone C0 or C1 controls */
+	FILTER_ESC,		/* ESC x, or ESC, intermediates, final */
+	FILTER_CSI,		/* ESC [ or 0x9b ... final byte */
+	FILTER_OSC,		/* ESC ] or 0x9d ... BEL or ST */
+	FILTER_DCS,		/* ESC P or 0x90 ... ST */
+	FILTER_SOS,		/* ESC X or 0x98 ... ST */
+	FILTER_PM,		/* ESC ^ or 0x9e ... ST */
+	FILTER_APC,		/* ESC _ or 0x9f ... ST */
+	FILTER_UTF8		/* utf-8: bytes that are no character */
+};
+enum filter_end {
+	FILTER_END_DONE,	/* ended as a terminal would end it */
+	FILTER_END_ABORT,	/* CAN, SUB, or a new ESC or C1 sequence */
+	FILTER_END_CUT		/* reached the limit: cut off, state reset */
+};
+struct filter_span {			/* one removed run, for a marker */
+	enum filter_kind kind;
+	enum filter_end	 end;
+	const unsigned char *text;	/* its first ntext bytes */
+	size_t		 ntext;
+	size_t		 len;		/* bytes removed in all */
+	uint64_t	 in;		/* input offset of its first byte */
+	uint64_t	 out;		/* output offset where it was removed */
+	int		 passed;	/* pass-through: forwarded after all */
+};
+struct filter {
+	int		 passthrough;	/* report, remove nothing */
+	size_t		 limit;
+	void		(*cb)(void *, const struct filter_span *);
+	void		*arg;
+	uint64_t	 seqs;		/* escape sequences, strings removed */
+	uint64_t	 controls;	/* lone control bytes removed */
+	uint64_t	 bytes;		/* bytes removed in all */
+	uint64_t	 cuts;		/* sequences cut off at the limit */
+	uint64_t	 in;		/* bytes fed */
+	uint64_t	 out;		/* bytes forwarded */
+	enum cap_encoding charset;	/* how the bytes read */
+	/* private to filter.c */
+	struct utf8	 u8;		/* utf-8: the character being read */
+	const unsigned char *cur;	/* utf-8: the character being decided */
+	size_t		 ncur;
+	uint64_t	 cin;		/* input offset of its first byte */
+	int		 state;
+	enum filter_kind kind;
+	size_t		 len;
+	uint64_t	 span_in;
+	uint64_t	 span_out;
+	unsigned char	 text[FILTER_TEXTMAX];
+};
+void		 filter_init(struct filter *, int, size_t,
+		    void (*)(void *, const struct filter_span *), void *);
+void		 filter_charset(struct filter *, enum cap_encoding);
+int		 filter_byte(struct filter *, unsigned char);
+void		 filter_flush(struct filter *);
+void		 filter_finish(struct filter *);
+size_t		 filter_feed(struct filter *, const unsigned char *, size_t,
+		    unsigned char *);
+size_t		 filter_count(const struct filter *, const unsigned char *,
+		    size_t);
+int		 filter_pending(const struct filter *);
+const char	*filter_kind_name(enum filter_kind);
+const char	*filter_end_name(enum filter_end);
+
 /* conv.c */
 enum conv_key {
 	CONV_TEXT,	/* a character, or a control shown as text */
@@ -279,15 +352,9 @@ size_t		 conv_tab(size_t);
 
 /* tx-line.c */
 /*
- * The transcript state machine: bytes in, finished screen lines out, no
- * I/O.  Each side (judge, program) has its own current line of at most
- * width columns; a byte that does not fit ends the line (a wrap) and
- * starts the next.  Backspace and DEL erase the last character of the
- * current line and never reach back into a wrapped or finished line.
- * Empty lines are never emitted.  Text is printable ASCII: other bytes
- * and the backslash are escaped (transcripts(5)); on a UTF-8 link
- * (tx_line_charset) a character of U+00A0 and above is kept as it is,
- * one column.
+ * The transcript's line: what the judge's screen (view.c) hands out as
+ * a row, a screen line of the judge's or the program's.  Text is UTF-8;
+ * the backslash and what is no character are escaped (transcripts(5)).
  *
  * A judge's ENQ is no text: it asks whether the far end of the line is
  * muxd's judge terminal (comprog judge asks, to take muxd's echo), and
@@ -311,36 +378,6 @@ struct tx_out {
 	const char	*text;		/* the machine's, until the next call */
 	size_t		 len;
 };
-struct tx_side {			/* private */
-	/* The scalars first: a byte touches them and the end of text. */
-	size_t		 len;		/* bytes in text */
-	size_t		 cols;		/* columns they take */
-	size_t		 nunit;
-	struct utf8	 u8;		/* utf-8: a character begun */
-	int64_t		 usec;		/* when the line began */
-	int		 started;	/* usec is set */
-	int		 judge;		/* judge when the line began */
-	int		 wrapped;	/* a continuation of a wrapped line */
-	struct conv	 conv;		/* line ends and erases */
-	char		 text[TX_WIDTH_MAX * 4];
-	unsigned char	 unit[TX_WIDTH_MAX];	/* bytes per character */
-	unsigned char	 ucol[TX_WIDTH_MAX];	/* columns per character */
-};
-struct tx_line {			/* private */
-	size_t		 width;
-	enum cap_encoding charset;
-	int		 judge;
-	int		 outi;		/* the buffer last handed out */
-	struct tx_side	 side[2];
-	char		 out[2][TX_WIDTH_MAX * 4];
-};
-#define TX_LINE_OUTS	2	/* most outputs of one byte */
-void		 tx_line_init(struct tx_line *, int, int);
-void		 tx_line_charset(struct tx_line *, enum cap_encoding);
-int		 tx_line_feed(struct tx_line *, enum tx_who, unsigned char,
-		    int64_t, struct tx_out *);
-int		 tx_line_judge(struct tx_line *, int, struct tx_out *);
-int		 tx_line_flush(struct tx_line *, struct tx_out *);
 size_t		 tx_line_escape(char *, unsigned char);
 int		 tx_line_announced(const char *, size_t);
 
@@ -392,25 +429,101 @@ const char	*rec_capture_path(const struct rec *);
 struct cap_writer *rec_capture(const struct rec *);
 const char	*rec_transcript_path(const struct rec *);
 
-/* view.c: the judge's screen, as replay and export show it */
-#define VIEW_EXPAND	16	/* most output bytes for one input byte */
-#define VIEW_OUTLEN(n)	((n) * VIEW_EXPAND + 16)
-struct view {				/* private */
-	int		 owner;		/* 0 at a line start, 'i' or 'o' */
-	int		 raw8;		/* 0xa0-0xff as they are, not UTF-8 */
-	enum cap_encoding charset;	/* how the bytes read */
-	struct utf8	 u8[2];		/* utf-8: judge's, entity's char */
-	struct conv	 conv[2];	/* the judge's and the entity's keys */
-	size_t		 col;		/* column on the current line */
-	size_t		 nunit;		/* erasable characters on the line */
-	unsigned char	 unit[256];	/* their widths, the last 256 */
+/* view.c: the judge's screen, live and from a capture (one model) */
+#define VIEW_WIDTHMAX	TX_WIDTH_MAX	/* most columns of a row */
+#define VIEW_CELLS	1024		/* most characters on a side's line */
+#define VIEW_CELLBYTES	32		/* a character and its marks */
+#define VIEW_TEXTMAX	4096		/* bytes of a side's line */
+#define VIEW_LINEMAX	1024		/* bytes of a judge's line */
+#define VIEW_SHOWMAX	8448		/* most bytes for one key */
+#define VIEW_TRANSLITMAX 8		/* nearest ASCII of a character */
+#define VIEW_OUTLEN(n)	((n) * 32 + 2 * VIEW_SHOWMAX)	/* ... for n output */
+#define VIEW_PROMPT	0x1		/* the 1996 prompt and echo */
+#define VIEW_LOCALECHO	0x2		/* the terminal echoes the keys */
+#define VIEW_UTF8OUT	0x4		/* write UTF-8 whatever the link */
+enum view_key_kind {
+	VIEW_KEY_TEXT,		/* a character, or a tab */
+	VIEW_KEY_ERASE,		/* BS or DEL */
+	VIEW_KEY_EOL,		/* a line end: see event */
+	VIEW_KEY_EOL_HALF,	/* the second half of CR LF or LF CR */
+	VIEW_KEY_PART,		/* a character begun */
+	VIEW_KEY_QUERY,		/* ENQ, a terminal's question */
+	VIEW_KEY_DROP		/* a control or a key's sequence: nothing */
 };
-void		 view_init(struct view *);
-void		 view_live(struct view *);
+enum view_event { VIEW_EV_NONE, VIEW_EV_LINE, VIEW_EV_TURN, VIEW_EV_JUDGE };
+struct view_key {			/* what one keystroke was */
+	enum view_key_kind kind;
+	enum view_event	 event;		/* VIEW_KEY_EOL */
+	int		 judge;		/* VIEW_EV_JUDGE: nn */
+	const char	*line;		/* LINE, JUDGE: its text (UTF-8) */
+	size_t		 linelen;
+	const char	*text;		/* TEXT: the character as recorded */
+	size_t		 ntext;
+};
+struct view_cell {			/* private */
+	int64_t		 usec;		/* when it was written */
+	unsigned short	 off;		/* its bytes in the side's text */
+	unsigned short	 row;		/* judge's line: its row, column */
+	unsigned short	 col;
+	unsigned char	 n;		/* bytes */
+	unsigned char	 w;		/* columns */
+};
+struct view_side {			/* private */
+	size_t		 ncell;
+	size_t		 len;		/* bytes in text */
+	size_t		 cols;		/* entity: columns of its row */
+	int64_t		 usec;
+	int		 judge;		/* judge when the line began */
+	char		 text[VIEW_TEXTMAX];
+	struct view_cell cell[VIEW_CELLS];
+};
+struct view {				/* private */
+	size_t		 width;
+	enum cap_encoding charset;	/* how the link's bytes read */
+	enum cap_encoding tcharset;	/* the judge's terminal's */
+	int		 flags;
+	int		 prompt;	/* 1: the prompt takes column 0 */
+	int		 draw;		/* the judge's line is muxd's to draw */
+	int		 keyecho;	/* ... and its keys' echo */
+	int		 judge;
+	void		(*row)(void *, const struct tx_out *);
+	void		*arg;
+	struct conv	 jconv, econv;	/* the judge's, the entity's ends */
+	struct utf8	 ju8, eu8;
+	int		 seq;		/* inside a key's escape sequence */
+	int		 shown;		/* the judge's line is on the screen */
+	int		 cont;		/* ... its first rows handed out */
+	int		 below;		/* ... below the entity's open row */
+	int		 dirty;		/* the cursor is on a foreign row */
+	int		 owed;		/* ... taken off, to be drawn again */
+	size_t		 drawn;		/* bytes of the last output's drawing */
+	size_t		 jrow, jcol;	/* the cursor on the judge's line */
+	struct view_side ent;		/* the entity's open row */
+	struct view_side jl;		/* the judge's line */
+	char		*o;		/* bytes for the terminal */
+	size_t		 olen, osize;
+	char		 rowbuf[VIEW_TEXTMAX];
+	char		 line[VIEW_LINEMAX + 1];
+	char		 keytext[16];
+};
+void		 view_init(struct view *, int, int, enum cap_encoding, int,
+		    void (*)(void *, const struct tx_out *), void *);
+void		 view_midline(struct view *);
 void		 view_charset(struct view *, enum cap_encoding);
-void		 view_judge(struct view *, const unsigned char *, size_t);
-size_t		 view_feed(struct view *, enum cap_kind, const unsigned char *,
-		    size_t, char *);
+void		 view_terminal(struct view *, enum cap_encoding);
+size_t		 view_translit(unsigned int, char *);
+size_t		 view_prompt(struct view *, char *);
+size_t		 view_key(struct view *, unsigned char, int64_t,
+		    struct view_key *, char *);
+size_t		 view_output(struct view *, const unsigned char *, size_t,
+		    int64_t, char *);
+int		 view_judge(struct view *, int);
+void		 view_flush(struct view *);
+int		 view_atstart(const struct view *);
+int		 view_shown(const struct view *);
+int		 view_typed(const struct view *);
+size_t		 view_drawn(const struct view *);
+int		 view_width(unsigned int);
 
 /* stats.c: typing cadence and response latency (pure) */
 #define STATS_BURST_GAP		2000000	/* us: a longer pause ends a burst */

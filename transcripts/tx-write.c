@@ -35,7 +35,8 @@ struct tx_writer {
 	char		*buf;		/* formatted text not yet written */
 	size_t		 len;
 	size_t		 size;
-	struct tx_line	 m;
+	struct view	 v;		/* the judge's screen: the rows */
+	struct filter	 f;		/* the entity's output, as shown */
 	int		 own;		/* we created and close fd */
 	char		*path;
 	struct cap_meta	 meta;
@@ -46,6 +47,7 @@ static enum cap_err tx_write_new(const struct cap_meta *, int,
 static int	tx_write_grow(struct tx_writer *, size_t);
 static void	tx_write_escaped(struct tx_writer *, const char *);
 static void	tx_write_out(struct tx_writer *, const struct tx_out *);
+static void	tx_write_row(void *, const struct tx_out *);
 static void	tx_write_header(struct tx_writer *);
 static enum cap_err tx_write_flush(struct tx_writer *, struct cap_error *);
 static int	tx_write_highest(const char *, const char *);
@@ -91,8 +93,13 @@ tx_write_new(const struct cap_meta *meta, int flags, struct tx_writer **wp,
 		tx_write_free(w);
 		return (e);
 	}
-	tx_line_init(&w->m, w->meta.tx_width, w->meta.judge);
-	tx_line_charset(&w->m, w->meta.charset);
+	view_init(&w->v, w->meta.tx_width, w->meta.judge, w->meta.charset,
+	    (w->meta.noconvention ? 0 : VIEW_PROMPT) |
+	    (w->meta.localecho ? VIEW_LOCALECHO : 0), tx_write_row, w);
+	if (w->meta.tcharset >= 0)
+		view_terminal(&w->v, (enum cap_encoding)w->meta.tcharset);
+	filter_init(&w->f, w->meta.nofilter, 0, NULL, NULL);
+	filter_charset(&w->f, w->meta.charset);
 	tx_write_header(w);
 	if (w->buf == NULL) {
 		tx_write_free(w);
@@ -167,7 +174,14 @@ tx_write_header(struct tx_writer *w)
 		    "*** JUDGE%02d ***\n", m->judge);
 }
 
-/* Append one output of the machine as a transcript line. */
+/* Take a row of the judge's screen from the view (its callback). */
+static void
+tx_write_row(void *arg, const struct tx_out *o)
+{
+	tx_write_out(arg, o);
+}
+
+/* Append a row of the judge's screen, or a judge change. */
 static void
 tx_write_out(struct tx_writer *w, const struct tx_out *o)
 {
@@ -385,10 +399,10 @@ tx_write_event(struct tx_writer *w, enum cap_kind kind, const void *data,
     size_t len, int64_t usec, struct cap_error *err)
 {
 	const unsigned char	*p = data;
-	struct tx_out		 o, lines[TX_LINE_OUTS];
-	enum tx_who		 who;
-	size_t			 i;
-	int			 j, k, n;
+	unsigned char		 shown[1024 + FILTER_HELDMAX];
+	struct view_key		 k;
+	size_t			 i, n;
+	int			 j;
 
 	if (w->finished) {
 		cap_error_set(err, CAP_EINVAL, w->path, 0, -1,
@@ -397,18 +411,20 @@ tx_write_event(struct tx_writer *w, enum cap_kind kind, const void *data,
 	}
 	switch (kind) {
 	case CAP_INPUT:
+		for (i = 0; i < len; i++)
+			(void)view_key(&w->v, p[i], usec, &k, NULL);
+		break;
 	case CAP_OUTPUT:
-		who = kind == CAP_INPUT ? TX_JUDGE : TX_PROGRAM;
-		for (i = 0; i < len; i++) {
-			n = tx_line_feed(&w->m, who, p[i], usec, lines);
-			for (k = 0; k < n; k++)
-				tx_write_out(w, &lines[k]);
+		/* What the filter kept from the judge is in no row. */
+		for (i = 0; i < len; i += n) {
+			n = len - i < 1024 ? len - i : 1024;
+			(void)view_output(&w->v, shown, filter_feed(&w->f,
+			    p + i, n, shown), usec, NULL);
 		}
 		break;
 	case CAP_MARKER:
-		if ((j = cap_marker_judge(p, len)) != -1 &&
-		    tx_line_judge(&w->m, j, &o))
-			tx_write_out(w, &o);
+		if ((j = cap_marker_judge(p, len)) != -1)
+			(void)view_judge(&w->v, j);
 		break;
 	default:
 		break;
@@ -447,15 +463,11 @@ tx_write_sync_fd(struct tx_writer *w, int *fdp, struct cap_error *err)
 enum cap_err
 tx_write_finish(struct tx_writer *w, struct cap_error *err)
 {
-	struct tx_out	o[2];
-	int		i, n;
-
 	if (w->finished)
 		return (CAP_OK);
 	w->finished = 1;
-	n = tx_line_flush(&w->m, o);
-	for (i = 0; i < n; i++)
-		tx_write_out(w, &o[i]);
+	filter_finish(&w->f);
+	view_flush(&w->v);
 	return (tx_write_flush(w, err));
 }
 

@@ -57,7 +57,8 @@ LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len)
 	struct view		 v;
 	enum cap_err		 rc;
 	char			*out;
-	size_t			 n;
+	struct view_key		 k;
+	size_t			 n, i;
 	int			 fd;
 
 	if ((fd = memfd_create("fuzz_cap", MFD_CLOEXEC)) == -1)
@@ -75,7 +76,8 @@ LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len)
 	w = NULL;
 	if (tx_write_memopen(cap_read_meta(r), &w, &e) != CAP_OK)
 		w = NULL;
-	view_init(&v);
+	view_init(&v, 0, 1, cap_read_meta(r)->charset, VIEW_PROMPT, NULL,
+	    NULL);
 	while ((rc = cap_read_event(r, &ev, &e)) != CAP_EOF) {
 		if (rc != CAP_OK && e.msg[0] == '\0')
 			abort();
@@ -86,11 +88,19 @@ LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len)
 		fuzz_cap_recode(&ev, cap_read_meta(r)->encoding);
 		if (w != NULL)
 			tx_write_event(w, ev.kind, ev.data, ev.len, ev.usec, &e);
+		/* The screen, fed unfiltered: no sequence may overrun it. */
 		if ((out = malloc(VIEW_OUTLEN(ev.len))) == NULL)
 			abort();
-		n = view_feed(&v, ev.kind, ev.data, ev.len, out);
-		if (n > VIEW_OUTLEN(ev.len))
-			abort();
+		if (ev.kind == CAP_OUTPUT) {
+			n = view_output(&v, ev.data, ev.len, ev.usec, out);
+			if (n > VIEW_OUTLEN(ev.len))
+				abort();
+		} else if (ev.kind == CAP_INPUT) {
+			for (i = 0; i < ev.len; i++)
+				if (view_key(&v, ev.data[i], ev.usec, &k, out) >
+				    VIEW_SHOWMAX)
+					abort();
+		}
 		free(out);
 	}
 	if (w != NULL) {

@@ -39,12 +39,24 @@ struct fuzz_filter_trial {
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static void	fuzz_filter_span(void *, const struct filter_span *);
+static int	fuzz_filter_string(enum filter_kind);
 static void	fuzz_filter_run(struct fuzz_filter_trial *, int, size_t,
 		    unsigned, enum cap_encoding, const unsigned char *, size_t);
 static int	fuzz_filter_harmful(unsigned char);
 static int	fuzz_filter_harmful_utf8(const unsigned char *, size_t);
 static void	fuzz_filter_same(const struct fuzz_filter_trial *,
 		    const struct fuzz_filter_trial *);
+
+/*
+ * Tell whether a kind is a control string, cut at a line end or at its
+ * shorter bound as well as at the limit.
+ */
+static int
+fuzz_filter_string(enum filter_kind k)
+{
+	return (k == FILTER_OSC || k == FILTER_DCS || k == FILTER_SOS ||
+	    k == FILTER_PM || k == FILTER_APC);
+}
 
 /* Keep a reported run, checking its offsets against the last one. */
 static void
@@ -61,10 +73,14 @@ fuzz_filter_span(void *arg, const struct filter_span *s)
 		if (s->in < last->in + last->len || s->out < last->out)
 			abort();	/* runs overlap or go backwards */
 	}
-	if (s->end == FILTER_END_CUT && (s->len < r->f.limit ||
-	    s->len > r->f.limit + (r->f.charset == CAP_UTF8 ?
-	    FILTER_HELDMAX : 0)))
+	if (s->end == FILTER_END_CUT && !fuzz_filter_string(s->kind) &&
+	    (s->len < r->f.limit || s->len > r->f.limit +
+	    (r->f.charset == CAP_UTF8 ? FILTER_HELDMAX : 0)))
 		abort();	/* cut anywhere but at the limit (its character) */
+	if (s->end == FILTER_END_CUT && fuzz_filter_string(s->kind) &&
+	    s->len > (r->f.limit < FILTER_STRMAX ? r->f.limit :
+	    FILTER_STRMAX) + (r->f.charset == CAP_UTF8 ? FILTER_HELDMAX : 0))
+		abort();	/* a control string past its bound */
 	r->removed += s->len;
 	if (s->kind == FILTER_CONTROL)
 		r->controls += s->len;

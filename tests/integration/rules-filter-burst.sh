@@ -12,7 +12,7 @@ round_start 1
 J=$(facing E1)
 tty "$J" 'drain:200' >/dev/null
 
-tty "$T/e1" 'send:A\e[2J\e[HB\e]0;pwned\x07C\e]52;c;SGVsbG8=\e\\D\x9b31mE\x01\x02F\r\n' >/dev/null
+tty "$T/e1" 'send:A\e[2J\e[HB\e]0;pwned\x07C\e]52;c;SGVsbG8=\e\\D\xc2\x9b31mE\x01\x02F\r\n' >/dev/null
 tty "$J" 'expect:ABCDEF\r\n' 'quiet:300' >"$T/j.out" ||
 	fail "control sequences reached the judge: $(cat "$T/j.out")"
 wait_for "[ \$(grep -c '\"event\":\"filter\"' '$T/events') -ge 5 ]" 5 ||

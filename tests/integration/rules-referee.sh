@@ -25,7 +25,7 @@ seen() {
 
 tty -d 5 "$J" 'type:Hi there\x7f\x7fre, who are you?\r\r' >/dev/null
 seen "$LE JUDGE07> Hi there, who are you?"
-tty -d 5 "$T/e1" 'type:Hello, my nmae\x08\x08\x08ame is Ada and I am the human.\r\nI like caf\xe9 au lait\x07\e[2J.\n\rback\\slash\r\n' >/dev/null
+tty -d 5 "$T/e1" 'type:Hello, my nmae\x08\x08\x08ame is Ada and I am the human.\r\nI like caf\xc3\xa9 au lait\x07\e[2J.\n\rback\\slash\r\n' >/dev/null
 seen "$LE E1: Hello, my name is Ada and I am the human."
 seen "$LE E1: I like café au lait\\x07."
 seen "$LE E1: back\\\\slash"

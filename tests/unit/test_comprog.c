@@ -89,14 +89,16 @@ play_key(struct play *p, const char *keys)
 	}
 }
 
-/* The entity writes: muxd forwards it into the stream. */
+/* The entity writes: muxd draws it on the judge's screen, in the stream. */
 static void
 play_entity(struct play *p, const char *text)
 {
-	size_t	n = strlen(text);
+	static char	buf[VIEW_OUTLEN(256)];
+	size_t		n;
 
-	judgeterm_screen(&p->muxd, (const unsigned char *)text, n);
-	memcpy(p->stream + p->nstream, text, n);
+	n = view_output(&p->muxd.view, (const unsigned char *)text,
+	    strlen(text), 0, buf);
+	memcpy(p->stream + p->nstream, buf, n);
 	p->nstream += n;
 }
 
@@ -184,9 +186,14 @@ test_echo_with_the_entity_in_mid_line(void **state)
 	play_entity(&p, ", yes>");
 	play_key(&p, "d");
 	play_read(&p, 3);
-	/* muxd's "\r\n" before the prompt counts as the entity's line end. */
-	assert_string_equal(p.entity, "Well\r\n, yes>");
-	assert_string_equal(p.echoed, ">ab\r\n>\r\n>cd");
+	/*
+	 * muxd's "\r\n" before the prompt counts as the entity's line end;
+	 * its moves that take the judge's line off, and the line drawn
+	 * again, are its own, never the entity's text.
+	 */
+	assert_string_equal(p.entity, "Well\r\n, yes>\r\n");
+	assert_string_equal(p.echoed, ">ab\r\n>\r\n>c\033[2D\033[K\033[A"
+	    "\033[4C>cd");
 }
 
 /* An echo cut by the end of a read is held, then completed. */

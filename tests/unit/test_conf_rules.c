@@ -108,8 +108,8 @@ test_rules_good(void **state)
 }
 
 /*
- * The character set: the room's (iso-8859-1 unless set) for every entity
- * without its own.
+ * The character set: the room's (utf-8 unless set) for every entity and
+ * station without its own.
  */
 static void
 test_charset(void **state)
@@ -118,27 +118,38 @@ test_charset(void **state)
 
 	(void)state;
 	conf = fixture_conf_load("rules.conf", ROOM);
-	assert_int_equal(conf->charset, CAP_LATIN1);
-	assert_int_equal(conf->entities[0].charset, CAP_LATIN1);
-	assert_int_equal(conf->entities[1].charset, CAP_LATIN1);
-	assert_false(conf->utf8);
-	conf_free(conf);
-	conf = fixture_conf_load("rules.conf", ROOM "charset = \"utf-8\";\n");
 	assert_int_equal(conf->charset, CAP_UTF8);
 	assert_int_equal(conf->entities[0].charset, CAP_UTF8);
 	assert_int_equal(conf->entities[1].charset, CAP_UTF8);
+	assert_int_equal(conf->stations[0].charset, CAP_UTF8);
 	assert_true(conf->utf8);
 	conf_free(conf);
-	conf = fixture_conf_load("rules.conf", PORTS STATIONS
-	    ENTRY("charset = \"iso-8859-1\";") "charset = \"utf-8\";\n");
+	conf = fixture_conf_load("rules.conf", ROOM
+	    "charset = \"iso-8859-1\";\n");
+	assert_int_equal(conf->charset, CAP_LATIN1);
 	assert_int_equal(conf->entities[0].charset, CAP_LATIN1);
+	assert_int_equal(conf->entities[1].charset, CAP_LATIN1);
+	assert_int_equal(conf->stations[0].charset, CAP_LATIN1);
 	assert_false(conf->utf8);
 	conf_free(conf);
 	conf = fixture_conf_load("rules.conf", PORTS STATIONS
-	    ENTRY("charset = \"utf-8\";"));
+	    ENTRY("charset = \"iso-8859-1\";"));
+	assert_int_equal(conf->entities[0].charset, CAP_LATIN1);
+	assert_int_equal(conf->stations[0].charset, CAP_UTF8);
+	assert_false(conf->utf8);
+	conf_free(conf);
+	conf = fixture_conf_load("rules.conf", PORTS STATIONS
+	    ENTRY("charset = \"utf-8\";") "charset = \"iso-8859-1\";\n");
 	assert_int_equal(conf->charset, CAP_LATIN1);
 	assert_int_equal(conf->entities[0].charset, CAP_UTF8);
 	assert_true(conf->utf8);
+	conf_free(conf);
+	/* A station's terminals of their own charset. */
+	conf = fixture_conf_load("rules.conf", PORTS
+	    STATION_LOCALECHO("false; charset = \"iso-8859-1\"")
+	    ENTRY(""));
+	assert_int_equal(conf->stations[0].charset, CAP_LATIN1);
+	assert_int_equal(conf->entities[0].charset, CAP_UTF8);
 	conf_free(conf);
 }
 

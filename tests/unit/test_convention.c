@@ -1,7 +1,7 @@
 /*
  * The 1996 convention, one implementation: the same keystrokes of a judge
  * through the live path (contest/judgeterm.c, as muxd runs it) and through
- * the transcript (transcripts/tx-line.c, as render writes it) give the
+ * the transcript (transcripts/view.c's rows, as render writes it) give the
  * same lines, the same judge changes and, against the statistics
  * (stats.c), the same turn ends.  The streams are edge cases of the
  * convention and every judge's keystrokes of the 24 official 2012 logs
@@ -52,8 +52,8 @@ live(const unsigned char *keys, size_t n, struct trace *t)
 {
 	static struct judgeterm	jt;
 	struct judgeterm_out	out;
-	char			esc[JUDGETERM_LINEMAX * 8], jn[8];
-	size_t			i, j, m, k;
+	char			jn[8];
+	size_t			i;
 
 	memset(t, 0, sizeof(*t));
 	judgeterm_init(&jt, 0, JUDGETERM_EOL_CR);
@@ -64,44 +64,37 @@ live(const unsigned char *keys, size_t n, struct trace *t)
 		else if (out.event == JUDGETERM_JUDGE) {
 			snprintf(jn, sizeof(jn), "%02d", out.judge);
 			add(t, "J:", jn, 2);
-		} else if (out.event == JUDGETERM_LINE && out.linelen > 0) {
-			/* Written as the transcript writes a line. */
-			for (j = m = 0; j < out.linelen && j <
-			    JUDGETERM_LINEMAX; j++)
-				if (out.line[j] == '\t') {
-					k = conv_tab(m);
-					memset(esc + m, ' ', k);
-					m += k;
-				} else
-					m += tx_line_escape(esc + m,
-					    (unsigned char)out.line[j]);
-			add(t, "L:", esc, m);
-		}
+		} else if (out.event == JUDGETERM_LINE && out.linelen > 0)
+			add(t, "L:", out.line, out.linelen);
 	}
 }
 
-/* The transcript's path: tx_line's judge lines and judge changes. */
+/* A row or judge change of the transcript's path, into its trace. */
+static void
+row(void *arg, const struct tx_out *o)
+{
+	struct trace	*t = arg;
+	char		 jn[8];
+
+	if (o->kind == TX_OUT_JUDGE) {
+		snprintf(jn, sizeof(jn), "%02d", o->judge);
+		add(t, "J:", jn, 2);
+	} else if (o->who == TX_JUDGE)
+		add(t, "L:", o->text, o->len);
+}
+
+/* The transcript's path: the screen's judge rows and judge changes. */
 static void
 render(const unsigned char *keys, size_t n, struct trace *t)
 {
-	static struct tx_line	m;
-	struct tx_out		out[TX_LINE_OUTS];
-	char			jn[8];
+	static struct view	v;
+	struct view_key		k;
 	size_t			i;
-	int			k, j;
 
 	memset(t, 0, sizeof(*t));
-	tx_line_init(&m, TX_WIDTH_MAX, 0);
-	for (i = 0; i < n; i++) {
-		k = tx_line_feed(&m, TX_JUDGE, keys[i], (int64_t)i, out);
-		for (j = 0; j < k; j++) {
-			if (out[j].kind == TX_OUT_JUDGE) {
-				snprintf(jn, sizeof(jn), "%02d", out[j].judge);
-				add(t, "J:", jn, 2);
-			} else if (out[j].who == TX_JUDGE)
-				add(t, "L:", out[j].text, out[j].len);
-		}
-	}
+	view_init(&v, TX_WIDTH_MAX, 0, CAP_LATIN1, VIEW_PROMPT, row, t);
+	for (i = 0; i < n; i++)
+		(void)view_key(&v, keys[i], (int64_t)i, &k, NULL);
 }
 
 /*

@@ -422,7 +422,7 @@ test_line_controls_inside_a_csi_pass(void **state)
 static void
 test_dcs_sos_pm_apc_strings_are_removed(void **state)
 {
-	static const char	in[] = "1\033P+q544e\033\\2\033Xsos\r\n\033\\3"
+	static const char	in[] = "1\033P+q544e\033\\2\033Xsos\033\\3"
 	    "\033^pm\a still pm\033\\4\033_Gf=100;AAAA\033\\5";
 	static struct rec	r;
 
@@ -431,11 +431,33 @@ test_dcs_sos_pm_apc_strings_are_removed(void **state)
 	expect_out(&r, S("12345"));
 	assert_int_equal(r.nspans, 4);
 	expect_span(&r, 0, FILTER_DCS, FILTER_END_DONE, "\033P+q544e\033\\");
-	expect_span(&r, 1, FILTER_SOS, FILTER_END_DONE, "\033Xsos\r\n\033\\");
+	expect_span(&r, 1, FILTER_SOS, FILTER_END_DONE, "\033Xsos\033\\");
 	expect_span(&r, 2, FILTER_PM, FILTER_END_DONE,
 	    "\033^pm\a still pm\033\\");
 	expect_span(&r, 3, FILTER_APC, FILTER_END_DONE,
 	    "\033_Gf=100;AAAA\033\\");
+	check_splits(0, S(in));
+}
+
+/*
+ * A control string never goes on past a line end: an OSC or DCS left
+ * open is cut there, and the line end and the lines after it are shown.
+ */
+static void
+test_string_ends_at_a_line_end(void **state)
+{
+	static const char	in[] = "a\033]0;a title never ended\r\nb\033Pq\n"
+	    "c\r\n";
+	static struct rec	r;
+
+	(void)state;
+	run(&r, 0, 0, S(in), 0);
+	expect_out(&r, S("a\r\nb\nc\r\n"));
+	assert_int_equal(r.nspans, 2);
+	expect_span(&r, 0, FILTER_OSC, FILTER_END_CUT,
+	    "\033]0;a title never ended");
+	expect_span(&r, 1, FILTER_DCS, FILTER_END_CUT, "\033Pq");
+	assert_int_equal(r.f.cuts, 2);
 	check_splits(0, S(in));
 }
 
@@ -471,10 +493,10 @@ test_endless_osc_is_cut_off(void **state)
 	assert_int_equal(r.nspans, 1);
 	assert_int_equal(r.spans[0].kind, FILTER_OSC);
 	assert_int_equal(r.spans[0].end, FILTER_END_CUT);
-	assert_int_equal(r.spans[0].len, FILTER_LIMIT);
+	assert_int_equal(r.spans[0].len, FILTER_STRMAX);
 	assert_int_equal(r.f.cuts, 1);
-	assert_int_equal(r.f.bytes, FILTER_LIMIT);
-	assert_int_equal(r.nout, sizeof(in) - FILTER_LIMIT);
+	assert_int_equal(r.f.bytes, FILTER_STRMAX);
+	assert_int_equal(r.nout, sizeof(in) - FILTER_STRMAX);
 	assert_false(filter_pending(&r.f));
 	/* After the cut, a new sequence is caught again. */
 	filter_feed(&r.f, (const unsigned char *)"\033[2J", 4, r.out);
@@ -697,6 +719,7 @@ main(void)
 		cmocka_unit_test(test_can_sub_and_new_esc_abort_a_sequence),
 		cmocka_unit_test(test_line_controls_inside_a_csi_pass),
 		cmocka_unit_test(test_dcs_sos_pm_apc_strings_are_removed),
+		cmocka_unit_test(test_string_ends_at_a_line_end),
 		cmocka_unit_test(test_pass_through_forwards_and_still_reports),
 		cmocka_unit_test(test_endless_osc_is_cut_off),
 		cmocka_unit_test(test_cut_exactly_at_the_limit),

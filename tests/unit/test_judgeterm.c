@@ -101,12 +101,16 @@ keys(struct term *t, const char *s, size_t n)
 	}
 }
 
-/* The entity writes to the judge's screen. */
+/* The entity writes to the judge's screen, through the screen's model. */
 static void
 answer(struct term *t, const char *s)
 {
-	add(t->screen, &t->nscreen, s, strlen(s));
-	judgeterm_screen(&t->jt, (const unsigned char *)s, strlen(s));
+	static char	buf[VIEW_OUTLEN(256)];
+	size_t		n;
+
+	n = view_output(&t->jt.view, (const unsigned char *)s, strlen(s), 0,
+	    buf);
+	add(t->screen, &t->nscreen, buf, n);
 }
 
 /* Write bytes as a C string literal, for messages. */
@@ -226,7 +230,7 @@ test_prompt_after_an_answer_left_in_mid_line(void **state)
 	keys(&t, S("a\r"));
 	answer(&t, "hm\r\n");
 	keys(&t, S("b"));
-	expect_term(&t, S(">a\r\n>hm\r\n>b"), S("a\rb"), "LINE(a)");
+	expect_term(&t, S(">a\r\n>\b \bhm\r\n>b"), S("a\rb"), "LINE(a)");
 
 	/* A prompt on demand, at link start. */
 	start(&t, 0, JUDGETERM_EOL_CR);
@@ -242,16 +246,6 @@ test_prompt_after_an_answer_left_in_mid_line(void **state)
 	expect_term(&t, S(">x"), S("x"), "");
 }
 
-/* The entity is about to write: an unused prompt is taken back first. */
-static void
-unprompt(struct term *t)
-{
-	struct judgeterm_out	o;
-
-	judgeterm_unprompt(&t->jt, &o);
-	out(t, &o);
-}
-
 static void
 test_an_unused_prompt_is_taken_back(void **state)
 {
@@ -262,7 +256,6 @@ test_an_unused_prompt_is_taken_back(void **state)
 	 * begins the line, and the next key prompts again below it. */
 	start(&t, 0, JUDGETERM_EOL_CR);
 	keys(&t, S("a\r"));
-	unprompt(&t);
 	answer(&t, "hm");
 	keys(&t, S("b"));
 	expect_term(&t, S(">a\r\n>\b \bhm\r\n>b"), S("a\rb"), "LINE(a)");
@@ -275,21 +268,16 @@ test_an_unused_prompt_is_taken_back(void **state)
 		judgeterm_prompt(&t.jt, &o);
 		out(&t, &o);
 	}
-	unprompt(&t);
 	answer(&t, "Hello\r\n");
 	keys(&t, S("x"));
 	expect_term(&t, S(">\b \bHello\r\n>x"), S("x"), "");
 
-	/* Not a prompt with text after it, nor one already taken back. */
+	/* A line with text: taken off, drawn again below the output. */
 	start(&t, 0, JUDGETERM_EOL_CR);
 	keys(&t, S("ab"));
-	unprompt(&t);
-	unprompt(&t);
-	expect_term(&t, S(">ab"), S("ab"), "");
-	start(&t, 0, JUDGETERM_EOL_CR);
-	keys(&t, S("a\r\r"));
-	unprompt(&t);
-	expect_term(&t, S(">a\r\n>\r\n"), S("a\r\r"), "LINE(a) TURN");
+	answer(&t, "Hi");
+	keys(&t, S("c"));
+	expect_term(&t, S(">ab\033[3D\033[KHi\r\n>abc"), S("abc"), "");
 }
 
 /*
@@ -499,30 +487,37 @@ test_key_sequences_and_controls_are_not_echoed(void **state)
 	(void)state;
 	start(&t, 0, JUDGETERM_EOL_CR);
 	keys(&t, S("\033[A\033OB\033[15~\x03\x9b" "1;5C\tx\033y\r"));
-	expect_term(&t, S("> x\r\n>"),
-	    S("\033[A\033OB\033[15~\x03\x9b" "1;5C\tx\033y\r"),
-	    "LINE(\tx)");
+	/* Dropped: neither echoed nor sent; the tab to column 8. */
+	expect_term(&t, S(">       x\r\n>"), S("\tx\r"), "LINE(       x)");
 	/* High Latin-1 bytes are text. */
 	start(&t, 0, JUDGETERM_EOL_CR);
 	keys(&t, S("caf\xe9\r"));
-	expect_term(&t, S(">caf\xe9\r\n>"), S("caf\xe9\r"), "LINE(caf\xe9)");
+	expect_term(&t, S(">caf\xe9\r\n>"), S("caf\xe9\r"),
+	    "LINE(caf\xc3\xa9)");
 }
 
+/*
+ * A line holds JUDGETERM_LINEMAX bytes: past that its first rows are
+ * handed out, and every key still goes on to the entity.
+ */
 static void
 test_a_long_line_is_kept_in_part(void **state)
 {
 	static struct term	t;
 	struct judgeterm_out	o;
-	size_t			i;
+	size_t			i, sent = 0;
 
 	(void)state;
 	start(&t, 0, JUDGETERM_EOL_CR);
-	for (i = 0; i < JUDGETERM_LINEMAX + 10; i++)
+	for (i = 0; i < JUDGETERM_LINEMAX + 10; i++) {
 		judgeterm_byte(&t.jt, '@', &o);
+		sent += o.nentity;
+	}
+	assert_int_equal(sent, JUDGETERM_LINEMAX + 10);
 	judgeterm_byte(&t.jt, '\r', &o);
 	assert_int_equal(o.event, JUDGETERM_LINE);
-	assert_int_equal(o.linelen, JUDGETERM_LINEMAX + 10);
-	assert_int_equal(strlen(o.line), JUDGETERM_LINEMAX);
+	/* 1034 keys: ">" and 79 on the first row, 80 a row after it. */
+	assert_int_equal(o.linelen, (JUDGETERM_LINEMAX + 10 - 79) % 80);
 }
 
 /* A terminal's ENQ is no key: not echoed, not sent, not in the line. */
@@ -588,13 +583,19 @@ test_utf8_characters_are_echoed_and_erased_whole(void **state)
 	start(&t, 0, JUDGETERM_EOL_CR);
 	judgeterm_charset(&t.jt, CAP_UTF8);
 	keys(&t, S("a\xc2\x9b\x80\xe2z\r"));
-	expect_term(&t, S(">az\r\n>"), S("a\xc2\x9b\x80\xe2z\r"),
-	    "LINE(az)");
+	expect_term(&t, S(">az\r\n>"), S("az\r"), "LINE(az)");
+	/* A UTF-8 terminal, an ISO-8859-1 entity: keys sent converted. */
+	start(&t, 0, JUDGETERM_EOL_CR);
+	judgeterm_charset(&t.jt, CAP_LATIN1);
+	judgeterm_terminal(&t.jt, CAP_UTF8);
+	keys(&t, S("\xe2\x80\x9c\xc3\xa9\xe2\x80\x9d\xe6\x97\xa5\\\t\r"));
+	expect("to a Latin-1 entity", t.entity, t.nentity,
+	    S("\"\xe9\"?\\\t\r"));
 	/* ISO-8859-1: each byte is a character. */
 	start(&t, 0, JUDGETERM_EOL_CR);
 	keys(&t, S("caf\xc3\xa9\x7f\r"));
 	expect_term(&t, S(">caf\xc3\xa9\b \b\r\n>"), S("caf\xc3\xa9\x7f\r"),
-	    "LINE(caf\xc3)");
+	    "LINE(caf\xc3\x83)");
 }
 
 int

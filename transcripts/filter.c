@@ -16,8 +16,8 @@
  * what is removed is what the terminal would have consumed: CAN and SUB
  * abort a sequence, ESC or a C1 control starts a new one, CR, LF, BS, TAB
  * and BEL inside an escape or control sequence are executed by a terminal
- * and so pass, while inside a control string (OSC, DCS...) every byte is
- * part of the string.  0xa0-0xff inside a sequence counts as its 7-bit
+ * and so pass, while inside a control string (OSC, DCS...) every byte
+ * but a line end is part of the string (below).  0xa0-0xff inside a sequence counts as its 7-bit
  * equivalent.  Bytes are judged one at a time and never held back: a
  * sequence split across reads is still recognised, its bytes removed as
  * they arrive.
@@ -25,9 +25,13 @@
  * Nothing is dropped silently.  Each removed run (one sequence, or a run
  * of consecutive lone controls) is counted and reported to a callback with
  * its text (the first FILTER_TEXTMAX bytes) and its offsets in the input
- * and output streams.  A sequence longer than the limit (an unterminated
- * OSC, say) is cut off there and reported as cut; the state returns to
- * ground and what follows passes as text.  In pass-through mode the same
+ * and output streams.  A sequence longer than the limit is cut off there
+ * and reported as cut; the state returns to ground and what follows
+ * passes as text.  A control string (OSC, DCS, SOS, PM, APC) has a
+ * shorter bound, FILTER_STRMAX bytes, and never goes on past a line end
+ * (CR or LF): an unterminated OSC is cut there, so that it can never hide
+ * the lines that follow it from the judge (a terminal would swallow them
+ * until a BEL or ST).  The line end itself passes.  In pass-through mode the same
  * runs are recognised, counted and reported, but every byte is forwarded.
  *
  * A link whose character set is UTF-8 (filter_charset) is read as a
@@ -50,7 +54,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "contest.h"
+#include "transcripts.h"
 
 #define FILTER_MINLIMIT	16
 
@@ -229,11 +233,15 @@ filter_done(struct filter *f, enum filter_end end)
 	f->state = FILTER_GROUND;
 }
 
-/* Cut the current sequence off when it reached the limit; 1 if cut. */
+/*
+ * Cut the current sequence off when it reached the limit (a control
+ * string: FILTER_STRMAX, when less); 1 if cut.
+ */
 static int
 filter_limit(struct filter *f)
 {
-	if (f->len < f->limit)
+	if (f->len < f->limit && !((f->state == FILTER_S_STR ||
+	    f->state == FILTER_S_STRESC) && f->len >= FILTER_STRMAX))
 		return (0);
 	filter_done(f, FILTER_END_CUT);
 	return (1);
@@ -443,6 +451,11 @@ filter_str(struct filter *f, unsigned char c)
 		f->state = FILTER_S_STRESC;
 		filter_limit(f);
 		return (0);
+	}
+	if (c == FILTER_CR || c == FILTER_LF) {
+		/* No string goes on past a line end: cut, the end shown. */
+		filter_done(f, FILTER_END_CUT);
+		return (filter_ground(f, c));
 	}
 	filter_add(f, c);
 	if (c == FILTER_CAN || c == FILTER_SUB)
