@@ -4,6 +4,14 @@
  * bytes still queued at either end belong to the conversation that ended:
  * they are discarded (counted, logged and announced; the capture already
  * holds them) so that nothing reaches the next conversation on that port.
+ *
+ * A judge's link whose entity's line is not up when it is made (round
+ * start --force) is dead until that line comes up: the judge is told so,
+ * its keys are refused (told again at most every LINK_NOTICE_SEC seconds,
+ * counted, never sent nor recorded as the conversation), and the rules
+ * open, with the judge's prompt, only once the line is up, when the judge
+ * is told again.  The notices never name the line: a port's name could
+ * tell the judge which of the two is the machine.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +22,9 @@
 
 #define LINK_NOTICE_SEC	10	/* typing with no link: a notice each */
 #define LINK_TOLD_MAX	256	/* terminals whose last notice is kept */
+#define LINK_DEAD_TEXT	"the line of this conversation is down: what you " \
+			"type is not sent"
+#define LINK_LIVE_TEXT	"the line of this conversation is up: you may type"
 
 struct link_list links = TAILQ_HEAD_INITIALIZER(links);
 
@@ -27,7 +38,12 @@ static const struct conf	*link_conf;
 
 static void	link_discard(struct port *, const char *);
 static const struct conf_station *link_terminal_station(const struct port *);
+static const struct conf_entity *link_confederate(const struct port *);
 static void	link_answer(struct port *, const unsigned char *, size_t);
+static int	link_due(const struct port *, time_t, int);
+static void	link_write_notice(struct port *, const char *);
+static void	link_refused_note(struct link *);
+static void	link_events(void *, const struct events_ev *);
 
 /* Join two free ports under a name; on failure return NULL with a reason. */
 struct link *
@@ -160,8 +176,65 @@ link_identify(struct link *l)
 void
 link_started(struct link *l)
 {
+	static int	subscribed;
+	struct timeval	tv;
+
 	link_identify(l);
 	record_link_open(l);
+	if (l->entity != NULL && l->b->state != PORT_UP &&
+	    link_is_terminal(l->a)) {
+		/*
+		 * The rules, and the judge's prompt, wait for the line.  Its
+		 * coming up is watched from the first dead link on: after
+		 * the recordings, so that its marker comes first.
+		 */
+		if (!subscribed) {
+			events_subscribe(link_events, NULL,
+			    EVENTS_BIT(PROTOCOL_EV_PORT_UP));
+			subscribed = 1;
+		}
+		l->dead = 1;
+		port_time(&tv);
+		(void)link_due(l->a, tv.tv_sec, 1);
+		link_notice(l->a, LINK_DEAD_TEXT);
+		log_info("link %s: %s is not up: the judge's keys are refused "
+		    "until it is", l->name, l->b->name);
+		return;
+	}
+	rules_link_open(l);
+}
+
+/* Note in a dead link's capture how much of the judge's typing it refused. */
+static void
+link_refused_note(struct link *l)
+{
+	if (l->refused == 0)
+		return;
+	record_link_note(l, "refused %s %llu bytes line %s down", l->a->name,
+	    (unsigned long long)l->refused, l->b->name);
+	log_info("link %s: %llu bytes the judge typed while %s was down "
+	    "refused", l->name, (unsigned long long)l->refused, l->b->name);
+	l->refused = 0;
+}
+
+/*
+ * A line came up (an events observer): a dead link waiting for it comes
+ * to life, the judge told so and prompted.
+ */
+static void
+link_events(void *arg, const struct events_ev *ev)
+{
+	struct link	*l;
+
+	(void)arg;
+	if (ev->type != PROTOCOL_EV_PORT_UP || ev->port == NULL ||
+	    (l = link_of(ev->port)) == NULL || !l->dead || l->b != ev->port)
+		return;
+	l->dead = 0;
+	link_refused_note(l);
+	link_notice(l->a, LINK_LIVE_TEXT);
+	log_info("link %s: %s is up: the conversation begins", l->name,
+	    l->b->name);
 	rules_link_open(l);
 }
 
@@ -194,6 +267,7 @@ link_free(struct link *l, const char *reason)
 	port_pause(l->b, 0);
 	link_discard(l->a, l->name);
 	link_discard(l->b, l->name);
+	link_refused_note(l);
 	rules_link_close(l);
 	record_link_close(l, reason);
 	/* A fresh entry program for each conversation: this one ends. */
@@ -287,6 +361,18 @@ link_answer(struct port *p, const unsigned char *buf, size_t n)
 	port_send(p, (const unsigned char *)a, strlen(a));
 }
 
+/* Write a notice of muxd's on a line, plain text on lines of its own. */
+static void
+link_write_notice(struct port *p, const char *text)
+{
+	char	buf[256];
+	int	n;
+
+	n = snprintf(buf, sizeof(buf), "\r\n*** %s ***\r\n", text);
+	if (n > 0 && (size_t)n < sizeof(buf))
+		port_send(p, (unsigned char *)buf, (size_t)n);
+}
+
 /*
  * Write a notice of muxd's on a judge's terminal, on lines of its own
  * (a judge's terminal only, with the 1996 convention: otherwise muxd
@@ -295,22 +381,51 @@ link_answer(struct port *p, const unsigned char *buf, size_t n)
 void
 link_notice(struct port *p, const char *text)
 {
-	char	buf[256];
-	int	n;
-
-	if (!link_is_terminal(p))
-		return;
-	n = snprintf(buf, sizeof(buf), "\r\n*** %s ***\r\n", text);
-	if (n > 0 && (size_t)n < sizeof(buf))
-		port_send(p, (unsigned char *)buf, (size_t)n);
+	if (link_is_terminal(p))
+		link_write_notice(p, text);
 }
 
 /*
- * Tell whether a terminal is due a notice that it has no conversation
- * (none in the last LINK_NOTICE_SEC seconds), noting it is told now.
+ * The confederate whose line a port is, in a room whose schedule has a
+ * ready_wait (its people wait for muxd's word that a round begins);
+ * NULL otherwise.
+ */
+static const struct conf_entity *
+link_confederate(const struct port *p)
+{
+	size_t	s;
+	int	i;
+
+	if (link_conf == NULL || link_conf->ready_wait <= 0 ||
+	    (i = conf_port_find(link_conf, p->name)) == -1)
+		return (NULL);
+	for (s = 0; s < link_conf->nentities; s++)
+		if (link_conf->entities[s].port == i &&
+		    link_conf->entities[s].kind == CONF_CONFEDERATE)
+			return (&link_conf->entities[s]);
+	return (NULL);
+}
+
+/*
+ * Write a notice of muxd's on a confederate's line, as on a judge's
+ * terminal, in a room with a ready_wait; an entry's line (a program, to
+ * which any text is the judge's words) is never written to.  Notices go
+ * to the line only: they pass no rules and no recording, so they are
+ * neither the judge's input nor the confederate's utterance.
+ */
+void
+link_notice_confederate(struct port *p, const char *text)
+{
+	if (link_confederate(p) != NULL)
+		link_write_notice(p, text);
+}
+
+/*
+ * Tell whether a line is due a notice about its typing (none in the last
+ * LINK_NOTICE_SEC seconds, or force), noting it is told now.
  */
 static int
-link_due(const struct port *p, time_t now)
+link_due(const struct port *p, time_t now, int force)
 {
 	size_t	i;
 
@@ -325,7 +440,7 @@ link_due(const struct port *p, time_t now)
 		link_told[i].at = 0;
 		link_ntold++;
 	}
-	if (now - link_told[i].at < LINK_NOTICE_SEC)
+	if (!force && now - link_told[i].at < LINK_NOTICE_SEC)
 		return (0);
 	link_told[i].at = now;
 	return (1);
@@ -334,23 +449,48 @@ link_due(const struct port *p, time_t now)
 /*
  * Pass bytes just read from a port to the other end of its link.  A
  * judge who types with no conversation is told so, at most once every
- * LINK_NOTICE_SEC seconds of typing (the keys themselves go nowhere).
+ * LINK_NOTICE_SEC seconds of typing (the keys themselves go nowhere);
+ * so is a confederate in a room with a ready_wait.  While a round waits
+ * for its lines, each of its lines that types is told that the round has
+ * not begun, the same way, and its own capture marked.  A judge facing a
+ * dead line is told it is down, and its keys are refused.
  */
 void
 link_forward(struct port *src, const unsigned char *buf, size_t n,
     const struct timeval *tv)
 {
+	struct link	*l;
+	char		 text[128];
+	int		 w;
+
 	link_answer(src, buf, n);
-	if (link_of(src) == NULL) {
+	if ((l = link_of(src)) == NULL) {
 		src->unrouted += n;
 		if (ballot_input(src, buf, n))
 			return;
-		if (link_is_terminal(src) && link_due(src, tv->tv_sec))
-			link_notice(src, "no conversation on this terminal "
-			    "now: wait for the next round");
+		if (!link_is_terminal(src) && link_confederate(src) == NULL)
+			return;
+		if (!link_due(src, tv->tv_sec, 0))
+			return;
+		if ((w = round_waits_for(src)) > 0) {
+			snprintf(text, sizeof(text), "round %d has not begun: "
+			    "wait for its start", w);
+			record_port_note(src, "refused round %d not begun", w);
+		} else
+			snprintf(text, sizeof(text), "no conversation on this "
+			    "%s now: wait for the next round",
+			    link_is_terminal(src) ? "terminal" : "line");
+		link_notice(src, text);
+		link_notice_confederate(src, text);
 		return;
 	}
-	if (link_of(src)->rules != NULL)
+	if (l->dead && src == l->a) {
+		l->refused += n;
+		if (link_due(src, tv->tv_sec, 0))
+			link_notice(src, LINK_DEAD_TEXT);
+		return;
+	}
+	if (l->rules != NULL)
 		rules_forward(link_of(src), src, buf, n, tv, src->waited);
 	else if (port_send(link_peer(link_of(src), src), buf, n) == 1)
 		port_pause(src, 1);

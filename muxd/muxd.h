@@ -139,6 +139,14 @@ struct link {
 	char		*station;	/* the station's name, or NULL */
 	char		*entity;	/* the entity's name, or NULL */
 	struct timeval	 since;
+	/*
+	 * A judge's link made while its entity's line was not up (round
+	 * start --force): until that line first comes up the judge's keys
+	 * are refused with a notice, counted here and not recorded as the
+	 * conversation, and the rules are not yet open (link.c).
+	 */
+	int		 dead;
+	uint64_t	 refused;	/* bytes refused while dead */
 };
 TAILQ_HEAD(link_list, link);
 extern struct link_list links;
@@ -166,6 +174,7 @@ const struct conf_entity *link_entity(const struct link *,
 void		 link_started(struct link *);
 int		 link_is_terminal(const struct port *);
 void		 link_notice(struct port *, const char *);
+void		 link_notice_confederate(struct port *, const char *);
 json_t		*link_json(const struct link *);
 void		 link_forward(struct port *, const unsigned char *, size_t,
 		    const struct timeval *);
@@ -205,6 +214,7 @@ void		 round_reload(void);
 json_t		*round_json(void);
 json_t		*round_schedule_json(void);
 int		 round_right_is_entry(uint64_t, int, size_t);
+int		 round_waits_for(const struct port *);
 
 /* state.c */
 void		 state_init(const char *);

@@ -5,7 +5,9 @@
  * transcript (LPyy-nn.TXT) in transcripts/ENTITY/, both written live by
  * libtranscripts.  Bytes a port sends while unrouted go to that port's own
  * capture.  Events (lines down and up, drops, rounds) become markers in the
- * captures they concern.
+ * captures they concern; a link made while one of its lines is not up
+ * has that marked at its start, and the keys a judge types at a dead line
+ * are refused, counted in one marker, never recorded as its input.
  *
  * Each event goes into the capture as it happens, through a shared
  * mapping of the file (CAP_WRITE_MAP: no system call), so a killed
@@ -76,6 +78,7 @@ static void	record_meta(const struct link *, struct cap_meta *);
 static char	*record_word(const char *);
 static int	 record_resume(struct record *, const struct cap_writer *);
 static void	 record_events(void *, const struct events_ev *);
+static void	 record_line_state(struct record *, const struct port *);
 
 /* Take the configuration in force (NULL in quick mode). */
 void
@@ -304,6 +307,26 @@ record_link_open(struct link *l)
 	if (!record_resume(r, rec_capture(r->rec)) && l->round > 0)
 		record_marker(r, "round start %d", l->round);
 	record_marker(r, "link up %s %s %s", l->name, l->a->name, l->b->name);
+	record_line_state(r, l->a);
+	record_line_state(r, l->b);
+}
+
+/*
+ * Mark a line of a link that is not up as the link starts (round start
+ * --force), as its fault would have been marked: its coming up is then
+ * marked as any line's.
+ */
+static void
+record_line_state(struct record *r, const struct port *p)
+{
+	char	*w;
+
+	if (p->state == PORT_UP)
+		return;
+	w = record_word(p->error);
+	record_marker(r, "fault %s %s%s%s", p->name, port_state_name(p->state),
+	    w[0] != '\0' ? " " : "", w);
+	free(w);
 }
 
 /* Close the recording of a link that ends. */
@@ -541,6 +564,8 @@ record_tap(void *arg, const struct port *cp, const struct link *cl,
 	if (cl != NULL) {
 		if (cl->deferred && cl->b == cp)
 			return;		/* recorded as the judge gets it */
+		if (cl->dead && cl->a == cp)
+			return;		/* refused, counted (link.c) */
 		if ((r = cl->record) != NULL)
 			record_write(r, cl->a == cp ? CAP_INPUT : CAP_OUTPUT,
 			    buf, len, tv);

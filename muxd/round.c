@@ -5,6 +5,12 @@
  * round's seed, and the seed and placements are recorded in the state
  * file, the log and the round.start event.  A round with a duration stops
  * itself; that is the only timer a round keeps.
+ *
+ * In a room whose schedule has a ready_wait, the people of a round wait
+ * for muxd's word: when it starts, each of its judges' terminals and its
+ * confederates' lines reads "round N begins", before anything of the
+ * round; while it waits for its lines, what they type is refused with a
+ * notice that it has not begun (link.c).
  */
 #include <sys/random.h>
 
@@ -36,6 +42,7 @@ static int	round_link(const struct conf_round *, size_t, int, char *,
 		    size_t);
 static int	round_wanted(const struct conf_round *, const char *);
 static void	round_names(const struct conf_part *, int, int *, int *);
+static void	round_announce(const struct conf_round *);
 
 /* Decide from the seed whether a part's entry sits on the right. */
 int
@@ -192,6 +199,73 @@ round_lines(const struct conf_round *r, char *lines, size_t len, char *err,
 	return (notup);
 }
 
+/*
+ * Tell the lines of a round that it begins, in a room with a ready_wait:
+ * each judge's terminals and each confederate's line (never an entry's),
+ * before the links are made, so that the notice comes before the judge's
+ * prompt and nothing typed after it goes unrouted.
+ */
+static void
+round_announce(const struct conf_round *r)
+{
+	const struct conf_part		*pt;
+	const struct conf_station	*st;
+	struct port			*p;
+	char				 text[64];
+	size_t				 i;
+
+	if (round_conf->ready_wait <= 0)
+		return;
+	snprintf(text, sizeof(text), "round %d begins", r->number);
+	for (i = 0; i < r->nparts; i++) {
+		pt = &r->parts[i];
+		st = &round_conf->stations[pt->station];
+		if ((p = port_find(round_conf->ports[st->left].name)) != NULL)
+			link_notice(p, text);
+		/* A part of one candidate (longnow) has its left alone. */
+		if (pt->entry >= 0 && pt->confederate >= 0 && (p = port_find(
+		    round_conf->ports[st->right].name)) != NULL)
+			link_notice(p, text);
+		if (pt->confederate >= 0 && (p = port_find(round_conf->ports[
+		    round_conf->entities[pt->confederate].port].name)) != NULL)
+			link_notice_confederate(p, text);
+	}
+}
+
+/*
+ * The round a port's line waits for, when a round waits for its lines
+ * and the port is one of them (a judge's terminal or an entity's line);
+ * 0 otherwise.
+ */
+int
+round_waits_for(const struct port *p)
+{
+	const struct conf_round		*r;
+	const struct conf_part		*pt;
+	const struct conf_station	*st;
+	size_t				 i;
+	int				 k, idx;
+
+	if (round_waiting == 0 || round_conf == NULL ||
+	    (r = conf_round_find(round_conf, round_waiting)) == NULL ||
+	    (idx = conf_port_find(round_conf, p->name)) == -1)
+		return (0);
+	for (i = 0; i < r->nparts; i++) {
+		pt = &r->parts[i];
+		st = &round_conf->stations[pt->station];
+		if (st->left == idx || (st->right == idx && pt->entry >= 0 &&
+		    pt->confederate >= 0))
+			return (round_waiting);
+		for (k = 0; k < 2; k++) {
+			int e = k == 0 ? pt->entry : pt->confederate;
+
+			if (e >= 0 && round_conf->entities[e].port == idx)
+				return (round_waiting);
+		}
+	}
+	return (0);
+}
+
 /* Start a round now: place it, link it, record it, tell everyone. */
 static void
 round_begin(const struct conf_round *r)
@@ -215,6 +289,7 @@ round_begin(const struct conf_round *r)
 	round_cur.started = time(NULL);
 	round_cur.ends = round_conf->duration > 0 ?
 	    round_cur.started + round_conf->duration : 0;
+	round_announce(r);
 	for (i = 0; i < r->nparts; i++)
 		for (side = 0; side < 2; side++)
 			if (round_link(r, i, side, err, sizeof(err)) == -1)
