@@ -25,7 +25,8 @@ endif
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 
-LIBS_PC = libevent jansson libserialport libconfig libpcre2-8 libftdi1 libsodium
+LIBS_PC = libevent jansson libserialport libconfig libpcre2-8 libftdi1 libsodium \
+	libutf8proc
 TEST_PC = cmocka
 
 # The dependency check runs before anything is built; it installs missing
@@ -239,7 +240,7 @@ $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
     transcripts/conv.c transcripts/utf8.c comprog/comprog.h \
     contest/contest.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^)
+	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^) $(PC_LIBS)
 
 # The harnesses of the pure modules are built from the file each tests
 # (addresses, the control filter, the opening assertion).

@@ -77,6 +77,8 @@ struct pane_cell {
 	unsigned int	 c;		/* the character's code point */
 	unsigned char	 who;		/* enum pane_who */
 	unsigned char	 w;		/* cells BS erases from here: 1, or a tab */
+	unsigned char	 cols;		/* columns: 1, 2 (wide), 0 (a mark
+					   drawn on the cell before) */
 };
 struct pane_line {
 	struct pane_cell *cell;
@@ -103,6 +105,10 @@ int		 pane_retract(struct pane *);
 size_t		 pane_count(const struct pane *);
 const struct pane_line *pane_line(const struct pane *, size_t);
 size_t		 pane_current_len(const struct pane *);
+int		 pane_charwidth(unsigned int);
+size_t		 pane_row_end(const struct pane_line *, size_t, size_t,
+		    size_t *);
+size_t		 pane_starts(const struct pane_line *, size_t, int, size_t *);
 size_t		 pane_rows(const struct pane_line *, size_t, int);
 
 /* screen.c: the terminal (ncurses), restored on every exit */
