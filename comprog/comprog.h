@@ -60,6 +60,8 @@ struct profile {
 	}		 echo;
 	int		 eol;		/* enum judgeterm_eol sent for Enter */
 	enum cap_encoding charset;	/* how the line's bytes read */
+	int		 charset_set;	/* given (option, profile), not
+					   the default: the room's loses */
 	char		 typing[64];	/* entry: the typing model */
 	int		 fg[PROFILE_NCOLOURS];	/* curses colours, -1 default */
 	int		 bg[PROFILE_NCOLOURS];
@@ -155,9 +157,11 @@ struct transcript_who {
 	const char	*contestant;
 	int		 judge_side;	/* comprog is the judge's terminal */
 	enum cap_encoding charset;	/* how the line's bytes read */
+	int		 hold;		/* open once transcript_charset() */
 };
 int		 transcript_open(const char *, const struct transcript_who *,
 		    char *, size_t);
+void		 transcript_charset(enum cap_encoding);
 void		 transcript_judge(const void *, size_t, const struct timeval *);
 void		 transcript_entity(const void *, size_t,
 		    const struct timeval *);
