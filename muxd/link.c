@@ -271,20 +271,32 @@ link_terminal_station(const struct port *p)
 }
 
 /*
- * Answer a judge terminal's ENQ: muxd is its terminal, and says whether
- * it echoes the keys (comprog judge then shows muxd's echo alone).
+ * Answer a judge terminal's ENQ: muxd is its terminal, says whether it
+ * echoes the keys (comprog judge then shows muxd's echo alone) and how
+ * the bytes read: the charset of the entity it faces, else the room's,
+ * as in "ESC _ muxd echo charset=utf-8 ESC \" (TX_ANSWER_ECHO, or
+ * TX_ANSWER on a station with localecho, with the charset before ST).
  */
 static void
 link_answer(struct port *p, const unsigned char *buf, size_t n)
 {
 	const struct conf_station	*st;
-	const char			*a;
+	const struct conf_entity	*en;
+	char				 a[64];
+	int				 len, cs;
 
 	if (memchr(buf, TX_ENQ, n) == NULL ||
 	    (st = link_terminal_station(p)) == NULL)
 		return;
-	a = st->localecho ? TX_ANSWER : TX_ANSWER_ECHO;
-	port_send(p, (const unsigned char *)a, strlen(a));
+	cs = link_conf->charset;
+	if (link_of(p) != NULL &&
+	    (en = link_entity(link_of(p), link_conf)) != NULL)
+		cs = en->charset;
+	len = snprintf(a, sizeof(a), "\033_muxd%s charset=%s\033\\",
+	    st->localecho ? "" : " echo",
+	    cap_encoding_name((enum cap_encoding)cs));
+	if (len > 0 && (size_t)len < sizeof(a))
+		port_send(p, (const unsigned char *)a, (size_t)len);
 }
 
 /*
