@@ -240,7 +240,7 @@ $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
     transcripts/view.c transcripts/conv.c transcripts/utf8.c \
     comprog/comprog.h contest/contest.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^) -lutf8proc
+	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^) $(PC_LIBS)
 
 # The harnesses of the pure modules are built from the file each tests
 # (addresses, the control filter, the opening assertion).

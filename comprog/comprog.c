@@ -488,6 +488,8 @@ main(int argc, char *argv[])
 		    "not '%s'\n", charset);
 		return (2);
 	}
+	if (charset != NULL)
+		prof.charset_set = 1;
 	if (typingtext != NULL)
 		snprintf(prof.typing, sizeof(prof.typing), "%s", typingtext);
 	if (typing_parse(prof.typing, &typing, err, sizeof(err)) == -1) {
@@ -542,6 +544,9 @@ main(int argc, char *argv[])
 	if (comprog_mode == COMPROG_LPP)
 		who.role = lppjudge ? "lpp-judge" : "lpp-entry";
 	who.charset = prof.charset;
+	/* The judge's side asks muxd for the room's charset (judge.c). */
+	who.hold = comprog_mode == COMPROG_JUDGE && !prof.charset_set &&
+	    prof.echo != PROFILE_ECHO_LOCAL;
 	if (record != NULL && transcript_open(record, &who, err,
 	    sizeof(err)) == -1)
 		fatalx("%s", err);

@@ -60,6 +60,8 @@ struct profile {
 	}		 echo;
 	int		 eol;		/* enum judgeterm_eol sent for Enter */
 	enum cap_encoding charset;	/* how the line's bytes read */
+	int		 charset_set;	/* given (option, profile), not
+					   the default: the room's loses */
 	char		 typing[64];	/* entry: the typing model */
 	int		 fg[PROFILE_NCOLOURS];	/* curses colours, -1 default */
 	int		 bg[PROFILE_NCOLOURS];
@@ -77,6 +79,8 @@ struct pane_cell {
 	unsigned int	 c;		/* the character's code point */
 	unsigned char	 who;		/* enum pane_who */
 	unsigned char	 w;		/* cells BS erases from here: 1, or a tab */
+	unsigned char	 cols;		/* columns: 1, 2 (wide), 0 (a mark
+					   drawn on the cell before) */
 };
 struct pane_line {
 	struct pane_cell *cell;
@@ -103,6 +107,10 @@ int		 pane_retract(struct pane *);
 size_t		 pane_count(const struct pane *);
 const struct pane_line *pane_line(const struct pane *, size_t);
 size_t		 pane_current_len(const struct pane *);
+int		 pane_charwidth(unsigned int);
+size_t		 pane_row_end(const struct pane_line *, size_t, size_t,
+		    size_t *);
+size_t		 pane_starts(const struct pane_line *, size_t, int, size_t *);
 size_t		 pane_rows(const struct pane_line *, size_t, int);
 
 /* screen.c: the terminal (ncurses), restored on every exit */
@@ -149,9 +157,11 @@ struct transcript_who {
 	const char	*contestant;
 	int		 judge_side;	/* comprog is the judge's terminal */
 	enum cap_encoding charset;	/* how the line's bytes read */
+	int		 hold;		/* open once transcript_charset() */
 };
 int		 transcript_open(const char *, const struct transcript_who *,
 		    char *, size_t);
+void		 transcript_charset(enum cap_encoding);
 void		 transcript_judge(const void *, size_t, const struct timeval *);
 void		 transcript_entity(const void *, size_t,
 		    const struct timeval *);

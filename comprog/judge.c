@@ -21,6 +21,16 @@
  * echoed then.  Until then keys go out as with remote echo.  Answers are
  * taken out of what the line brings, wherever they come.
  *
+ * The answer also names the charset the room reads the line in
+ * ("ESC _ muxd echo charset=utf-8 ESC \"; an older muxd's names none).
+ * Unless --charset or the profile gave one, comprog takes it: the
+ * screen, the filter, the echo sorting and the judge's terminal read the
+ * line so, and the recording, held until then (transcript.c), is opened
+ * with it; with no answer, or none naming a charset, comprog keeps its
+ * own (utf-8 by default).  A charset given that is not the room's wins,
+ * but a note on the screen and a warning in the log name both.  comprog
+ * asks with remote echo too (muxd is there), not with local echo.
+ *
  * A key the line cannot take (down, and its queue full) is refused: not
  * echoed, not sent, a bell and the status line say so.
  */
@@ -31,9 +41,11 @@
 
 #define JUDGE_TICK_USEC	100000	/* echo.c's expiry while keys wait */
 #define JUDGE_ASK_USEC	1000000	/* muxd's answer to ENQ comes by then */
-#define JUDGE_ANSWERMAX	16	/* the longest answer */
+#define JUDGE_ANSWERMAX	64	/* the longest answer */
+#define JUDGE_APC	"\033_muxd"	/* an answer's beginning (TX_ANSWER) */
 
-static const struct profile	*judge_prof;
+static struct profile		 judge_p;	/* the charset may change */
+static const struct profile	*judge_prof = &judge_p;
 static struct judgeterm		 judge_jt;	/* local echo */
 static struct echo		 judge_echo;	/* remote echo */
 static struct pane		 judge_pane;
@@ -44,6 +56,7 @@ static struct event		*judge_ask_ev;	/* no answer by then: local */
 static unsigned char		 judge_ans[JUDGE_ANSWERMAX];
 static size_t			 judge_nans;	/* a beginning of an answer */
 static int			 judge_number = -1;
+static int			 judge_room = -1;	/* the room's charset */
 static uint64_t			 judge_refused;
 static uint64_t			 judge_filtered;
 
@@ -62,7 +75,10 @@ static void	judge_ask(void);
 static void	judge_ask_cb(evutil_socket_t, short, void *);
 static void	judge_decide(enum profile_echo, const char *);
 static size_t	judge_answers(const unsigned char *, size_t, unsigned char *,
+		    int *, int *);
+static void	judge_answer_words(const unsigned char *, size_t, int *,
 		    int *);
+static void	judge_charset(int);
 
 const struct line_cb judge_line_cb = { judge_read, judge_change };
 
@@ -84,7 +100,8 @@ judge_start(const struct profile *prof)
 	char			 err[LINE_ERRLEN], *s, *nl;
 	char			 banner[PROFILE_BANNERMAX];
 
-	judge_prof = prof;
+	judge_p = *prof;
+	prof = judge_prof;
 	pane_init(&judge_pane);
 	pane_charset(&judge_pane, prof->charset);
 	filter_init(&judge_filter, 0, 0, judge_filter_cb, NULL);
@@ -158,22 +175,64 @@ judge_ask(void)
 	static const unsigned char	enq = TX_ENQ;
 	struct timeval			tv = { 0, JUDGE_ASK_USEC };
 
-	if (judge_prof->echo != PROFILE_ECHO_AUTO || line_send(&enq, 1) == -1)
+	if (judge_prof->echo == PROFILE_ECHO_LOCAL || line_send(&enq, 1) == -1)
 		return;
-	judge_mode = PROFILE_ECHO_AUTO;
+	if (judge_prof->echo == PROFILE_ECHO_AUTO)
+		judge_mode = PROFILE_ECHO_AUTO;
 	evtimer_add(judge_ask_ev, &tv);
 }
 
-/* No answer came: comprog echoes, and shows the keys typed meanwhile. */
+/*
+ * No answer came: comprog echoes (auto), and shows the keys typed
+ * meanwhile; its charset is the one it has.
+ */
 static void
 judge_ask_cb(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd;
 	(void)what;
 	(void)arg;
-	judge_decide(PROFILE_ECHO_LOCAL, "no answer from muxd: the keys are "
-	    "echoed here");
+	if (judge_prof->echo == PROFILE_ECHO_AUTO)
+		judge_decide(PROFILE_ECHO_LOCAL, "no answer from muxd: the "
+		    "keys are echoed here");
+	judge_charset(-1);
 	screen_draw();
+}
+
+/*
+ * Take the room's charset (-1: not said): comprog's own when given,
+ * with a note and a warning when the room's differs, else the room's;
+ * a held recording is opened with it.
+ */
+static void
+judge_charset(int room)
+{
+	enum cap_encoding	cs = judge_p.charset;
+	char			note[160];
+
+	if (room != -1 && judge_p.charset_set && room != (int)cs &&
+	    room != judge_room) {
+		snprintf(note, sizeof(note), "*** reading the line as %s; "
+		    "the room's charset is %s ***",
+		    cap_encoding_name(cs),
+		    cap_encoding_name((enum cap_encoding)room));
+		pane_note(&judge_pane, note);
+		log_warnx("charset %s given, but the room's is %s: text may "
+		    "show wrong", cap_encoding_name(cs),
+		    cap_encoding_name((enum cap_encoding)room));
+	}
+	if (room != -1)
+		judge_room = room;
+	if (room != -1 && !judge_p.charset_set && room != (int)cs) {
+		cs = (enum cap_encoding)room;
+		log_info("the room's charset: %s", cap_encoding_name(cs));
+		judge_p.charset = cs;
+		pane_charset(&judge_pane, cs);
+		filter_charset(&judge_filter, cs);
+		echo_charset(&judge_echo, cs);
+		judgeterm_charset(&judge_jt, cs);
+	}
+	transcript_charset(cs);
 }
 
 /*
@@ -210,39 +269,41 @@ judge_decide(enum profile_echo mode, const char *why)
 
 /*
  * Take muxd's answers out of what the line brought (out gets the rest, a
- * beginning of an answer is kept for the next read); *answer is set to
- * the mode the last answer asks for, else left.  Returns bytes in out.
+ * beginning of an answer is kept for the next read).  An answer is
+ * "ESC _ muxd", words of printable ASCII each after a space, and "ESC \"
+ * (TX_ANSWER_ECHO, TX_ANSWER, with "charset=NAME" from a newer muxd).
+ * For the last answer *answer gets the echo it asks for and *charset its
+ * charset or -1; both are left when there is none.  Returns bytes in out.
  */
 static size_t
 judge_answers(const unsigned char *buf, size_t n, unsigned char *out,
-    int *answer)
+    int *answer, int *charset)
 {
-	static const char *const ans[2] = { TX_ANSWER_ECHO, TX_ANSWER };
-	size_t	i, j, m = 0, len;
-	int	prefix;
+	size_t		pre = strlen(JUDGE_APC), i, m = 0, len;
+	unsigned char	c;
+	int		taken;
 
 	for (i = 0; i < n; i++) {
-		judge_ans[judge_nans++] = buf[i];
-		prefix = 0;
-		for (j = 0; j < 2; j++) {
-			len = strlen(ans[j]);
-			if (judge_nans > len ||
-			    memcmp(judge_ans, ans[j], judge_nans) != 0)
-				continue;
-			if (judge_nans < len) {
-				prefix = 1;
+		c = buf[i];
+		judge_ans[judge_nans++] = c;
+		if (judge_nans <= pre)
+			taken = c == (unsigned char)JUDGE_APC[judge_nans - 1];
+		else if (judge_nans >= pre + 2 &&
+		    judge_ans[judge_nans - 2] == 0x1b) {
+			if ((taken = c == '\\')) {
+				judge_answer_words(judge_ans + pre,
+				    judge_nans - pre - 2, answer, charset);
+				judge_nans = 0;
 				continue;
 			}
-			*answer = j == 0 ? PROFILE_ECHO_REMOTE :
-			    PROFILE_ECHO_LOCAL;
-			judge_nans = 0;
-			prefix = 1;
-			break;
-		}
-		if (prefix)
+		} else
+			taken = judge_nans < JUDGE_ANSWERMAX &&
+			    (c == 0x1b || (c >= 0x20 && c < 0x7f)) &&
+			    (judge_nans > pre + 1 || c == ' ' || c == 0x1b);
+		if (taken)
 			continue;
 		/* Not an answer: the bytes are the line's, but a new ESC. */
-		len = judge_nans - (buf[i] == 0x1b ? 1 : 0);
+		len = judge_nans - (c == 0x1b ? 1 : 0);
 		memcpy(out + m, judge_ans, len);
 		m += len;
 		judge_nans -= len;
@@ -250,6 +311,34 @@ judge_answers(const unsigned char *buf, size_t n, unsigned char *out,
 			judge_ans[0] = 0x1b;
 	}
 	return (m);
+}
+
+/* Read the words of an answer: "echo", "charset=NAME"; others are left. */
+static void
+judge_answer_words(const unsigned char *words, size_t len, int *answer,
+    int *charset)
+{
+	char			 text[JUDGE_ANSWERMAX], *w, *save = NULL;
+	enum cap_encoding	 cs;
+
+	if (len >= sizeof(text))
+		len = sizeof(text) - 1;
+	memcpy(text, words, len);
+	text[len] = '\0';
+	*answer = PROFILE_ECHO_LOCAL;
+	*charset = -1;
+	for (w = strtok_r(text, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save)) {
+		if (strcmp(w, "echo") == 0)
+			*answer = PROFILE_ECHO_REMOTE;
+		else if (strncmp(w, "charset=", 8) == 0) {
+			if (cap_encoding_parse(w + 8, &cs) == 0)
+				*charset = (int)cs;
+			else
+				log_warnx("muxd names a charset comprog does "
+				    "not know: %s", w + 8);
+		}
+	}
 }
 
 /* Once a second: the status line. */
@@ -357,13 +446,18 @@ judge_read(const unsigned char *buf, size_t n, const struct timeval *tv)
 {
 	unsigned char	out[PORT_CHUNK], in[PORT_CHUNK + JUDGE_ANSWERMAX];
 	size_t		m;
-	int		answer = -1;
+	int		answer = -1, charset = -1;
 
-	n = judge_answers(buf, n > PORT_CHUNK ? PORT_CHUNK : n, in, &answer);
-	if (answer != -1)
+	n = judge_answers(buf, n > PORT_CHUNK ? PORT_CHUNK : n, in, &answer,
+	    &charset);
+	if (answer != -1 && judge_prof->echo == PROFILE_ECHO_AUTO)
 		judge_decide((enum profile_echo)answer, answer ==
 		    PROFILE_ECHO_REMOTE ? "muxd answered: it echoes the keys" :
 		    "muxd answered: the keys are echoed here");
+	if (answer != -1) {
+		evtimer_del(judge_ask_ev);
+		judge_charset(charset);
+	}
 	buf = in;
 	m = filter_feed(&judge_filter, buf, n, out);
 	if (judge_mode != PROFILE_ECHO_LOCAL) {

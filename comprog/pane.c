@@ -17,11 +17,21 @@
  * dropped, so nothing fed here can move the cursor or change the screen.
  * A line longer than PANE_LINEMAX cells is ended there.
  *
- * Lines are wrapped only when drawn (pane_rows), so a resized screen
- * wraps everything again.  No I/O.
+ * A cell knows the columns its character takes (utf8proc's widths, as
+ * the terminal's wcwidth(3) gives them): two for CJK and emoji, none for
+ * a combining mark, which is drawn on the cell before it (a mark that
+ * begins a line is drawn on a space of its own).  BS erases a cell, so a
+ * mark alone, as muxd's judge terminal and the transcript erase it.
+ *
+ * Lines are wrapped only when drawn (pane_starts), in columns: a wide
+ * character that does not fit in a row's last column goes whole to the
+ * next row, leaving that column empty; a resized screen wraps everything
+ * again.  No I/O.
  */
 #include <stdlib.h>
 #include <string.h>
+
+#include <utf8proc.h>
 
 #include "comprog.h"
 
@@ -92,6 +102,7 @@ pane_put(struct pane *p, enum pane_who who, unsigned int c, unsigned char w)
 	struct pane_line	*l = pane_cur(p);
 	struct pane_cell	*cell;
 	size_t			 cap;
+	int			 cols;
 
 	if (l->len >= PANE_LINEMAX) {
 		pane_newline(p);
@@ -107,6 +118,9 @@ pane_put(struct pane *p, enum pane_who who, unsigned int c, unsigned char w)
 	l->cell[l->len].c = c;
 	l->cell[l->len].who = (unsigned char)who;
 	l->cell[l->len].w = w;
+	cols = pane_charwidth(c);
+	l->cell[l->len].cols = (unsigned char)(cols == 0 && l->len == 0 ? 1 :
+	    cols);
 	l->len++;
 }
 
@@ -243,21 +257,72 @@ pane_current_len(const struct pane *p)
 	return (p->line[(p->first + p->n - 1) % PANE_LINES].len);
 }
 
+/* The columns a character takes on the screen: 0, 1 or 2. */
+int
+pane_charwidth(unsigned int c)
+{
+	int	w;
+
+	if (c < 0x80)
+		return (1);
+	if (c > 0x10ffff)
+		return (1);
+	w = utf8proc_charwidth((utf8proc_int32_t)c);
+	return (w < 0 ? 1 : w > 2 ? 2 : w);
+}
+
 /*
- * The screen rows a line takes at a width; the current line (last) takes
- * one more when full to the edge, for the cursor.
+ * The end of a screen row of a line that begins at cell from, wrapped at
+ * width columns (the marks after its last character stay in it); the
+ * columns it fills go to *cols.  A row holds one character at least.
  */
 size_t
-pane_rows(const struct pane_line *l, size_t width, int last)
+pane_row_end(const struct pane_line *l, size_t from, size_t width,
+    size_t *cols)
 {
-	size_t	n;
+	size_t	i, col = 0, w;
+
+	for (i = from; i < l->len; i++) {
+		w = l->cell[i].cols;
+		if (w > 0 && col > 0 && col + w > width)
+			break;
+		col += w;
+	}
+	*cols = col;
+	return (i);
+}
+
+/*
+ * The screen rows a line takes at a width, and the cell each begins with
+ * in starts[] (PANE_LINEMAX + 2 of them, or NULL); the current line
+ * (last) takes one more when full to the edge, for the cursor, which
+ * begins at the line's end.
+ */
+size_t
+pane_starts(const struct pane_line *l, size_t width, int last,
+    size_t *starts)
+{
+	size_t	n = 0, i = 0, cols = 0;
 
 	if (width == 0)
 		width = 1;
-	if (l->len == 0)
-		return (1);
-	n = (l->len + width - 1) / width;
-	if (last && l->len % width == 0)
+	do {
+		if (starts != NULL)
+			starts[n] = i;
 		n++;
+		i = pane_row_end(l, i, width, &cols);
+	} while (i < l->len);
+	if (last && l->len > 0 && cols >= width) {
+		if (starts != NULL)
+			starts[n] = l->len;
+		n++;
+	}
 	return (n);
+}
+
+/* The screen rows a line takes at a width (pane_starts). */
+size_t
+pane_rows(const struct pane_line *l, size_t width, int last)
+{
+	return (pane_starts(l, width, last, NULL));
 }

@@ -8,7 +8,8 @@
  *	width = 80;			# line width, columns
  *	echo = "local";			# or "remote": muxd echoes
  *	eol = "crlf";			# what Enter sends: cr, lf, crlf
- *	charset = "utf-8";		# or "iso-8859-1": how the line reads
+ *	charset = "utf-8";		# or "iso-8859-1": how the line reads,
+ *					# else the room's (judge), or utf-8
  *	typing = "100+-50";		# entry: ms per key
  *	colours = {
  *		judge = "green";	# [bold] COLOUR [on COLOUR]
@@ -53,6 +54,7 @@ profile_defaults(struct profile *p, enum comprog_mode mode)
 	memset(p, 0, sizeof(*p));
 	snprintf(p->prompt, sizeof(p->prompt), ">");
 	p->width = 80;
+	p->charset = CAP_UTF8;
 	p->eol = mode == COMPROG_JUDGE ? JUDGETERM_EOL_CR : JUDGETERM_EOL_CRLF;
 	snprintf(p->typing, sizeof(p->typing), "10");
 	for (i = 0; i < PROFILE_NCOLOURS; i++)
@@ -277,6 +279,7 @@ profile_load(const char *file, struct profile *p, char *err, size_t errlen)
 				    "\"iso-8859-1\" or \"utf-8\"", err, errlen);
 				goto done;
 			}
+			p->charset_set = 1;
 		} else if (strcmp(known[j], "typing") == 0) {
 			struct typing	t;
 

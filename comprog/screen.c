@@ -15,6 +15,10 @@
  * cursor), and the status line.  Panes are wrapped at the profile's line
  * width or the screen's, whichever is smaller, and everything is drawn
  * again from the text after a resize (SIGWINCH, screen_resize()).
+ * A character takes the columns pane.c gives it (two for CJK and emoji),
+ * a combining mark is drawn in the cell of the character before it, and
+ * the locale says how the terminal takes them (a terminal with the C
+ * locale is taken to be UTF-8).
  *
  * The terminal is restored on every exit path: screen_end() runs from the
  * normal path, from the signal handlers (SIGINT, SIGTERM, SIGHUP end the
@@ -28,6 +32,7 @@
 #include <sys/ioctl.h>
 
 #include <errno.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -64,8 +69,10 @@ static size_t		 screen_nleave;
 
 static void	screen_colours(void);
 static int	screen_attr(int);
+static unsigned int screen_utf8(const unsigned char *, size_t, size_t *);
 static void	screen_bar(int, const char *, int);
-static void	screen_cell(int, int, const struct pane_cell *);
+static void	screen_cell(int, int, const struct pane_line *, size_t,
+		    size_t);
 static int	screen_pane(const struct pane *, int, int, int, int *, int *);
 static void	screen_atexit(void);
 static void	screen_crash(int);
@@ -99,7 +106,15 @@ screen_init(const struct profile *prof, enum screen_layout layout,
 		atexit(screen_atexit);
 		registered = 1;
 	}
-	setlocale(LC_CTYPE, "");
+	/*
+	 * The terminal's characters are the locale's; the C locale's are
+	 * ASCII alone, where nothing but '?' could show é or 日, so a
+	 * terminal with no locale is taken to be UTF-8 (SPEC: the judges'
+	 * terminals are), whatever the line's charset.
+	 */
+	if (setlocale(LC_CTYPE, "") == NULL ||
+	    strcmp(nl_langinfo(CODESET), "ANSI_X3.4-1968") == 0)
+		setlocale(LC_CTYPE, "C.UTF-8");
 	if ((screen_term = newterm(NULL, stdout, stdin)) == NULL) {
 		snprintf(err, errlen, "cannot use terminal type '%s'",
 		    getenv("TERM") != NULL ? getenv("TERM") : "(TERM unset)");
@@ -282,59 +297,100 @@ screen_status(int alert, const char *fmt, ...)
 }
 
 /*
+ * A character of a bar's UTF-8 text from U+00A0 on at t, its length in
+ * *used; 0 when there is none there.
+ */
+static unsigned int
+screen_utf8(const unsigned char *t, size_t len, size_t *used)
+{
+	unsigned int	cp;
+
+	if (len == 0 || t[0] < 0x80 || !utf8_decode(t, len, used, &cp) ||
+	    cp < 0xa0)
+		return (0);
+	return (cp);
+}
+
+/*
  * Draw a bar: a whole row of text in a profile colour; with the UTF-8
- * charset a character from U+00A0 on is drawn as itself, else '?'.
+ * charset a character from U+00A0 on is drawn as itself in its columns
+ * (pane_charwidth), with the marks after it, else '?'.
  */
 static void
 screen_bar(int y, const char *text, int which)
 {
 	const unsigned char	*t = (const unsigned char *)text;
-	size_t			 i = 0, len = strlen(text), used;
-	unsigned int		 cp;
+	size_t			 i = 0, len = strlen(text), used, n;
+	unsigned int		 cp, mark;
 	cchar_t			 cc;
-	wchar_t			 wc[2];
-	int			 x, attr = screen_attr(which);
+	wchar_t			 wc[CCHARW_MAX + 1];
+	int			 x = 0, w, attr = screen_attr(which);
 
 	attrset(attr);
-	move(y, 0);
-	for (x = 0; x < COLS && i < len; x++) {
-		if (screen_prof->charset == CAP_UTF8 && t[i] >= 0x80 &&
-		    utf8_decode(t + i, len - i, &used, &cp) && cp >= 0xa0) {
-			i += used;
-			wc[0] = (wchar_t)cp;
-			wc[1] = L'\0';
-			if (setcchar(&cc, wc, (attr_t)attr, 0, NULL) == OK) {
-				add_wch(&cc);
-				continue;
-			}
-			addch('?');
+	while (x < COLS && i < len) {
+		if (screen_prof->charset != CAP_UTF8 ||
+		    (cp = screen_utf8(t + i, len - i, &used)) == 0) {
+			mvaddch(y, x++, t[i] < 0x20 || t[i] >= 0x7f ? '?' :
+			    (chtype)t[i]);
+			i++;
 			continue;
 		}
-		addch(t[i] < 0x20 || t[i] >= 0x7f ? '?' : (chtype)t[i]);
-		i++;
+		i += used;
+		n = 0;
+		if ((w = pane_charwidth(cp)) == 0) {
+			wc[n++] = L' ';
+			w = 1;
+		}
+		if (x + w > COLS)
+			break;
+		wc[n++] = wcwidth((wchar_t)cp) < 0 ? 0xfffd : (wchar_t)cp;
+		while ((mark = screen_utf8(t + i, len - i, &used)) != 0 &&
+		    pane_charwidth(mark) == 0) {
+			if (n < CCHARW_MAX && wcwidth((wchar_t)mark) == 0)
+				wc[n++] = (wchar_t)mark;
+			i += used;
+		}
+		wc[n] = L'\0';
+		if (setcchar(&cc, wc, (attr_t)attr, 0, NULL) == OK)
+			mvadd_wch(y, x, &cc);
+		else
+			mvaddch(y, x, '?');
+		x += w;
 	}
 	for (; x < COLS; x++)
-		addch(' ');
+		mvaddch(y, x, ' ');
 	attrset(A_NORMAL);
 }
 
-/* Draw one cell at the cursor, ISO-8859-1 made wide. */
+/*
+ * Draw the character of cell k of a line at y, x, with the marks (cells
+ * of no column) that follow it up to end, as one curses cell; a mark
+ * that begins a line is drawn on a space.  A character the locale has
+ * no width for is drawn as U+FFFD, in the columns the pane gave it.
+ */
 static void
-screen_cell(int y, int x, const struct pane_cell *cell)
+screen_cell(int y, int x, const struct pane_line *l, size_t k, size_t end)
 {
 	static const int	 colours[PANE_NWHO] = { PROFILE_JUDGE,
 	    PROFILE_ENTITY, PROFILE_PROMPT, PROFILE_NOTE };
+	const struct pane_cell	*cell = &l->cell[k];
 	cchar_t			 cc;
-	wchar_t			 wc[2];
+	wchar_t			 wc[CCHARW_MAX + 1];
+	size_t			 n = 0;
 	int			 attr;
 
 	attr = screen_attr(colours[cell->who < PANE_NWHO ? cell->who : 0]);
-	if (cell->c < 0x80) {
+	if (cell->c < 0x80 && (k + 1 >= end || l->cell[k + 1].cols != 0)) {
 		mvaddch(y, x, (chtype)cell->c | (chtype)attr);
 		return;
 	}
-	wc[0] = (wchar_t)cell->c;
-	wc[1] = L'\0';
+	if (pane_charwidth(cell->c) == 0)
+		wc[n++] = L' ';
+	wc[n++] = wcwidth((wchar_t)cell->c) < 0 ? 0xfffd : (wchar_t)cell->c;
+	for (k++; k < end && l->cell[k].cols == 0; k++)
+		if (n < CCHARW_MAX && wcwidth((wchar_t)l->cell[k].c) == 0)
+			wc[n++] = (wchar_t)l->cell[k].c;
+	wc[n] = L'\0';
 	if (setcchar(&cc, wc, (attr_t)attr, 0, NULL) == OK)
 		mvadd_wch(y, x, &cc);
 	else
@@ -342,16 +398,18 @@ screen_cell(int y, int x, const struct pane_cell *cell)
 }
 
 /*
- * Draw a pane's last lines in rows y0..y0+h-1, wrapped at width w; the
- * place after its last character goes to *cy, *cx.  Returns 0.
+ * Draw a pane's last lines in rows y0..y0+h-1, wrapped at width w
+ * columns (pane_starts); the place after its last character goes to
+ * *cy, *cx.  Returns 0.
  */
 static int
 screen_pane(const struct pane *p, int y0, int h, int w, int *cy, int *cx)
 {
+	static size_t		 starts[PANE_LINEMAX + 2];
 	const struct pane_line	*l;
-	size_t			 count, i, r, nr, off, k, last;
+	size_t			 count, i, r, nr, off, k, end, cols = 0;
 	size_t			 rowline[256], rowoff[256];
-	int			 row, used, y;
+	int			 row, used, y, x;
 
 	if (h <= 0 || w <= 0)
 		return (0);
@@ -361,10 +419,10 @@ screen_pane(const struct pane *p, int y0, int h, int w, int *cy, int *cx)
 	row = h - 1;
 	for (i = count; i > 0 && row >= 0; i--) {
 		l = pane_line(p, i - 1);
-		nr = pane_rows(l, (size_t)w, i == count);
+		nr = pane_starts(l, (size_t)w, i == count, starts);
 		for (r = nr; r > 0 && row >= 0; r--) {
 			rowline[row] = i - 1;
-			rowoff[row] = (r - 1) * (size_t)w;
+			rowoff[row] = starts[r - 1];
 			row--;
 		}
 	}
@@ -372,13 +430,17 @@ screen_pane(const struct pane *p, int y0, int h, int w, int *cy, int *cx)
 	for (y = 0; y < used; y++) {
 		l = pane_line(p, rowline[row + 1 + y]);
 		off = rowoff[row + 1 + y];
-		last = l->len < off + (size_t)w ? l->len : off + (size_t)w;
-		for (k = off; k < last; k++)
-			screen_cell(y0 + y, (int)(k - off), &l->cell[k]);
+		end = pane_row_end(l, off, (size_t)w, &cols);
+		for (k = off, x = 0; k < end; k++) {
+			if (l->cell[k].cols == 0 && k > off)
+				continue;	/* drawn with the cell before */
+			screen_cell(y0 + y, x, l, k, end);
+			x += l->cell[k].cols;
+		}
 	}
-	l = pane_line(p, count - 1);
+	/* The last row drawn is the current line's last: the cursor's. */
 	*cy = y0 + (used > 0 ? used - 1 : 0);
-	*cx = (int)(l->len % (size_t)w);
+	*cx = used > 0 && cols < (size_t)w ? (int)cols : 0;
 	return (0);
 }
 

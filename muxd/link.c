@@ -345,20 +345,28 @@ link_terminal_station(const struct port *p)
 }
 
 /*
- * Answer a judge terminal's ENQ: muxd is its terminal, and says whether
- * it echoes the keys (comprog judge then shows muxd's echo alone).
+ * Answer a judge terminal's ENQ: muxd is its terminal, says whether it
+ * echoes the keys (comprog judge then shows muxd's echo alone) and how
+ * the bytes read: the charset of the station's terminals, which muxd
+ * converts every entity's text to, as in "ESC _ muxd echo charset=utf-8
+ * ESC \" (TX_ANSWER_ECHO, or TX_ANSWER on a station with localecho, with
+ * the charset before ST).
  */
 static void
 link_answer(struct port *p, const unsigned char *buf, size_t n)
 {
 	const struct conf_station	*st;
-	const char			*a;
+	char				 a[64];
+	int				 len;
 
 	if (memchr(buf, TX_ENQ, n) == NULL ||
 	    (st = link_terminal_station(p)) == NULL)
 		return;
-	a = st->localecho ? TX_ANSWER : TX_ANSWER_ECHO;
-	port_send(p, (const unsigned char *)a, strlen(a));
+	len = snprintf(a, sizeof(a), "\033_muxd%s charset=%s\033\\",
+	    st->localecho ? "" : " echo",
+	    cap_encoding_name((enum cap_encoding)st->charset));
+	if (len > 0 && (size_t)len < sizeof(a))
+		port_send(p, (const unsigned char *)a, (size_t)len);
 }
 
 /* Write a notice of muxd's on a line, plain text on lines of its own. */

@@ -451,6 +451,67 @@ test_pane_utf8(void **state)
 	pane_free(&p);
 }
 
+/*
+ * Columns: CJK and emoji take two, a combining mark none (it stays in
+ * the row of the character before it, and one BS erases it alone); a
+ * wide character that does not fit in a row goes whole to the next.
+ */
+static void
+test_pane_widths(void **state)
+{
+	const char	*s = "a\xe6\x97\xa5\xe6\x9c\xac\xf0\x9f\x98\x80" "b";
+	const struct pane_line *l;
+	struct pane	p;
+	size_t		starts[PANE_LINEMAX + 2], cols;
+
+	(void)state;
+	assert_int_equal(pane_charwidth('a'), 1);
+	assert_int_equal(pane_charwidth(0xe9), 1);
+	assert_int_equal(pane_charwidth(0x65e5), 2);
+	assert_int_equal(pane_charwidth(0x1f600), 2);
+	assert_int_equal(pane_charwidth(0x301), 0);
+	pane_init(&p);
+	pane_charset(&p, CAP_UTF8);
+	pane_feed(&p, PANE_ENTITY, (const unsigned char *)s, strlen(s));
+	l = pane_line(&p, 0);
+	assert_int_equal(l->len, 5);
+	assert_int_equal(l->cell[1].cols, 2);
+	assert_int_equal(l->cell[3].cols, 2);
+	assert_int_equal(l->cell[4].cols, 1);
+	/* "a日" (3 of 4 columns), "本😀", "b". */
+	assert_int_equal(pane_starts(l, 4, 0, starts), 3);
+	assert_int_equal(starts[1], 2);
+	assert_int_equal(starts[2], 4);
+	assert_int_equal(pane_row_end(l, 0, 4, &cols), 2);
+	assert_int_equal(cols, 3);
+	assert_int_equal(pane_rows(l, 80, 0), 1);
+	assert_int_equal(pane_rows(l, 8, 1), 2);	/* full: the cursor below */
+	assert_int_equal(pane_rows(l, 8, 0), 1);
+	assert_int_equal(pane_rows(l, 1, 0), 5);	/* one a row at least */
+	pane_feed(&p, PANE_ENTITY, (const unsigned char *)"\b", 1);
+	assert_int_equal(pane_rows(pane_line(&p, 0), 7, 1), 2);
+	pane_free(&p);
+
+	/* A mark joins the e; one BS erases the mark, the next the e. */
+	pane_charset(&p, CAP_UTF8);
+	pane_feed(&p, PANE_JUDGE, (const unsigned char *)"e\xcc\x81x", 4);
+	l = pane_line(&p, 0);
+	assert_int_equal(l->len, 3);
+	assert_int_equal(l->cell[1].c, 0x301);
+	assert_int_equal(l->cell[1].cols, 0);
+	assert_int_equal(pane_starts(l, 1, 0, starts), 2);
+	assert_int_equal(starts[1], 2);
+	assert_int_equal(pane_row_end(l, 0, 1, &cols), 2);
+	assert_int_equal(cols, 1);
+	pane_feed(&p, PANE_JUDGE, (const unsigned char *)"\b\b", 2);
+	assert_int_equal(pane_current_len(&p), 1);
+	assert_int_equal(pane_line(&p, 0)->cell[0].c, 'e');
+	/* A mark that begins a line takes a column (drawn on a space). */
+	pane_feed(&p, PANE_JUDGE, (const unsigned char *)"\n\xcc\x81", 3);
+	assert_int_equal(pane_line(&p, 1)->cell[0].cols, 1);
+	pane_free(&p);
+}
+
 /* Write line i of a pane as a string. */
 static char *
 pane_string(const struct pane *p, size_t i, char *buf, size_t len)
@@ -511,6 +572,7 @@ main(void)
 		cmocka_unit_test(test_pane_rows_and_ring),
 		cmocka_unit_test(test_pane_long_lines),
 		cmocka_unit_test(test_pane_utf8),
+		cmocka_unit_test(test_pane_widths),
 		cmocka_unit_test(test_typing_model),
 	};
 
