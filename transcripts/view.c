@@ -256,16 +256,23 @@ view_puts(struct view *v, const char *s)
 /*
  * Move the cursor along its row from column from (the width: past the
  * last column, where the terminal waits to wrap) to column to, with CUB
- * or CUF: never a bare CR, so that a reader of the stream (comprog) can
- * tell muxd's moves from text by their ESC.
+ * or CUF: a CR only from past the last column, so that a reader of the
+ * stream (comprog) can tell muxd's moves from text by their ESC.
  */
 static void
 view_move(struct view *v, size_t from, size_t to)
 {
 	char	buf[16];
 
-	if (from >= v->width)
-		from = v->width - 1;
+	if (from >= v->width) {
+		/*
+		 * Past the last column terminals differ (where the cursor
+		 * stands, whether an erase clears the wrap to come): a CR
+		 * leaves that state the same way on all of them.
+		 */
+		view_put(v, "\r", 1);
+		from = 0;
+	}
 	if (to >= v->width)
 		to = v->width - 1;
 	if (to < from)

@@ -10,8 +10,8 @@
 # whole answer is on the judge's screen.  Answer 16 comes in three parts,
 # the second written when the file GO.1 exists, the third when GO.2 does
 # (or after 20 seconds), so that a test can type between them.  Answers
-# 19 to 21 are characters whose width terminals count otherwise than
-# muxd, for a known mismatch; then it says only "~ N ~".  Controls and
+# 19 to 21 are characters whose width Unicode's tables and terminals
+# count otherwise; then it says only "~ N ~".  Controls and
 # bytes that are no UTF-8 are octal escapes (printf of POSIX sh).
 #   corpusbot.sh NAME GO
 # shellcheck disable=SC1112
@@ -68,18 +68,18 @@ answer() {
 	    printf ' about it?\010.\r\nSecond line\r\npartial'
 	    wait_go "$3.2"
 	    printf ' rest\r\n' ;;
-	# Characters whose width a terminal may count otherwise than the
-	# model (utf8proc): asked for only to show a known mismatch.  A
-	# Devanagari vowel sign (U+093F, a spacing mark: none of utf8proc's,
-	# one column of glibc's) 50 times after KA, one row of the model's.
+	# Characters whose width a terminal may count otherwise than
+	# Unicode's tables alone.  A Devanagari vowel sign (U+093F, a
+	# spacing mark: a column of its own, as wcwidth has it) 50 times
+	# after KA: 100 columns, wrapped at 80.
 	19) _i=0
 	    while [ $_i -lt 50 ]; do printf 'कि'; _i=$((_i + 1)); done
 	    printf '\r\n' ;;
 	# An emoji of Unicode 15 (U+1FAE8: utf8proc's two columns, glibc 2.36
-	# knows it not and tmux gives it one) erased by BS.
+	# knows it not) erased by BS: muxd writes the row again.
 	20) printf 'ab\360\237\253\250\010c\r\n' ;;
-	# A Korean syllable in jamo (NFD: U+1112 U+1161 U+11AB; utf8proc one
-	# column for each vowel and final, glibc none) erased by BS.
+	# A Korean syllable in jamo (NFD: U+1112 U+1161 U+11AB; the vowel
+	# and final join the initial, as terminals join them) erased by BS.
 	21) printf 'x\341\204\222\341\205\241\341\206\253\010Y\r\n' ;;
 	esac
 	printf '~ %d ~\r\n' "$1"
