@@ -224,6 +224,7 @@ echo_feed(struct echo *e, const unsigned char *buf, size_t n, int64_t usec,
 		}
 		if (e->iown < e->nown) {
 			if (c == e->own[e->iown]) {
+				echo_flush(&r);
 				fn(arg, 1, 0, &c, 1);
 				i++;
 				if (++e->iown == e->nown)

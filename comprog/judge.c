@@ -49,6 +49,7 @@ static const struct profile	*judge_prof = &judge_p;
 static struct judgeterm		 judge_jt;	/* local echo */
 static struct echo		 judge_echo;	/* remote echo */
 static struct pane		 judge_pane;
+static int			 judge_esc;	/* inside one of muxd's moves */
 static struct filter		 judge_filter;
 static struct event		*judge_tick;
 static enum profile_echo	 judge_mode;	/* AUTO: not answered yet */
@@ -66,6 +67,7 @@ static void	judge_change(enum line_change, const char *);
 static void	judge_status(void);
 static void	judge_show_echo(unsigned char, const unsigned char *, size_t);
 static void	judge_show_entity(const unsigned char *, size_t);
+static int	judge_move(unsigned char);
 static void	judge_sorted(void *, int, unsigned char, const unsigned char *,
 		    size_t);
 static void	judge_tick_cb(evutil_socket_t, short, void *);
@@ -349,8 +351,32 @@ judge_second(void)
 }
 
 /*
+ * Follow one of muxd's cursor moves (ESC [ ... final): 1 while the byte
+ * belongs to one.  They take the judge's line off the screen while the
+ * entity writes, and erase across the wrap; the pane keeps lines, not a
+ * screen, so it acts on what they mean rather than on the moves.
+ */
+static int
+judge_move(unsigned char c)
+{
+	if (judge_esc == 0 && c != 0x1b)
+		return (0);
+	if (c == 0x1b)
+		judge_esc = 1;
+	else if (judge_esc == 1)
+		judge_esc = c == '[' ? 2 : 0;
+	else if (c >= 0x40 && c <= 0x7e)
+		judge_esc = 0;
+	return (1);
+}
+
+/*
  * Show the echo of a key: each ">" in it is a prompt (shown as the
- * profile's), but for the key itself when echoed.
+ * profile's), but for the key itself when echoed.  An erase takes back
+ * one character whatever muxd wrote for it (BS SP BS, a move up the
+ * wrap, the row written again).  muxd's own moves (key 0) take the
+ * judge's line off: the entity's text goes on a line of its own, and the
+ * line comes back when muxd draws it again.
  */
 static void
 judge_show_echo(unsigned char key, const unsigned char *echo, size_t n)
@@ -358,9 +384,19 @@ judge_show_echo(unsigned char key, const unsigned char *echo, size_t n)
 	size_t	i;
 	int	typed;
 
+	if ((key == '\b' || key == 0x7f) && n > 0) {
+		pane_feed(&judge_pane, PANE_JUDGE, &key, 1);
+		return;
+	}
 	typed = key != '\r' && key != '\n' && key != '\b' && key != 0x7f &&
 	    key != 0 && n > 0 && echo[n - 1] == (key == '\t' ? ' ' : key);
 	for (i = 0; i < n; i++) {
+		if (key == 0 && echo[i] == 0x1b && judge_esc == 0 &&
+		    pane_current_len(&judge_pane) > 0)
+			pane_feed(&judge_pane, PANE_JUDGE,
+			    (const unsigned char *)"\r\n", 2);
+		if (judge_move(echo[i]))
+			continue;
 		if (echo[i] == '>' && !(typed && i == n - 1))
 			pane_text(&judge_pane, PANE_PROMPT, judge_prof->prompt);
 		else

@@ -17,11 +17,11 @@
  * dropped, so nothing fed here can move the cursor or change the screen.
  * A line longer than PANE_LINEMAX cells is ended there.
  *
- * A cell knows the columns its character takes (utf8proc's widths, as
- * the terminal's wcwidth(3) gives them): two for CJK and emoji, none for
- * a combining mark, which is drawn on the cell before it (a mark that
- * begins a line is drawn on a space of its own).  BS erases a cell, so a
- * mark alone, as muxd's judge terminal and the transcript erase it.
+ * A cell knows the columns its character takes (view_width, muxd's
+ * model of the judge's screen): two for CJK and emoji, none for a
+ * combining mark, which is drawn on the cell before it (a mark that
+ * begins a line is drawn on a space of its own).  BS erases a character
+ * with its marks, as muxd's judge terminal and the transcript erase it.
  *
  * Lines are wrapped only when drawn (pane_starts), in columns: a wide
  * character that does not fit in a row's last column goes whole to the
@@ -30,8 +30,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-
-#include <utf8proc.h>
 
 #include "comprog.h"
 
@@ -124,13 +122,15 @@ pane_put(struct pane *p, enum pane_who who, unsigned int c, unsigned char w)
 	l->len++;
 }
 
-/* Erase the last character of the current line. */
+/* Erase the last character of the current line, with its marks. */
 static void
 pane_erase(struct pane *p)
 {
 	struct pane_line	*l = pane_cur(p);
 	size_t			 w;
 
+	while (l->len > 1 && l->cell[l->len - 1].cols == 0)
+		l->len--;
 	if (l->len == 0)
 		return;
 	w = l->cell[l->len - 1].w;
@@ -257,18 +257,16 @@ pane_current_len(const struct pane *p)
 	return (p->line[(p->first + p->n - 1) % PANE_LINES].len);
 }
 
-/* The columns a character takes on the screen: 0, 1 or 2. */
+/*
+ * The columns a character takes on the screen: 0, 1 or 2, as muxd's
+ * model of the judge's screen counts them (view_width).
+ */
 int
 pane_charwidth(unsigned int c)
 {
-	int	w;
-
-	if (c < 0x80)
+	if (c < 0x80 || c > 0x10ffff)
 		return (1);
-	if (c > 0x10ffff)
-		return (1);
-	w = utf8proc_charwidth((utf8proc_int32_t)c);
-	return (w < 0 ? 1 : w > 2 ? 2 : w);
+	return (view_width(c));
 }
 
 /*

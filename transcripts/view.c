@@ -85,6 +85,7 @@ static void	view_move(struct view *, size_t, size_t);
 static void	view_cell_out(struct view *, const struct view_side *, size_t);
 static void	view_emit(struct view *, struct view_side *, enum tx_who,
 		    size_t, size_t);
+static void	view_line_clear(struct view *);
 static void	view_emit_line(struct view *);
 static void	view_emit_rows(struct view *, size_t);
 static void	view_commit(struct view *);
@@ -337,6 +338,18 @@ view_emit(struct view *v, struct view_side *s, enum tx_who who, size_t from,
 	out.text = v->rowbuf;
 	out.len = n;
 	v->row(v->arg, &out);
+}
+
+/* Begin a new judge's line, nothing typed, not on the screen. */
+static void
+view_line_clear(struct view *v)
+{
+	v->jl.ncell = 0;
+	v->jl.len = 0;
+	v->jrow = 0;
+	v->jcol = (size_t)v->prompt;
+	v->shown = 0;
+	v->cont = 0;
 }
 
 /* Hand out the judge's line, a row for each screen row it took. */
@@ -869,12 +882,7 @@ view_line_end(struct view *v, int turn, struct view_key *k)
 	}
 	if (v->keyecho)
 		view_put(v, "\r\n", 2);
-	j->ncell = 0;
-	j->len = 0;
-	v->jrow = 0;
-	v->jcol = (size_t)v->prompt;
-	v->shown = 0;
-	v->cont = 0;
+	view_line_clear(v);
 	if (turn) {
 		k->line = NULL;
 		k->linelen = 0;
@@ -990,16 +998,9 @@ view_judge(struct view *v, int judge)
 void
 view_flush(struct view *v)
 {
-	struct view_side	*j = &v->jl;
-
 	view_entity_finish(v);
 	view_emit_line(v);
-	j->ncell = 0;
-	j->len = 0;
-	v->jrow = 0;
-	v->jcol = (size_t)v->prompt;
-	v->shown = 0;
-	v->cont = 0;
+	view_line_clear(v);
 	conv_init(&v->jconv);
 	conv_init(&v->econv);
 }
