@@ -60,33 +60,41 @@ VERSION = 0.1.0
 B = build
 
 # The layers, bottom up; each directory is a library or a program, and a
-# directory's objects see the headers of the layers below it alone:
+# directory's objects see the headers of the layers below it alone (the
+# directories of one layer do not see each other):
+#   text/         the 1996 convention, UTF-8, the judge's screen (libtext.a);
+#                 it sees nothing of the project's
 #   transcripts/  captures and transcripts (libtranscripts.a)
 #   protocol/     the control protocol's tables (libprotocol.a)
 #   contest/      the contest's per-byte machines (libcontest.a)
+#                 (these three are one layer, on text/)
 #   line/         addresses and ports, every kind of line (libline.a)
 #   conf/         a room's configuration (libconf.a)
 #   muxd/ muxctl/ comprog/ udev/   the programs
 # tests/integration/layers.sh checks it from the compiler's dependency files.
-LIB_DIRS = transcripts protocol contest line conf
-INC_transcripts = -Itranscripts
+LIB_DIRS = text transcripts protocol contest line conf
+INC_text = -Itext
+INC_transcripts = -Itranscripts -Itext
 INC_protocol = -Iprotocol
-INC_contest = -Icontest -Itranscripts
+INC_contest = -Icontest -Itext
 INC_line = -Iline
-INC_conf = -Iconf -Iline -Icontest -Iprotocol -Itranscripts
-INC_muxd = -Imuxd -Iline -Icontest -Iconf -Iprotocol -Itranscripts
+INC_conf = -Iconf -Iline -Icontest -Iprotocol -Itranscripts -Itext
+INC_muxd = -Imuxd -Iline -Icontest -Iconf -Iprotocol -Itranscripts -Itext
 INC_muxctl = -Imuxctl -Iprotocol
 INC_muxweb = -Imuxweb -Iprotocol
-INC_comprog = -Icomprog -Iline -Icontest -Iconf -Iprotocol -Itranscripts
+INC_comprog = -Icomprog -Iline -Icontest -Iconf -Iprotocol -Itranscripts \
+	-Itext
 INC_udev = -Iudev -Iconf -Iline -Iprotocol
-INC_ALL = -Iline -Icontest -Iconf -Iprotocol -Itranscripts
+INC_ALL = -Iline -Icontest -Iconf -Iprotocol -Itranscripts -Itext
 
+LIB_TEXT := $(B)/text/libtext.a
 LIB_PROTOCOL := $(B)/protocol/libprotocol.a
 LIB_CONTEST := $(B)/contest/libcontest.a
 LIB_LINE := $(B)/line/libline.a
 LIB_CONF := $(B)/conf/libconf.a
 # What links against conf: the configuration and the layers below it.
-CONF_LIBS = $(LIB_CONF) $(LIB_LINE) $(LIB_CONTEST) $(LIB_PROTOCOL) $(TX_LIB)
+CONF_LIBS = $(LIB_CONF) $(LIB_LINE) $(LIB_CONTEST) $(LIB_PROTOCOL) $(TX_LIB) \
+	$(LIB_TEXT)
 
 MUXD_SRCS := $(wildcard muxd/*.c)
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
@@ -102,8 +110,10 @@ FAULTSIM := $(B)/tests/tools/faultsim.so
 TOOLS := $(TOOL_SRCS:%.c=$(B)/%)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRCS:%.c=$(B)/%)
-# The transcripts library (every transcripts/*.c but the tool's own files)
-# and the transcripts tool; libFuzzer harnesses when clang is there.
+# The text library, the transcripts library (every transcripts/*.c but
+# the tool's own files) and the transcripts tool; libFuzzer harnesses
+# when clang is there.
+TEXT_SRCS := $(wildcard text/*.c)
 TX_TOOL_SRCS := transcripts/transcripts.c $(wildcard transcripts/cmd-*.c)
 TX_LIB_SRCS := $(filter-out $(TX_TOOL_SRCS),$(wildcard transcripts/*.c))
 TX_LIB := $(B)/transcripts/libtranscripts.a
@@ -141,7 +151,7 @@ $(B)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(INC_$(firstword $(subst /, ,$*))) \
 		-DMUXD_VERSION='"$(VERSION)"' -c -o $@ $<
 
-$(foreach d,protocol contest line conf,$(eval \
+$(foreach d,text protocol contest line conf,$(eval \
 $(B)/$(d)/lib$(d).a: $$(patsubst %.c,$(B)/%.o,$$(wildcard $(d)/*.c)) ; \
 	rm -f $$@ && $$(AR) rcs $$@ $$^))
 
@@ -224,21 +234,22 @@ $(COMPROG): $(COMPROG_SRCS:%.c=$(B)/%.o) $(CONF_LIBS) $(TX_LIB)
 $(TX_LIB): $(TX_LIB_SRCS:%.c=$(B)/%.o)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB)
+$(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB) $(LIB_TEXT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 
-# A fuzzer is built from its harness and the library's sources with clang.
+# A fuzzer is built from its harness and the libraries' sources (text
+# and transcripts) with clang.
 FUZZ_CC = $(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
 	-fsanitize=fuzzer,address,undefined $(INC_ALL) $(PC_CFLAGS)
-$(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) transcripts/transcripts.h
+$(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) $(TEXT_SRCS) \
+    transcripts/transcripts.h text/text.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -o $@ $< $(TX_LIB_SRCS) $(PC_LIBS)
+	$(FUZZ_CC) -o $@ $< $(TX_LIB_SRCS) $(TEXT_SRCS) $(PC_LIBS)
 
 # comprog's harness is built from its byte state machines and judgeterm.
 $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
-    comprog/pane.c contest/judgeterm.c transcripts/tx-line.c \
-    transcripts/view.c transcripts/conv.c transcripts/utf8.c \
-    comprog/comprog.h contest/contest.h
+    comprog/pane.c contest/judgeterm.c $(TEXT_SRCS) \
+    comprog/comprog.h contest/contest.h text/text.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -Icomprog -o $@ $(filter %.c,$^) $(PC_LIBS)
 
@@ -249,15 +260,14 @@ $(B)/tests/fuzz/fuzz_addr: tests/fuzz/fuzz_addr.c line/addr.c line/line.h
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 CONTEST_FUZZERS := $(patsubst %,$(B)/tests/fuzz/fuzz_%,assertion)
 $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
-    transcripts/utf8.c contest/contest.h
+    text/utf8.c contest/contest.h text/text.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 
 # The configuration's harness is built from the configuration and the
 # layers below it, as the unit tests are.
 $(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c $(wildcard conf/*.c) \
-    line/addr.c $(wildcard contest/*.c) protocol/protocol.c transcripts/tx-line.c \
-    transcripts/view.c transcripts/conv.c transcripts/utf8.c transcripts/cap-encoding.c \
+    line/addr.c $(wildcard contest/*.c) protocol/protocol.c $(TEXT_SRCS) \
     transcripts/score.c transcripts/finding.c $(wildcard conf/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "transcripts.h"	/* enum cap_encoding, struct utf8 */
+#include "text.h"	/* enum cap_encoding, struct utf8, struct view */
 
 /* assertion.c */
 #define ASSERTION_TEXTMAX	512	/* longest utterance checked, bytes */

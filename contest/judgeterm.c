@@ -16,7 +16,7 @@
  * LF LF.  Two consecutive line ends, with no other byte between them,
  * end the judge's turn.
  *
- * Echo.  The judge's screen is one model (transcripts/view.c) shared
+ * Echo.  The judge's screen is one model (text/view.c) shared
  * with the transcript: the ">" prompt, the echo of each key, the line
  * editing (erase across the wrap, tabs to 8-column stops, wide
  * characters), and the judge's line drawn again below the entity's
@@ -46,7 +46,7 @@
 #include <string.h>
 
 #include "contest.h"
-#include "transcripts.h"
+#include "text.h"
 
 static void	judgeterm_entity(struct judgeterm_out *, const char *, size_t);
 static void	judgeterm_convert(struct judgeterm *, const struct view_key *,

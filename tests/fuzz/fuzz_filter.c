@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the control-sequence filter (contest/filter.c), the
+ * libFuzzer harness for the control-sequence filter (text/filter.c), the
  * guard between an entity and a judge's screen.
  *
  * The first byte sets the longest sequence (16 to 271 bytes, so that cuts

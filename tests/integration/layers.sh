@@ -1,22 +1,24 @@
 # The layers of the tree, from the compiler's own dependency files
-# ($B/DIR/*.d and below, written by -MMD): bottom up transcripts,
-# protocol, contest, line, conf, then the programs muxd, muxctl, comprog
-# and udev.  No directory includes a header of its own layer or one
-# above it (a library sees no program's headers, a program no other
-# program's), muxctl's objects include only muxctl's and the protocol's
-# headers, and no circle joins directories (tsort).  Only headers inside
-# the repository count: system headers and tests/ are left out.  The
-# check is first shown to fail on a build tree with planted crossings.
+# ($B/DIR/*.d and below, written by -MMD): bottom up text; transcripts,
+# protocol and contest, side by side on it; line; conf; then the programs
+# muxd, muxctl, comprog and udev.  No directory includes a header of its
+# own layer or one above it (a library sees no program's headers, a
+# program no other program's, transcripts and contest not each other),
+# text's objects include no header of the repository outside text/,
+# muxctl's only muxctl's and the protocol's, and no circle joins
+# directories (tsort).  Only headers inside the repository count: system
+# headers and tests/ are left out.  The check is first shown to fail on a
+# build tree with planted crossings.
 . tests/integration/lib.sh
 
-DIRS="transcripts protocol contest line conf muxd muxctl comprog udev"
+DIRS="text transcripts protocol contest line conf muxd muxctl comprog udev"
 
 # The layer of a directory, bottom up (the programs share the top one);
 # empty for a directory outside the layers.
 layers_rank() {
 	case $1 in
-	transcripts) echo 1 ;; protocol) echo 2 ;; contest) echo 3 ;;
-	line) echo 4 ;; conf) echo 5 ;; muxd|muxctl|comprog|udev) echo 6 ;;
+	text) echo 1 ;; transcripts|protocol|contest) echo 2 ;;
+	line) echo 3 ;; conf) echo 4 ;; muxd|muxctl|comprog|udev) echo 5 ;;
 	esac
 }
 
@@ -86,7 +88,11 @@ layers_check() {
 		hd=${h%%/*}
 		[ "$hd" = "$d" ] && continue
 		lh=$(layers_rank "$hd")
-		[ -n "$lh" ] || continue
+		if [ -z "$lh" ]; then
+			[ "$d" = text ] && [ "$hd" != tests ] &&
+				echo "$obj includes $h (layer text sees no header of the repository but its own)" >>"$T/bad"
+			continue
+		fi
 		echo "$hd $d" >>"$T/pairs"
 		if [ "$d" = muxctl ]; then
 			[ "$hd" = protocol ] ||
@@ -144,7 +150,9 @@ layers_check() {
 # The check fails on a build tree with planted crossings, each named: a
 # line object that includes muxd.h (also a circle, muxd including
 # line.h), muxctl including line.h, comprog including muxd.h, a library
-# including a library above it from a subdirectory, by an absolute path;
+# including a library above it from a subdirectory, by an absolute path,
+# the text library including transcripts.h and muxweb.h (a directory
+# outside the layers), contest including transcripts.h (its own layer);
 # and it holds an include of a header of tests/ and of a system header
 # against nobody.
 F=$T/planted
@@ -159,6 +167,11 @@ printf '%s\n' "$F/muxd/link.o: muxd/link.c line/line.h" >"$F/muxd/link.d"
 printf '%s\n' "$F/muxctl/muxctl.o: muxctl/muxctl.c protocol/protocol.h \\" \
     "  line/line.h" >"$F/muxctl/muxctl.d"
 printf '%s\n' "$F/comprog/judge.o: comprog/judge.c muxd/muxd.h" >"$F/comprog/judge.d"
+printf '%s\n' "$F/text/view.o: text/view.c text/text.h \\" \
+    "  transcripts/transcripts.h" >"$F/text/view.d"
+printf '%s\n' "$F/text/utf8.o: text/utf8.c muxweb/muxweb.h" >"$F/text/utf8.d"
+printf '%s\n' "$F/contest/judgeterm.o: contest/judgeterm.c contest/contest.h \\" \
+    "  text/text.h transcripts/transcripts.h" >"$F/contest/judgeterm.d"
 mkdir -p "$F/contest/sub"
 printf '%s\n' "$F/contest/sub/hold.o: contest/sub/hold.c $ROOT/conf/conf.h" \
     >"$F/contest/sub/hold.d"
@@ -169,6 +182,9 @@ for want in \
     "$F/muxctl/muxctl.o includes line/line.h (layer muxctl may not see layer line: only muxctl/ and protocol/)" \
     "$F/contest/sub/hold.o includes conf/conf.h (layer contest may not see layer conf)" \
     "$F/comprog/judge.o includes muxd/muxd.h (layer comprog may not see layer muxd)" \
+    "$F/text/view.o includes transcripts/transcripts.h (layer text may not see layer transcripts)" \
+    "$F/text/utf8.o includes muxweb/muxweb.h (layer text sees no header of the repository but its own)" \
+    "$F/contest/judgeterm.o includes transcripts/transcripts.h (layer contest may not see layer transcripts)" \
     "a circle between directories: "; do
 	grep -qF "$want" "$T/planted.out" ||
 		fail "the check of planted crossings does not say '$want'; it said:
@@ -176,14 +192,15 @@ $(cat "$T/planted.out")"
 done
 grep -Eq 'circle between directories: (line -> muxd -> line|muxd -> line -> muxd)$' "$T/planted.out" ||
 	fail "the planted circle line, muxd is not named: $(cat "$T/planted.out")"
-[ "$(grep -c 'may not see' "$T/planted.out")" = 4 ] ||
+[ "$(grep -c 'may not see\|sees no header' "$T/planted.out")" = 7 ] ||
 	fail "the check of planted crossings names more than them: $(cat "$T/planted.out")"
 
 # The build itself.
 layers_check "$B" >"$T/out" || fail "the layers are crossed in $B:
 $(cat "$T/out")"
 for want in "muxd .* line/line.h" "comprog .* contest/contest.h" \
-    "muxctl .* protocol/protocol.h"; do
+    "muxctl .* protocol/protocol.h" "contest .* text/text.h" \
+    "transcripts .* text/text.h" "text .* text/text.h"; do
 	grep -q "^$want$" "$T/edges" ||
 		fail "the dependency files do not read as expected (no '$want'): $(head -3 "$T/edges")"
 done

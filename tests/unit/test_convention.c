@@ -1,7 +1,7 @@
 /*
  * The 1996 convention, one implementation: the same keystrokes of a judge
  * through the live path (contest/judgeterm.c, as muxd runs it) and through
- * the transcript (transcripts/view.c's rows, as render writes it) give the
+ * the transcript (text/view.c's rows, as render writes it) give the
  * same lines, the same judge changes and, against the statistics
  * (stats.c), the same turn ends.  The streams are edge cases of the
  * convention and every judge's keystrokes of the 24 official 2012 logs

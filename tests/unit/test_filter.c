@@ -1,5 +1,5 @@
 /*
- * Unit tests for the control-sequence filter (contest/filter.c).
+ * Unit tests for the control-sequence filter (text/filter.c).
  *
  * Each scenario feeds real escape sequences, the kind an entity could use
  * to take over a judge's screen, and checks three things: the bytes that

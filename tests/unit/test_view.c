@@ -1,5 +1,5 @@
 /*
- * Unit tests for the judge's screen (transcripts/view.c).  Each case is
+ * Unit tests for the judge's screen (text/view.c).  Each case is
  * a stream of the judge's keys and the entity's output; it runs through
  * the live path (the filter, then the view, as muxd runs them, into a
  * terminal emulator: libvterm) and through render (the transcript writer

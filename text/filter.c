@@ -54,7 +54,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "transcripts.h"
+#include "text.h"
 
 #define FILTER_MINLIMIT	16
 

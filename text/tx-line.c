@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "transcripts.h"
+#include "text.h"
 
 static const char tx_line_hex[] = "0123456789abcdef";
 

@@ -4,9 +4,10 @@
  * the order they reached the screen.  It writes the bytes for the
  * terminal and hands out the finished screen rows, each the judge's or
  * the program's, which are the transcript's lines (transcripts(5)).  muxd
- * runs it live on every judge's link; the transcript writer (tx-write.c)
- * runs it on a capture's events, live and in `transcripts render`; export
- * and replay show its bytes.  So the screen and the record cannot differ.
+ * runs it live on every judge's link; the transcript writer
+ * (transcripts/tx-write.c) runs it on a capture's events, live and in
+ * `transcripts render`; export and replay show its bytes.  So the screen
+ * and the record cannot differ.
  *
  * Rows.  A screen row is the judge's or the entity's.  The entity's
  * current row is finished (handed out) by a line end or by a character
@@ -65,7 +66,7 @@
 
 #include <utf8proc.h>
 
-#include "transcripts.h"
+#include "text.h"
 
 #define VIEW_BS		0x08
 #define VIEW_BEL	0x07

@@ -13,7 +13,7 @@
  */
 #include <stddef.h>
 
-#include "transcripts.h"
+#include "text.h"
 
 /*
  * Tell the length of the UTF-8 sequence a byte begins (1..4), or 0 when

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "transcripts.h"
+#include "text.h"
 
 /* Read a character set's name, "iso-8859-1" or "utf-8"; -1 if neither. */
 int

@@ -2,8 +2,8 @@
  * The 1996 convention's keys, decided here alone (transcripts(5), "The
  * terminal convention"): the live judge's terminal (contest/judgeterm.c),
  * the transcript's lines (tx-line.c), the judge's screen (view.c) and the
- * statistics (stats.c) all read bytes through it, so that the same bytes
- * give the same line ends, erases and turn ends everywhere.
+ * statistics (transcripts/stats.c) all read bytes through it, so that the
+ * same bytes give the same line ends, erases and turn ends everywhere.
  *
  *	CR, LF, CR LF and LF CR each end one line: a CR or LF is remembered
  *	and the other one, next, is the second half of the same line end;
@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "transcripts.h"
+#include "text.h"
 
 /* Start reading a side's bytes. */
 void
