@@ -64,37 +64,48 @@ B = build
 # directories of one layer do not see each other):
 #   text/         the 1996 convention, UTF-8, the judge's screen (libtext.a);
 #                 it sees nothing of the project's
-#   transcripts/  captures and transcripts (libtranscripts.a)
+#   capture/      what muxd records with: captures, transcripts written,
+#                 chains, signatures, manifests, the LPP logs
+#                 (libcapture.a)
 #   protocol/     the control protocol's tables (libprotocol.a)
 #   contest/      the contest's per-byte machines (libcontest.a)
 #                 (these three are one layer, on text/)
+#   score/        the ballots and the contests' scoring (libscore.a), on
+#                 capture/
 #   line/         addresses and ports, every kind of line (libline.a)
+#                 (these two are one layer)
 #   conf/         a room's configuration (libconf.a)
-#   muxd/ muxctl/ comprog/ udev/   the programs
+#   muxd/ muxctl/ comprog/ udev/ transcripts/   the programs (transcripts/
+#                 is the auditors' tool; its checks, libtranscripts.a, are
+#                 linked into it and into the tests alone)
 # tests/integration/layers.sh checks it from the compiler's dependency files.
-LIB_DIRS = text transcripts protocol contest line conf
+LIB_DIRS = text capture protocol contest score line conf
 INC_text = -Itext
-INC_transcripts = -Itranscripts -Itext
+INC_capture = -Icapture -Itext
 INC_protocol = -Iprotocol
 INC_contest = -Icontest -Itext
+INC_score = -Iscore -Icapture -Itext
 INC_line = -Iline
-INC_conf = -Iconf -Iline -Icontest -Iprotocol -Itranscripts -Itext
-INC_muxd = -Imuxd -Iline -Icontest -Iconf -Iprotocol -Itranscripts -Itext
+INC_conf = -Iconf -Iline -Icontest -Iprotocol -Iscore -Icapture -Itext
+INC_muxd = -Imuxd -Iline -Icontest -Iconf -Iprotocol -Iscore -Icapture -Itext
 INC_muxctl = -Imuxctl -Iprotocol
 INC_muxweb = -Imuxweb -Iprotocol
-INC_comprog = -Icomprog -Iline -Icontest -Iconf -Iprotocol -Itranscripts \
-	-Itext
+INC_comprog = -Icomprog -Iline -Icontest -Iconf -Iprotocol -Icapture -Itext
 INC_udev = -Iudev -Iconf -Iline -Iprotocol
-INC_ALL = -Iline -Icontest -Iconf -Iprotocol -Itranscripts -Itext
+INC_transcripts = -Itranscripts -Iscore -Icapture -Itext
+INC_ALL = -Iline -Icontest -Iconf -Iprotocol -Itranscripts -Iscore -Icapture \
+	-Itext
 
 LIB_TEXT := $(B)/text/libtext.a
+LIB_CAPTURE := $(B)/capture/libcapture.a
+LIB_SCORE := $(B)/score/libscore.a
 LIB_PROTOCOL := $(B)/protocol/libprotocol.a
 LIB_CONTEST := $(B)/contest/libcontest.a
 LIB_LINE := $(B)/line/libline.a
 LIB_CONF := $(B)/conf/libconf.a
 # What links against conf: the configuration and the layers below it.
-CONF_LIBS = $(LIB_CONF) $(LIB_LINE) $(LIB_CONTEST) $(LIB_PROTOCOL) $(TX_LIB) \
-	$(LIB_TEXT)
+CONF_LIBS = $(LIB_CONF) $(LIB_LINE) $(LIB_CONTEST) $(LIB_PROTOCOL) \
+	$(LIB_SCORE) $(LIB_CAPTURE) $(LIB_TEXT)
 
 MUXD_SRCS := $(wildcard muxd/*.c)
 MUXD_OBJS := $(MUXD_SRCS:%.c=$(B)/%.o)
@@ -110,10 +121,11 @@ FAULTSIM := $(B)/tests/tools/faultsim.so
 TOOLS := $(TOOL_SRCS:%.c=$(B)/%)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNITS := $(UNIT_SRCS:%.c=$(B)/%)
-# The text library, the transcripts library (every transcripts/*.c but
-# the tool's own files) and the transcripts tool; libFuzzer harnesses
-# when clang is there.
+# The text and capture libraries, the transcripts tool and its checks
+# (every transcripts/*.c but the tool's own files, libtranscripts.a, for
+# the tool and the tests); libFuzzer harnesses when clang is there.
 TEXT_SRCS := $(wildcard text/*.c)
+CAP_SRCS := $(wildcard capture/*.c)
 TX_TOOL_SRCS := transcripts/transcripts.c $(wildcard transcripts/cmd-*.c)
 TX_LIB_SRCS := $(filter-out $(TX_TOOL_SRCS),$(wildcard transcripts/*.c))
 TX_LIB := $(B)/transcripts/libtranscripts.a
@@ -136,7 +148,7 @@ MUXWEB := $(B)/muxweb/muxweb
 PROGS += $(MUXWEB)
 # comprog, the matching communications program: comprog/*.c with the line
 # library, the contest's byte machines, the configuration's include
-# reader (its profiles) and the transcripts library; curses draws its
+# reader (its profiles) and the capture library; curses draws its
 # screen, and libcurl reaches the web entries of the 2003 rules.
 CURSES_PC = ncursesw libcurl
 COMPROG_SRCS := $(wildcard comprog/*.c)
@@ -151,13 +163,13 @@ $(B)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(INC_$(firstword $(subst /, ,$*))) \
 		-DMUXD_VERSION='"$(VERSION)"' -c -o $@ $<
 
-$(foreach d,text protocol contest line conf,$(eval \
+$(foreach d,$(LIB_DIRS),$(eval \
 $(B)/$(d)/lib$(d).a: $$(patsubst %.c,$(B)/%.o,$$(wildcard $(d)/*.c)) ; \
 	rm -f $$@ && $$(AR) rcs $$@ $$^))
 
 # muxd syncs its recordings in a thread (muxd/record-sync.c).
 # It tells systemd when it is ready, and its status (muxd/notify.c).
-$(B)/muxd/muxd: $(MUXD_OBJS) $(CONF_LIBS) $(TX_LIB)
+$(B)/muxd/muxd: $(MUXD_OBJS) $(CONF_LIBS)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --libs libsystemd) -lutil
 
@@ -227,24 +239,25 @@ $(UDEV_PROG): $(B)/udev/muxd-udev.o $(CONF_LIBS)
 
 $(COMPROG_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += \
 	$(shell $(PKG_CONFIG) --cflags $(CURSES_PC))
-$(COMPROG): $(COMPROG_SRCS:%.c=$(B)/%.o) $(CONF_LIBS) $(TX_LIB)
+$(COMPROG): $(COMPROG_SRCS:%.c=$(B)/%.o) $(CONF_LIBS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --libs $(CURSES_PC)) -lutil
 
 $(TX_LIB): $(TX_LIB_SRCS:%.c=$(B)/%.o)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB) $(LIB_TEXT)
+$(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB) $(LIB_SCORE) \
+    $(LIB_CAPTURE) $(LIB_TEXT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 
-# A fuzzer is built from its harness and the libraries' sources (text
-# and transcripts) with clang.
+# A fuzzer is built from its harness and the libraries' sources (text,
+# capture and the transcripts tool's checks) with clang.
 FUZZ_CC = $(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
 	-fsanitize=fuzzer,address,undefined $(INC_ALL) $(PC_CFLAGS)
-$(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) $(TEXT_SRCS) \
-    transcripts/transcripts.h text/text.h
+$(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) $(CAP_SRCS) $(TEXT_SRCS) \
+    transcripts/transcripts.h capture/capture.h text/text.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -o $@ $< $(TX_LIB_SRCS) $(TEXT_SRCS) $(PC_LIBS)
+	$(FUZZ_CC) -o $@ $< $(TX_LIB_SRCS) $(CAP_SRCS) $(TEXT_SRCS) $(PC_LIBS)
 
 # comprog's harness is built from its byte state machines and judgeterm.
 $(B)/tests/fuzz/fuzz_comprog: tests/fuzz/fuzz_comprog.c comprog/echo.c \
@@ -268,14 +281,15 @@ $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
 # layers below it, as the unit tests are.
 $(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c $(wildcard conf/*.c) \
     line/addr.c $(wildcard contest/*.c) protocol/protocol.c $(TEXT_SRCS) \
-    transcripts/score.c transcripts/finding.c $(wildcard conf/*.h)
+    score/score.c capture/finding.c $(wildcard conf/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 
 fuzz: $(FUZZERS)
 	@sh tests/fuzz/run $(B) 20 $(FUZZERS)
 
-$(B)/tests/unit/%: tests/unit/%.c $(CONF_LIBS) $(TX_LIB)
+# The tool's checks (libtranscripts.a) go before the libraries they use.
+$(B)/tests/unit/%: tests/unit/%.c $(TX_LIB) $(CONF_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(INC_ALL) -o $@ $(filter %.c %.o,$^) \
 		$(filter %.a,$^) $(PC_LIBS) $(UNIT_LIBS) \
@@ -298,7 +312,7 @@ $(patsubst %,$(B)/tests/unit/test_%,convention lpp): \
 # comprog's pure modules (pane, echo) have their own unit test.
 COMPROG_UNIT_OBJS := $(patsubst %,$(B)/comprog/%.o,pane echo)
 $(B)/tests/unit/test_comprog: tests/unit/test_comprog.c $(COMPROG_UNIT_OBJS) \
-    $(CONF_LIBS) $(TX_LIB)
+    $(CONF_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(INC_ALL) -Icomprog -o $@ \
 		$(filter %.c %.o,$^) $(filter %.a,$^) $(PC_LIBS) \

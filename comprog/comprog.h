@@ -13,7 +13,7 @@
  * serial, pty, TCP, reopening with backoff, bounded queues), with
  * comprog's hooks (line.c); the judge's terminal, the control-sequence
  * filter and the opening assertion are the contest's byte machines
- * (contest/), as in muxd.  The transcript is written by libtranscripts,
+ * (contest/), as in muxd.  The transcript is written by libcapture,
  * in muxd's formats.
  */
 #ifndef COMPROG_H
@@ -26,7 +26,7 @@
 #include "line.h"
 #include "contest.h"
 #include "conf.h"
-#include "transcripts.h"
+#include "capture.h"
 
 #define COMPROG_QUEUE		4096	/* bytes kept for a line that is down */
 #define COMPROG_ESCAPE		0x1d	/* C-]: the command key */

@@ -4,7 +4,7 @@
  * is a directory shared by the two programs: a key press is a
  * sub-directory "TIME.KEY.judge" (the judge's) or "TIME.KEY.other" (the
  * other's), TIME 18 digits of milliseconds that only grow, KEY a single
- * character or a key name of the rules' appendix (transcripts/lpp.c);
+ * character or a key name of the rules' appendix (capture/lpp.c);
  * the program that reads a key deletes its directory.
  *
  * As the entry's (default), the program is an entry: its ".other" keys

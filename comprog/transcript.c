@@ -1,6 +1,6 @@
 /*
  * comprog's own record of the conversation (1996 rule 11: entries record
- * their conversations), in muxd's formats through libtranscripts: a
+ * their conversations), in muxd's formats through libcapture: a
  * capture (asciicast v2, every byte with its time) and, beside it, the
  * public-domain transcript LPyy-nn.TXT made from the same events.
  *

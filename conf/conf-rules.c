@@ -22,7 +22,7 @@
 #include <libconfig.h>
 
 #include "conf-parse.h"
-#include "transcripts.h"	/* enum score_rule */
+#include "score.h"	/* enum score_rule */
 
 #define CONF_RULES_BURST_MIN	2
 #define CONF_RULES_BURST_MAX	4096

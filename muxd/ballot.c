@@ -24,7 +24,8 @@
 #include <string.h>
 
 #include "muxd.h"
-#include "../transcripts/transcripts.h"
+#include "../capture/capture.h"
+#include "../score/score.h"
 
 #define BALLOT_MAX	64		/* stations asked at once */
 #define BALLOT_LINE	16		/* the longest answer */

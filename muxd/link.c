@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "muxd.h"
-#include "transcripts.h"
+#include "capture.h"
 
 #define LINK_NOTICE_SEC	10	/* typing with no link: a notice each */
 #define LINK_TOLD_MAX	256	/* terminals whose last notice is kept */

@@ -3,7 +3,7 @@
  * lasts, as a capture (asciicast v2, every byte with its time) in the
  * captures directory and, when one side is an entity, a public-domain
  * transcript (LPyy-nn.TXT) in transcripts/ENTITY/, both written live by
- * libtranscripts.  Bytes a port sends while unrouted go to that port's own
+ * libcapture.  Bytes a port sends while unrouted go to that port's own
  * capture.  Events (lines down and up, drops, rounds) become markers in the
  * captures they concern; a link made while one of its lines is not up
  * has that marked at its start, and the keys a judge types at a dead line
@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "muxd.h"
-#include "../transcripts/transcripts.h"
+#include "../capture/capture.h"
 
 struct record {
 	struct rec		*rec;		/* a link's capture + transcript */

@@ -7,7 +7,7 @@
 #ifndef RULES_H
 #define RULES_H
 
-#include "transcripts.h"
+#include "capture.h"
 
 struct rules {
 	/* What each chunk touches first, on as few cache lines as can be. */

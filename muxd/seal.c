@@ -3,7 +3,7 @@
  * round's end, at start-up (after a crash, what it left) and at
  * shutdown, muxd lists every capture, transcript and the compliance file
  * with their sizes and hashes in the next manifest of the state
- * directory and signs it with the room key (transcripts/manifest.c), in
+ * directory and signs it with the room key (capture/manifest.c), in
  * minisign's format.  The key is read before muxd gives up root, so the
  * file can stay root's alone; when it does not exist muxd makes it, and
  * `muxd keygen` makes it beforehand.
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "muxd.h"
-#include "../transcripts/transcripts.h"
+#include "../capture/capture.h"
 
 static struct sign_key	 seal_key;
 static int		 seal_have_key;

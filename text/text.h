@@ -2,7 +2,7 @@
  * libtext: the text of a contest room's links, as the 1996 rules read
  * it.  Pure machines over bytes, with no I/O, no clock (times are passed
  * in) and no global state: muxd runs them live on every judge's link,
- * comprog on its screens, and the capture library (libtranscripts) on a
+ * comprog on its screens, and the capture library (libcapture) on a
  * capture's events, so that the screen, the transcript and the
  * statistics read the same bytes the same way.  The convention and the
  * transcript's text are specified in transcripts(5).

@@ -5,7 +5,7 @@
  * terminal and hands out the finished screen rows, each the judge's or
  * the program's, which are the transcript's lines (transcripts(5)).  muxd
  * runs it live on every judge's link; the transcript writer
- * (transcripts/tx-write.c) runs it on a capture's events, live and in
+ * (capture/tx-write.c) runs it on a capture's events, live and in
  * `transcripts render`; export and replay show its bytes.  So the screen
  * and the record cannot differ.
  *

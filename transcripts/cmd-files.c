@@ -145,7 +145,7 @@ cmd_files_walk(const char *dir, struct cmd_files *caps,
 			if (cmd_files_ends(p, ".cast")) {
 				if (cmd_files_push(caps, p) == -1)
 					err(1, NULL);
-			} else if (verify_transcript_name(de->d_name) ||
+			} else if (tx_write_is_name(de->d_name) ||
 			    strcmp(de->d_name, "compliance.txt") == 0) {
 				if (cmd_files_push(txs, p) == -1)
 					err(1, NULL);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "score.h"
 
 #define SVG_W		320
 #define SVG_H		120

@@ -12,7 +12,6 @@
  * for byte.  A transcript: the public-domain line first, the header
  * lines, every line in the 1996 format, no forbidden reference.
  */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,27 +179,6 @@ verify_is_fault(const unsigned char *s, size_t len)
 			return (1);
 	}
 	return (0);
-}
-
-/*
- * Tell whether a file found in a directory is a transcript: its name the
- * 1996 format's, LPyy-nn.TXT (any case); a state directory's
- * compliance.txt and state.json are not.
- */
-int
-verify_transcript_name(const char *name)
-{
-	size_t	i, n = strlen(name);
-
-	if (n < 11 || (name[0] != 'L' && name[0] != 'l') ||
-	    (name[1] != 'P' && name[1] != 'p') || !isdigit((unsigned char)
-	    name[2]) || !isdigit((unsigned char)name[3]) || name[4] != '-' ||
-	    strcasecmp(name + n - 4, ".txt") != 0)
-		return (0);
-	for (i = 5; i < n - 4; i++)
-		if (!isdigit((unsigned char)name[i]))
-			return (0);
-	return (i > 5);
 }
 
 /* Tell whether a line (no newline) is a transcript line of the format. */

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the capture reader (transcripts/cap-read.c and
+ * libFuzzer harness for the capture reader (capture/cap-read.c and
  * cap-json.c), and behind it the transcript state machine and the screen
  * view: the input is a capture file.  Every event read must survive
  * being written again and read back unchanged.
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the LPP keystroke log parser (transcripts/lpp.c):
+ * libFuzzer harness for the LPP keystroke log parser (capture/lpp.c):
  * the input is a log.  Whatever it holds, the parser must account for
  * every line as a record, a header line or a defect, keep its records
  * within the input, and drop every record of a second copy of the log as
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

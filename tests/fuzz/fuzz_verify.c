@@ -1,10 +1,11 @@
 /*
  * libFuzzer harness for the auditor's checks of a capture's hash chain,
- * seals, end and segments (transcripts/verify-chain.c, cap-chain.c), and
- * of compliance.txt against the verdict markers (verify-compliance.c):
- * the input is checked as a capture, then as a compliance file against
- * the verdicts it held.  Every finding must say what; the chain of a
- * capture that reads covers every whole line of the file.
+ * seals, end and segments (transcripts/verify-chain.c,
+ * capture/cap-chain.c), and of compliance.txt against the verdict
+ * markers (verify-compliance.c): the input is checked as a capture,
+ * then as a compliance file against the verdicts it held.  Every finding
+ * must say what; the chain of a capture that reads covers every whole
+ * line of the file.
  */
 #include <sys/mman.h>
 

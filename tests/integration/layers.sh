@@ -1,9 +1,10 @@
 # The layers of the tree, from the compiler's own dependency files
-# ($B/DIR/*.d and below, written by -MMD): bottom up text; transcripts,
-# protocol and contest, side by side on it; line; conf; then the programs
-# muxd, muxctl, comprog and udev.  No directory includes a header of its
-# own layer or one above it (a library sees no program's headers, a
-# program no other program's, transcripts and contest not each other),
+# ($B/DIR/*.d and below, written by -MMD): bottom up text; capture,
+# protocol and contest, side by side on it; score (on capture) and line;
+# conf; then the programs muxd, muxctl, comprog, udev and transcripts (the
+# auditors' tool).  No directory includes a header of its own layer or
+# one above it (a library sees no program's headers, a program no other
+# program's, capture and contest not each other, muxd not the tool's),
 # text's objects include no header of the repository outside text/,
 # muxctl's only muxctl's and the protocol's, and no circle joins
 # directories (tsort).  Only headers inside the repository count: system
@@ -11,14 +12,16 @@
 # build tree with planted crossings.
 . tests/integration/lib.sh
 
-DIRS="text transcripts protocol contest line conf muxd muxctl comprog udev"
+DIRS="text capture protocol contest score line conf muxd muxctl comprog udev
+    transcripts"
 
 # The layer of a directory, bottom up (the programs share the top one);
 # empty for a directory outside the layers.
 layers_rank() {
 	case $1 in
-	text) echo 1 ;; transcripts|protocol|contest) echo 2 ;;
-	line) echo 3 ;; conf) echo 4 ;; muxd|muxctl|comprog|udev) echo 5 ;;
+	text) echo 1 ;; capture|protocol|contest) echo 2 ;;
+	score|line) echo 3 ;; conf) echo 4 ;;
+	muxd|muxctl|comprog|udev|transcripts) echo 5 ;;
 	esac
 }
 
@@ -152,9 +155,11 @@ layers_check() {
 # line.h), muxctl including line.h, comprog including muxd.h, a library
 # including a library above it from a subdirectory, by an absolute path,
 # the text library including transcripts.h and muxweb.h (a directory
-# outside the layers), contest including transcripts.h (its own layer);
-# and it holds an include of a header of tests/ and of a system header
-# against nobody.
+# outside the layers), contest including transcripts.h (the tool's) and
+# capture.h (its own layer), capture including transcripts.h and
+# score.h, score and conf including transcripts.h, muxd including
+# transcripts.h (another program's); and it holds an include of a header
+# of tests/ and of a system header against nobody.
 F=$T/planted
 for d in $DIRS; do
 	mkdir -p "$F/$d"
@@ -172,6 +177,17 @@ printf '%s\n' "$F/text/view.o: text/view.c text/text.h \\" \
 printf '%s\n' "$F/text/utf8.o: text/utf8.c muxweb/muxweb.h" >"$F/text/utf8.d"
 printf '%s\n' "$F/contest/judgeterm.o: contest/judgeterm.c contest/contest.h \\" \
     "  text/text.h transcripts/transcripts.h" >"$F/contest/judgeterm.d"
+printf '%s\n' "$F/contest/typing.o: contest/typing.c capture/capture.h" \
+    >"$F/contest/typing.d"
+printf '%s\n' "$F/capture/manifest.o: capture/manifest.c capture/capture.h \\" \
+    "  text/text.h transcripts/transcripts.h" >"$F/capture/manifest.d"
+printf '%s\n' "$F/capture/rec.o: capture/rec.c score/score.h" >"$F/capture/rec.d"
+printf '%s\n' "$F/score/score.o: score/score.c score/score.h \\" \
+    "  transcripts/transcripts.h" >"$F/score/score.d"
+printf '%s\n' "$F/conf/conf-rules.o: conf/conf-rules.c score/score.h \\" \
+    "  transcripts/transcripts.h" >"$F/conf/conf-rules.d"
+printf '%s\n' "$F/muxd/seal.o: muxd/seal.c capture/capture.h \\" \
+    "  transcripts/transcripts.h" >"$F/muxd/seal.d"
 mkdir -p "$F/contest/sub"
 printf '%s\n' "$F/contest/sub/hold.o: contest/sub/hold.c $ROOT/conf/conf.h" \
     >"$F/contest/sub/hold.d"
@@ -185,6 +201,12 @@ for want in \
     "$F/text/view.o includes transcripts/transcripts.h (layer text may not see layer transcripts)" \
     "$F/text/utf8.o includes muxweb/muxweb.h (layer text sees no header of the repository but its own)" \
     "$F/contest/judgeterm.o includes transcripts/transcripts.h (layer contest may not see layer transcripts)" \
+    "$F/contest/typing.o includes capture/capture.h (layer contest may not see layer capture)" \
+    "$F/capture/manifest.o includes transcripts/transcripts.h (layer capture may not see layer transcripts)" \
+    "$F/capture/rec.o includes score/score.h (layer capture may not see layer score)" \
+    "$F/score/score.o includes transcripts/transcripts.h (layer score may not see layer transcripts)" \
+    "$F/conf/conf-rules.o includes transcripts/transcripts.h (layer conf may not see layer transcripts)" \
+    "$F/muxd/seal.o includes transcripts/transcripts.h (layer muxd may not see layer transcripts)" \
     "a circle between directories: "; do
 	grep -qF "$want" "$T/planted.out" ||
 		fail "the check of planted crossings does not say '$want'; it said:
@@ -192,7 +214,7 @@ $(cat "$T/planted.out")"
 done
 grep -Eq 'circle between directories: (line -> muxd -> line|muxd -> line -> muxd)$' "$T/planted.out" ||
 	fail "the planted circle line, muxd is not named: $(cat "$T/planted.out")"
-[ "$(grep -c 'may not see\|sees no header' "$T/planted.out")" = 7 ] ||
+[ "$(grep -c 'may not see\|sees no header' "$T/planted.out")" = 13 ] ||
 	fail "the check of planted crossings names more than them: $(cat "$T/planted.out")"
 
 # The build itself.
@@ -200,7 +222,9 @@ layers_check "$B" >"$T/out" || fail "the layers are crossed in $B:
 $(cat "$T/out")"
 for want in "muxd .* line/line.h" "comprog .* contest/contest.h" \
     "muxctl .* protocol/protocol.h" "contest .* text/text.h" \
-    "transcripts .* text/text.h" "text .* text/text.h"; do
+    "capture .* text/text.h" "score .* capture/capture.h" \
+    "conf .* score/score.h" "muxd .* capture/capture.h" \
+    "transcripts .* capture/capture.h" "text .* text/text.h"; do
 	grep -q "^$want$" "$T/edges" ||
 		fail "the dependency files do not read as expected (no '$want'): $(head -3 "$T/edges")"
 done

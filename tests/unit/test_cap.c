@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "transcripts.h"
+#include "capture.h"
 #include "fixture-cap.h"
 
 static struct cap_reader *open_ok(const char *);

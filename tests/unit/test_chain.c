@@ -1,5 +1,5 @@
 /*
- * Unit tests for the hash chain of captures (transcripts/cap-chain.c,
+ * Unit tests for the hash chain of captures (capture/cap-chain.c,
  * the writer's seals, transcripts/verify-chain.c): a capture written by
  * the library verifies; every way of tampering with it that an auditor
  * must catch (text forged, a verdict rewritten, an event moved by 0.2 ms,

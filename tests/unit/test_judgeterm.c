@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "contest.h"
-#include "transcripts.h"
+#include "capture.h"
 
 #define BUFLEN	4096
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the LPP keystroke log parser (transcripts/lpp.c), on
+ * Unit tests for the LPP keystroke log parser (capture/lpp.c), on
  * crafted logs shaped like the 2012 ones: good records, a record cut off,
  * CRLF and LF, a record logged twice, unknown key names, an empty judge
  * and round, a header alone, garbage.
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "transcripts.h"
+#include "capture.h"
 #include "fixture-lpp.h"
 
 #define HDR(j, r, left) \

@@ -1,6 +1,6 @@
 /*
  * Unit tests for the ballots and the scoring of the rule texts
- * (transcripts/score-ballots.c, score.c), on worked cases built from the
+ * (score/score-ballots.c, score.c), on worked cases built from the
  * texts: the 2004 matrix of paired comparisons with a silver medal, a tie
  * broken by total points and one left to the semi-final judging, and
  * ballots that break rule 15; the 2009 picks with a tie broken by the
@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "transcripts.h"
+#include "score.h"
 
 /* The 2004 matrix: judge j (1..4) compares entry e (1..4) with this. */
 static const int matrix[4][4] = {

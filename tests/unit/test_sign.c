@@ -1,5 +1,5 @@
 /*
- * Unit tests for room keys and signatures (transcripts/sign.c): a key
+ * Unit tests for room keys and signatures (capture/sign.c): a key
  * made, loaded back, a file signed and verified; a changed file, a
  * changed trusted comment and another key all fail; and minisign(1)
  * itself verifies our signature with our public key and signs with our
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 static char	dir[64];
 static char	seckey[128], pubkey[128], file[128];

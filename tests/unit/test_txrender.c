@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "transcripts.h"
+#include "capture.h"
 #include "fixture-cap.h"
 
 #define DATA	"tests/data/transcripts"

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <vterm.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 #define ROWS	200
 #define COLS	80

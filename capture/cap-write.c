@@ -42,7 +42,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 #define CAP_MAP_STEP	(256 * 1024)	/* the file grows by so much */
 

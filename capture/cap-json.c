@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 static const char cap_json_hex[] = "0123456789abcdef";
 

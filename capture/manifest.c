@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 #define MANIFEST_DEPTH	16
 
@@ -161,7 +161,7 @@ manifest_walk(const char *dir, const char *root, json_t *files, json_t *prev,
 			rv = manifest_walk(dir, p, files, prev, depth + 1);
 		else if (S_ISREG(st.st_mode) && ((n > 5 && strcmp(de->d_name +
 		    n - 5, ".cast") == 0) ||
-		    verify_transcript_name(de->d_name)))
+		    tx_write_is_name(de->d_name)))
 			rv = manifest_add(dir, p, files, prev);
 		free(p);
 	}

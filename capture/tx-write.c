@@ -12,16 +12,18 @@
  */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 #define TX_WRITE_CHUNK	65536	/* buffered: write when this much waits */
 #define TX_WRITE_MEM	0x100	/* private flag: keep everything */
@@ -67,6 +69,27 @@ tx_write_name(char *buf, size_t size, int64_t timestamp, int32_t utc_offset,
 	if (len < 0 || (size_t)len >= size)
 		return (0);
 	return ((size_t)len);
+}
+
+/*
+ * Tell whether a file found in a directory is a transcript: its name the
+ * 1996 format's, LPyy-nn.TXT (any case); a state directory's
+ * compliance.txt and state.json are not.
+ */
+int
+tx_write_is_name(const char *name)
+{
+	size_t	i, n = strlen(name);
+
+	if (n < 11 || (name[0] != 'L' && name[0] != 'l') ||
+	    (name[1] != 'P' && name[1] != 'p') || !isdigit((unsigned char)
+	    name[2]) || !isdigit((unsigned char)name[3]) || name[4] != '-' ||
+	    strcasecmp(name + n - 4, ".txt") != 0)
+		return (0);
+	for (i = 5; i < n - 4; i++)
+		if (!isdigit((unsigned char)name[i]))
+			return (0);
+	return (i > 5);
 }
 
 /* Allocate a writer for a meta; the header goes into its buffer. */

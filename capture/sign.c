@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 #define SIGN_SECRET_LEN	(2 + 2 + 2 + 32 + 8 + 8 + SIGN_KEYNUM + \
 			    crypto_sign_SECRETKEYBYTES + 32)

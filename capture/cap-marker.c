@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 /*
  * Parse "judge NN" or "judge NN WORDS...": the judge number 0..99, or -1

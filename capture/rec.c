@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 struct rec {
 	struct cap_writer	*cap;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 static int	cap_meta_utf8_valid(const char *);
 static char	*cap_meta_latin1(const char *);

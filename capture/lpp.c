@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 struct lpp_name {
 	const char	*name;

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 #define CAP_CHAIN_SEAL	", \"m\", \"seal "
 #define CAP_CHAIN_LOOK	48	/* a line's start that tells a seal line */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 /*
  * Read a whole regular file of at most max bytes into a new buffer, a NUL

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transcripts.h"
+#include "score.h"
 
 static const char *score_rule_names[] = { "2004", "2009", "2003",
 	"longnow" };

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transcripts.h"
+#include "score.h"
 
 #define SCORE_COLS	9
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 /*
  * Append a finding to a list of at most max (past it nothing is kept and

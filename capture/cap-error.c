@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 /* Reset an error to "no error". */
 void

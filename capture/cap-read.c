@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "transcripts.h"
+#include "capture.h"
 
 #define CAP_READ_CHUNK	65536
 
