@@ -8,7 +8,8 @@
 # muxctl's only muxctl's and the protocol's, and no circle joins
 # directories (tsort).  Only headers inside the repository count: system
 # headers and tests/ are left out.  The check is first shown to fail on a
-# build tree with planted crossings.
+# build tree with planted crossings.  No program's file has the name of a
+# library's file or directory, checked on planted names first.
 . tests/integration/lib.sh
 
 DIRS="text transcripts protocol contest line conf muxd muxctl comprog udev"
@@ -194,6 +195,39 @@ grep -Eq 'circle between directories: (line -> muxd -> line|muxd -> line -> muxd
 	fail "the planted circle line, muxd is not named: $(cat "$T/planted.out")"
 [ "$(grep -c 'may not see\|sees no header' "$T/planted.out")" = 7 ] ||
 	fail "the check of planted crossings names more than them: $(cat "$T/planted.out")"
+
+# No file of a program has the name of a library's file or directory
+# (comprog/line.c and comprog/lpp.c once read as line/ and
+# transcripts/lpp.c): the name of a file says which it is.
+LIBS="text transcripts protocol contest line conf"
+PROGS="muxd muxctl muxweb comprog udev"
+layers_names() {
+	for p in $PROGS; do
+		for f in "$1/$p"/*.[ch]; do
+			[ -e "$f" ] || continue
+			n=${f##*/}
+			for l in $LIBS; do
+				if [ "${n%.[ch]}" = "$l" ] || [ -e "$1/$l/$n" ]; then
+					echo "$p/$n has the name of a file or directory of library $l/"
+				fi
+			done
+		done
+	done
+}
+G=$T/names
+mkdir -p "$G/comprog" "$G/transcripts" "$G/line"
+: >"$G/comprog/line.c"; : >"$G/comprog/lpp.c"; : >"$G/comprog/judge.c"
+: >"$G/transcripts/lpp.c"; : >"$G/line/port.c"
+layers_names "$G" >"$T/names.out"
+for want in "comprog/line.c has the name of a file or directory of library line/" \
+    "comprog/lpp.c has the name of a file or directory of library transcripts/"; do
+	grep -qF "$want" "$T/names.out" ||
+		fail "the check of planted names does not say '$want': $(cat "$T/names.out")"
+done
+[ "$(wc -l <"$T/names.out")" -eq 2 ] ||
+	fail "the check of planted names names more than them: $(cat "$T/names.out")"
+layers_names "$ROOT" >"$T/names.out"
+[ -s "$T/names.out" ] && fail "$(cat "$T/names.out")"
 
 # The build itself.
 layers_check "$B" >"$T/out" || fail "the layers are crossed in $B:
