@@ -70,7 +70,8 @@ B = build
 #                 (these three are one layer, on text/)
 #   line/         addresses and ports, every kind of line (libline.a)
 #   conf/         a room's configuration (libconf.a)
-#   muxd/ muxctl/ comprog/ udev/   the programs
+#   muxd/ muxctl/ muxweb/ comprog/ udev/   the programs (muxctl/ and
+#                 muxweb/ see protocol/ alone: they speak the protocol)
 # tests/integration/layers.sh checks it from the compiler's dependency files.
 LIB_DIRS = text transcripts protocol contest line conf
 INC_text = -Itext

@@ -1,25 +1,27 @@
 # The layers of the tree, from the compiler's own dependency files
 # ($B/DIR/*.d and below, written by -MMD): bottom up text; transcripts,
 # protocol and contest, side by side on it; line; conf; then the programs
-# muxd, muxctl, comprog and udev.  No directory includes a header of its
-# own layer or one above it (a library sees no program's headers, a
-# program no other program's, transcripts and contest not each other),
+# muxd, muxctl, muxweb, comprog and udev.  No directory includes a header
+# of its own layer or one above it (a library sees no program's headers,
+# a program no other program's, transcripts and contest not each other),
 # text's objects include no header of the repository outside text/,
-# muxctl's only muxctl's and the protocol's, and no circle joins
+# muxctl's and muxweb's only their own and the protocol's (they speak the
+# protocol and link nothing of the daemon), and no circle joins
 # directories (tsort).  Only headers inside the repository count: system
 # headers and tests/ are left out.  The check is first shown to fail on a
 # build tree with planted crossings.  No program's file has the name of a
 # library's file or directory, checked on planted names first.
 . tests/integration/lib.sh
 
-DIRS="text transcripts protocol contest line conf muxd muxctl comprog udev"
+DIRS="text transcripts protocol contest line conf muxd muxctl muxweb comprog
+    udev"
 
 # The layer of a directory, bottom up (the programs share the top one);
 # empty for a directory outside the layers.
 layers_rank() {
 	case $1 in
 	text) echo 1 ;; transcripts|protocol|contest) echo 2 ;;
-	line) echo 3 ;; conf) echo 4 ;; muxd|muxctl|comprog|udev) echo 5 ;;
+	line) echo 3 ;; conf) echo 4 ;; muxd|muxctl|muxweb|comprog|udev) echo 5 ;;
 	esac
 }
 
@@ -95,9 +97,9 @@ layers_check() {
 			continue
 		fi
 		echo "$hd $d" >>"$T/pairs"
-		if [ "$d" = muxctl ]; then
+		if [ "$d" = muxctl ] || [ "$d" = muxweb ]; then
 			[ "$hd" = protocol ] ||
-				echo "$obj includes $h (layer muxctl may not see layer $hd: only muxctl/ and protocol/)" >>"$T/bad"
+				echo "$obj includes $h (layer $d may not see layer $hd: only $d/ and protocol/)" >>"$T/bad"
 		elif [ "$lh" -ge "$(layers_rank "$d")" ]; then
 			echo "$obj includes $h (layer $d may not see layer $hd)" >>"$T/bad"
 		fi
@@ -150,12 +152,13 @@ layers_check() {
 
 # The check fails on a build tree with planted crossings, each named: a
 # line object that includes muxd.h (also a circle, muxd including
-# line.h), muxctl including line.h, comprog including muxd.h, a library
+# line.h), muxctl including line.h, muxweb including line.h (a layer
+# below) and muxd.h (its own layer), comprog including muxd.h, a library
 # including a library above it from a subdirectory, by an absolute path,
-# the text library including transcripts.h and muxweb.h (a directory
-# outside the layers), contest including transcripts.h (its own layer);
-# and it holds an include of a header of tests/ and of a system header
-# against nobody.
+# the text library including transcripts.h, muxweb.h and a header of
+# contrib/ (a directory outside the layers), contest including
+# transcripts.h (its own layer); and it holds an include of a header of
+# tests/ and of a system header against nobody.
 F=$T/planted
 for d in $DIRS; do
 	mkdir -p "$F/$d"
@@ -167,10 +170,15 @@ printf '%s\n' "$F/line/port.o: line/port.c line/line.h \\" \
 printf '%s\n' "$F/muxd/link.o: muxd/link.c line/line.h" >"$F/muxd/link.d"
 printf '%s\n' "$F/muxctl/muxctl.o: muxctl/muxctl.c protocol/protocol.h \\" \
     "  line/line.h" >"$F/muxctl/muxctl.d"
+printf '%s\n' "$F/muxweb/muxweb.o: muxweb/muxweb.c protocol/protocol.h \\" \
+    "  line/line.h" >"$F/muxweb/muxweb.d"
+printf '%s\n' "$F/muxweb/muxweb-muxd.o: muxweb/muxweb-muxd.c muxd/muxd.h" \
+    >"$F/muxweb/muxweb-muxd.d"
 printf '%s\n' "$F/comprog/judge.o: comprog/judge.c muxd/muxd.h" >"$F/comprog/judge.d"
 printf '%s\n' "$F/text/view.o: text/view.c text/text.h \\" \
     "  transcripts/transcripts.h" >"$F/text/view.d"
 printf '%s\n' "$F/text/utf8.o: text/utf8.c muxweb/muxweb.h" >"$F/text/utf8.d"
+printf '%s\n' "$F/text/conv.o: text/conv.c contrib/demo/demo.h" >"$F/text/conv.d"
 printf '%s\n' "$F/contest/judgeterm.o: contest/judgeterm.c contest/contest.h \\" \
     "  text/text.h transcripts/transcripts.h" >"$F/contest/judgeterm.d"
 mkdir -p "$F/contest/sub"
@@ -181,10 +189,13 @@ layers_check "$F" >"$T/planted.out" &&
 for want in \
     "$F/line/port.o includes muxd/muxd.h (layer line may not see layer muxd)" \
     "$F/muxctl/muxctl.o includes line/line.h (layer muxctl may not see layer line: only muxctl/ and protocol/)" \
+    "$F/muxweb/muxweb.o includes line/line.h (layer muxweb may not see layer line: only muxweb/ and protocol/)" \
+    "$F/muxweb/muxweb-muxd.o includes muxd/muxd.h (layer muxweb may not see layer muxd: only muxweb/ and protocol/)" \
     "$F/contest/sub/hold.o includes conf/conf.h (layer contest may not see layer conf)" \
     "$F/comprog/judge.o includes muxd/muxd.h (layer comprog may not see layer muxd)" \
     "$F/text/view.o includes transcripts/transcripts.h (layer text may not see layer transcripts)" \
-    "$F/text/utf8.o includes muxweb/muxweb.h (layer text sees no header of the repository but its own)" \
+    "$F/text/utf8.o includes muxweb/muxweb.h (layer text may not see layer muxweb)" \
+    "$F/text/conv.o includes contrib/demo/demo.h (layer text sees no header of the repository but its own)" \
     "$F/contest/judgeterm.o includes transcripts/transcripts.h (layer contest may not see layer transcripts)" \
     "a circle between directories: "; do
 	grep -qF "$want" "$T/planted.out" ||
@@ -193,7 +204,7 @@ $(cat "$T/planted.out")"
 done
 grep -Eq 'circle between directories: (line -> muxd -> line|muxd -> line -> muxd)$' "$T/planted.out" ||
 	fail "the planted circle line, muxd is not named: $(cat "$T/planted.out")"
-[ "$(grep -c 'may not see\|sees no header' "$T/planted.out")" = 7 ] ||
+[ "$(grep -c 'may not see\|sees no header' "$T/planted.out")" = 10 ] ||
 	fail "the check of planted crossings names more than them: $(cat "$T/planted.out")"
 
 # No file of a program has the name of a library's file or directory
@@ -233,7 +244,8 @@ layers_names "$ROOT" >"$T/names.out"
 layers_check "$B" >"$T/out" || fail "the layers are crossed in $B:
 $(cat "$T/out")"
 for want in "muxd .* line/line.h" "comprog .* contest/contest.h" \
-    "muxctl .* protocol/protocol.h" "contest .* text/text.h" \
+    "muxctl .* protocol/protocol.h" "muxweb .* protocol/protocol.h" \
+    "muxweb .* muxweb/muxweb.h" "contest .* text/text.h" \
     "transcripts .* text/text.h" "text .* text/text.h"; do
 	grep -q "^$want$" "$T/edges" ||
 		fail "the dependency files do not read as expected (no '$want'): $(head -3 "$T/edges")"
