@@ -75,9 +75,10 @@ B = build
 #   line/         addresses and ports, every kind of line (libline.a)
 #                 (these two are one layer)
 #   conf/         a room's configuration (libconf.a)
-#   muxd/ muxctl/ comprog/ udev/ transcripts/   the programs (transcripts/
-#                 is the auditors' tool; its checks, libtranscripts.a, are
-#                 linked into it and into the tests alone)
+#   muxd/ muxctl/ muxweb/ comprog/ udev/ transcripts/   the programs
+#                 (muxctl/ and muxweb/ see protocol/ alone: they speak the
+#                 protocol; transcripts/ is the auditors' tool, its checks,
+#                 libtranscripts.a, linked into it and into the tests alone)
 # tests/integration/layers.sh checks it from the compiler's dependency files.
 LIB_DIRS = text capture protocol contest score line conf
 INC_text = -Itext

@@ -255,9 +255,7 @@ cap_chain_file(const char *path, unsigned long upto, unsigned char *head,
 		return (CAP_ENOMEM);
 	}
 	if ((f = fopen(path, "re")) == NULL) {
-		cap_error_set(err, CAP_ESYS, path, 0, -1, "%s",
-		    strerror(errno));
-		err->sys = errno;
+		cap_error_sys(err, CAP_ESYS, path, 0, -1, NULL);
 		cap_chain_free(c);
 		return (CAP_ESYS);
 	}

@@ -1,6 +1,7 @@
 /*
  * Errors of the library: a code, and where and what went wrong.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,19 @@ cap_error_clear(struct cap_error *e)
 	e->msg[0] = '\0';
 }
 
+/* Fill an error's code, place and message from fmt and ap. */
+static void
+cap_error_vset(struct cap_error *e, enum cap_err code, const char *file,
+    unsigned long line, int64_t offset, const char *fmt, va_list ap)
+{
+	e->code = code;
+	e->sys = 0;
+	snprintf(e->file, sizeof(e->file), "%s", file != NULL ? file : "");
+	e->line = line;
+	e->offset = offset;
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+}
+
 /* Fill an error: code, file (or NULL), line (0: none), offset (-1: none). */
 void
 cap_error_set(struct cap_error *e, enum cap_err code, const char *file,
@@ -30,14 +44,37 @@ cap_error_set(struct cap_error *e, enum cap_err code, const char *file,
 
 	if (e == NULL)
 		return;
-	e->code = code;
-	e->sys = 0;
-	snprintf(e->file, sizeof(e->file), "%s", file != NULL ? file : "");
-	e->line = line;
-	e->offset = offset;
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	cap_error_vset(e, code, file, line, offset, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * Fill an error from errno, which is read before anything else runs: the
+ * code, .sys, and the message "fmt: strerror" (strerror alone when fmt is
+ * NULL), as log_warn() writes one.  errno is left as it was found.
+ * Returns the code.
+ */
+enum cap_err
+cap_error_sys(struct cap_error *e, enum cap_err code, const char *file,
+    unsigned long line, int64_t offset, const char *fmt, ...)
+{
+	va_list	ap;
+	size_t	n;
+	int	sys = errno;
+
+	if (e == NULL)
+		return (code);
+	va_start(ap, fmt);
+	cap_error_vset(e, code, file, line, offset, fmt != NULL ? fmt : "",
+	    ap);
+	va_end(ap);
+	e->sys = sys;
+	n = strlen(e->msg);
+	snprintf(e->msg + n, sizeof(e->msg) - n, "%s%s", n > 0 ? ": " : "",
+	    strerror(sys));
+	errno = sys;
+	return (code);
 }
 
 /* Write an error as "file:line: offset N: message" into buf. */

@@ -29,7 +29,7 @@ cap_file_read(const char *path, size_t max, char **buf, size_t *len,
 	size_t		 done = 0;
 	ssize_t		 n;
 	char		*p = NULL;
-	int		 fd, sys;
+	int		 fd;
 	enum cap_err	 e = CAP_ESYS;
 
 	cap_error_clear(err);
@@ -63,13 +63,10 @@ cap_file_read(const char *path, size_t max, char **buf, size_t *len,
 	*len = done;
 	return (CAP_OK);
 fail:
-	sys = errno;
+	cap_error_sys(err, e, path, 0, -1, NULL);
 	free(p);
 	if (fd != -1)
 		close(fd);
-	cap_error_set(err, e, path, 0, -1, "%s", strerror(sys));
-	if (err != NULL)
-		err->sys = sys;
 	return (e);
 }
 
@@ -84,6 +81,7 @@ cap_file_write(const char *path, const char *text, int mode, int excl,
 	char	*tmp = NULL;
 	size_t	 len = strlen(text);
 	int	 fd, saved;
+	enum cap_err e;
 
 	if (!excl && asprintf(&tmp, "%s.tmp", path) == -1) {
 		cap_error_set(err, CAP_ENOMEM, path, 0, -1, "out of memory");
@@ -108,12 +106,15 @@ cap_file_write(const char *path, const char *text, int mode, int excl,
 	free(tmp);
 	return (CAP_OK);
 fail:
-	cap_error_set(err, errno == EEXIST ? CAP_EEXIST : CAP_ESYS, path, 0,
-	    -1, "%s", errno == EEXIST ? "exists, not overwritten" :
-	    strerror(errno));
-	err->sys = errno;
+	if (errno == EEXIST) {
+		e = CAP_EEXIST;
+		cap_error_set(err, e, path, 0, -1, "exists, not overwritten");
+		if (err != NULL)
+			err->sys = EEXIST;
+	} else
+		e = cap_error_sys(err, CAP_ESYS, path, 0, -1, NULL);
 	free(tmp);
-	return (err->code);
+	return (e);
 }
 
 /*
@@ -133,11 +134,7 @@ cap_file_hash(const char *path, int64_t len, unsigned char *hash,
 
 	*got = 0;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
-		cap_error_set(err, CAP_ESYS, path, 0, -1, "%s",
-		    strerror(errno));
-		if (err != NULL)
-			err->sys = errno;
-		return (CAP_ESYS);
+		return (cap_error_sys(err, CAP_ESYS, path, 0, -1, NULL));
 	}
 	crypto_generichash_init(&st, NULL, 0, hashlen);
 	for (;;) {
@@ -147,10 +144,7 @@ cap_file_hash(const char *path, int64_t len, unsigned char *hash,
 		if (want == 0)
 			break;
 		if ((n = read(fd, buf, want)) == -1) {
-			cap_error_set(err, CAP_ESYS, path, 0, *got, "read: %s",
-			    strerror(errno));
-			if (err != NULL)
-				err->sys = errno;
+			cap_error_sys(err, CAP_ESYS, path, 0, *got, "read");
 			close(fd);
 			return (CAP_ESYS);
 		}

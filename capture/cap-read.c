@@ -79,11 +79,9 @@ cap_read_fill(struct cap_reader *r, struct cap_error *err)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
-			cap_error_set(err, CAP_ESYS, r->name, r->line + 1,
-			    r->off + (int64_t)(r->end - r->start), "read: %s",
-			    strerror(errno));
-			err->sys = errno;
-			return (CAP_ESYS);
+			return (cap_error_sys(err, CAP_ESYS, r->name,
+			    r->line + 1, r->off + (int64_t)(r->end - r->start),
+			    "read"));
 		}
 		break;
 	}
@@ -220,10 +218,8 @@ cap_read_open(const char *path, struct cap_reader **rp,
 	*rp = NULL;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		cap_error_clear(err);
-		cap_error_set(err, CAP_ESYS, path, 0, -1, "cannot open: %s",
-		    strerror(errno));
-		err->sys = errno;
-		return (CAP_ESYS);
+		return (cap_error_sys(err, CAP_ESYS, path, 0, -1,
+		    "cannot open"));
 	}
 	if ((e = cap_read_fdopen(fd, path, rp, err)) != CAP_OK) {
 		close(fd);

@@ -178,10 +178,8 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 		}
 		/* No room to map (a full disk): write(2) from here on. */
 		if (cap_write_unmap(w) == -1) {
-			cap_error_set(err, CAP_ESYS, w->path, 0, -1,
-			    "ftruncate: %s", strerror(errno));
-			err->sys = errno;
-			return (CAP_ESYS);
+			return (cap_error_sys(err, CAP_ESYS, w->path, 0, -1,
+			    "ftruncate"));
 		}
 	}
 	while (done < len) {
@@ -191,10 +189,8 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 				continue;
 			if (done > 0)
 				w->torn = 1;
-			cap_error_set(err, CAP_ESYS, w->path, 0, -1,
-			    "write: %s", strerror(errno));
-			err->sys = errno;
-			return (CAP_ESYS);
+			return (cap_error_sys(err, CAP_ESYS, w->path, 0, -1,
+			    "write"));
 		}
 		cap_chain_feed(w->chain, p + done, (size_t)n);
 		done += (size_t)n;
@@ -217,7 +213,7 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 	json_t			*h = NULL;
 	char			*text = NULL;
 	size_t			 len;
-	int			 n, saved;
+	int			 n;
 	enum cap_err		 e;
 
 	*wp = NULL;
@@ -249,10 +245,8 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 		if (w->fd != -1)
 			break;
 		if (errno != EEXIST) {
-			cap_error_set(err, CAP_ESYS, w->path, 0, -1,
-			    "cannot create capture: %s", strerror(errno));
-			err->sys = errno;
-			e = CAP_ESYS;
+			e = cap_error_sys(err, CAP_ESYS, w->path, 0, -1,
+			    "cannot create capture");
 			goto fail;
 		}
 		if (flags & CAP_WRITE_NOSEGMENT) {
@@ -279,9 +273,7 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 	if (flags & CAP_WRITE_MAP)
 		cap_write_map(w, len + 1);	/* else write(2) */
 	if ((e = cap_write_all(w, text, len + 1, err)) != CAP_OK) {
-		saved = err->sys;
 		unlink(w->path);
-		err->sys = saved;
 		goto fail;
 	}
 	free(text);
@@ -461,11 +453,7 @@ cap_write_fsync(int fd, const char *path, int *dirty, struct cap_error *err)
 	if (!*dirty)
 		return (CAP_OK);
 	if (fsync(fd) == -1) {
-		cap_error_set(err, CAP_ESYS, path, 0, -1, "fsync: %s",
-		    strerror(errno));
-		if (err != NULL)
-			err->sys = errno;
-		return (CAP_ESYS);
+		return (cap_error_sys(err, CAP_ESYS, path, 0, -1, "fsync"));
 	}
 	*dirty = 0;
 	return (CAP_OK);
@@ -486,11 +474,8 @@ cap_write_fsync_fd(int fd, const char *path, int *dirty, int *fdp,
 	if (!*dirty)
 		return (CAP_OK);
 	if ((*fdp = fcntl(fd, F_DUPFD_CLOEXEC, 0)) == -1) {
-		cap_error_set(err, CAP_ESYS, path, 0, -1, "sync: dup: %s",
-		    strerror(errno));
-		if (err != NULL)
-			err->sys = errno;
-		return (CAP_ESYS);
+		return (cap_error_sys(err, CAP_ESYS, path, 0, -1,
+		    "sync: dup"));
 	}
 	*dirty = 0;
 	return (CAP_OK);
@@ -539,18 +524,12 @@ cap_write_close(struct cap_writer *w, struct cap_error *err)
 		return (CAP_OK);
 	e = cap_write_seal(w, 1, err);
 	if (cap_write_unmap(w) == -1 && e == CAP_OK) {
-		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "ftruncate: %s",
-		    strerror(errno));
-		err->sys = errno;
-		e = CAP_ESYS;
+		e = cap_error_sys(err, CAP_ESYS, w->path, 0, -1, "ftruncate");
 	}
 	if (e == CAP_OK)
 		e = cap_write_fsync(w->fd, w->path, &w->dirty, err);
 	if (close(w->fd) == -1 && e == CAP_OK) {
-		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "close: %s",
-		    strerror(errno));
-		err->sys = errno;
-		e = CAP_ESYS;
+		e = cap_error_sys(err, CAP_ESYS, w->path, 0, -1, "close");
 	}
 	cap_meta_free(&w->meta);
 	cap_chain_free(w->chain);

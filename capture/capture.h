@@ -93,6 +93,9 @@ void		 cap_error_clear(struct cap_error *);
 void		 cap_error_set(struct cap_error *, enum cap_err, const char *,
 		    unsigned long, int64_t, const char *, ...)
 		    __attribute__((format(printf, 6, 7)));
+enum cap_err	 cap_error_sys(struct cap_error *, enum cap_err, const char *,
+		    unsigned long, int64_t, const char *, ...)
+		    __attribute__((format(printf, 6, 7)));
 const char	*cap_error_format(const struct cap_error *, char *, size_t);
 const char	*cap_strerror(enum cap_err);
 

@@ -230,10 +230,7 @@ manifest_write(const struct manifest_opts *o, char **out,
 	    o->dir) == -1)
 		goto nomem;
 	if (mkdir(mdir, 0750) == -1 && errno != EEXIST) {
-		cap_error_set(err, CAP_ESYS, mdir, 0, -1, "%s",
-		    strerror(errno));
-		err->sys = errno;
-		e = CAP_ESYS;
+		e = cap_error_sys(err, CAP_ESYS, mdir, 0, -1, NULL);
 		goto fail;
 	}
 	if (manifest_last(mdir, &last, &seq) == -1 ||

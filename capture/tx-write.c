@@ -252,7 +252,7 @@ tx_write_out(struct tx_writer *w, const struct tx_out *o)
 static enum cap_err
 tx_write_flush(struct tx_writer *w, struct cap_error *err)
 {
-	size_t	done = 0;
+	size_t	done = 0, m;
 	ssize_t	n;
 
 	if ((w->flags & TX_WRITE_MEM) || w->len == 0)
@@ -262,10 +262,13 @@ tx_write_flush(struct tx_writer *w, struct cap_error *err)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
-			cap_error_set(err, CAP_ESYS, w->path, 0, -1,
-			    "write: %s (%zu bytes of transcript lost)",
-			    strerror(errno), w->len - done);
-			err->sys = errno;
+			cap_error_sys(err, CAP_ESYS, w->path, 0, -1, "write");
+			if (err != NULL) {
+				m = strlen(err->msg);
+				snprintf(err->msg + m, sizeof(err->msg) - m,
+				    " (%zu bytes of transcript lost)",
+				    w->len - done);
+			}
 			w->len = 0;
 			return (CAP_ESYS);
 		}
@@ -322,10 +325,8 @@ tx_write_open(const char *dir, const struct cap_meta *meta, int flags,
 		return (e);
 	}
 	if (mkdir(dir, 0777) == -1 && errno != EEXIST) {
-		cap_error_set(err, CAP_ESYS, dir, 0, -1,
-		    "cannot make the transcript directory: %s",
-		    strerror(errno));
-		err->sys = errno;
+		cap_error_sys(err, CAP_ESYS, dir, 0, -1,
+		    "cannot make the transcript directory");
 		tx_write_free(w);
 		return (CAP_ESYS);
 	}
@@ -349,10 +350,8 @@ tx_write_open(const char *dir, const struct cap_meta *meta, int flags,
 			if (w->fd != -1)
 				break;
 			if (errno != EEXIST) {
-				cap_error_set(err, CAP_ESYS, w->path, 0, -1,
-				    "cannot create transcript: %s",
-				    strerror(errno));
-				err->sys = errno;
+				cap_error_sys(err, CAP_ESYS, w->path, 0, -1,
+				    "cannot create transcript");
 				tx_write_free(w);
 				return (CAP_ESYS);
 			}
@@ -507,10 +506,7 @@ tx_write_close(struct tx_writer *w, struct cap_error *err)
 	if (e == CAP_OK)
 		e = e2;
 	if (w->own && close(w->fd) == -1 && e == CAP_OK) {
-		cap_error_set(err, CAP_ESYS, w->path, 0, -1, "close: %s",
-		    strerror(errno));
-		err->sys = errno;
-		e = CAP_ESYS;
+		e = cap_error_sys(err, CAP_ESYS, w->path, 0, -1, "close");
 	}
 	w->own = 0;
 	tx_write_free(w);

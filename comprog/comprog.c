@@ -1,7 +1,7 @@
 /*
  * comprog: start-up, options, signals, the keyboard and the log.
  *
- * One libevent loop, as in muxd: the line (line.c over the line library),
+ * One libevent loop, as in muxd: the line (cline.c over the line library),
  * the keyboard (standard input, read a byte at a time as typed), the
  * entry's program, and timers.  SIGINT, SIGTERM and SIGHUP end the loop,
  * so that everything is closed and the terminal restored on the normal
@@ -143,20 +143,20 @@ comprog_status(const char *side, uint64_t refused)
 	char	line[LINE_ERRLEN + 64], kept[64], ref[64], notice[256];
 	char	why[LINE_ERRLEN + 32];
 
-	line_describe(line, sizeof(line));
+	cline_describe(line, sizeof(line));
 	kept[0] = ref[0] = notice[0] = why[0] = '\0';
-	if (*line_error() != '\0')
-		snprintf(why, sizeof(why), " | %s", line_error());
-	if (line_queued() > 0)
+	if (*cline_error() != '\0')
+		snprintf(why, sizeof(why), " | %s", cline_error());
+	if (cline_queued() > 0)
 		snprintf(kept, sizeof(kept), " | %zu keys kept for it",
-		    line_queued());
+		    cline_queued());
 	if (refused > 0)
 		snprintf(ref, sizeof(ref), " | %llu keys REFUSED",
 		    (unsigned long long)refused);
 	if (comprog_warning[0] != '\0' &&
 	    time(NULL) - comprog_warned <= COMPROG_NOTICE_SEC)
 		snprintf(notice, sizeof(notice), " | %s", comprog_warning);
-	screen_status(!line_is_up() || refused > 0, "%s%s%s%s%s%s%s | C-] q "
+	screen_status(!cline_is_up() || refused > 0, "%s%s%s%s%s%s%s | C-] q "
 	    "quits", line, kept, ref, *side != '\0' ? " | " : "", side, why,
 	    notice);
 	screen_draw();
@@ -562,12 +562,12 @@ main(int argc, char *argv[])
 		entry_start(&prof, &typing, prog, echo);
 		break;
 	case COMPROG_LPP:
-		lpp_start(lppdir, lppjudge);
+		bridge_start(lppdir, lppjudge);
 		break;
 	}
-	if (line_open(address, comprog_mode == COMPROG_JUDGE ? &judge_line_cb :
+	if (cline_open(address, comprog_mode == COMPROG_JUDGE ? &judge_line_cb :
 	    comprog_mode == COMPROG_CONFED ? &confed_line_cb :
-	    comprog_mode == COMPROG_LPP ? &lpp_line_cb : &entry_line_cb,
+	    comprog_mode == COMPROG_LPP ? &bridge_line_cb : &entry_line_cb,
 	    err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	if (comprog_mode != COMPROG_ENTRY && comprog_mode != COMPROG_LPP) {
@@ -580,7 +580,7 @@ main(int argc, char *argv[])
 		    event_add(comprog_ev_second, &sec) == -1)
 			fatalx("cannot watch the keyboard");
 	}
-	log_info("comprog %s %s on %s%s%s", MUXD_VERSION, mode, line_address(),
+	log_info("comprog %s %s on %s%s%s", MUXD_VERSION, mode, cline_address(),
 	    transcript_path() != NULL ? ", recording in " : "",
 	    transcript_path() != NULL ? transcript_path() : "");
 
@@ -597,14 +597,14 @@ main(int argc, char *argv[])
 		entry_stop();
 		break;
 	case COMPROG_LPP:
-		lpp_stop();
+		bridge_stop();
 		break;
 	}
 	if (comprog_ev_key != NULL)
 		event_free(comprog_ev_key);
 	if (comprog_ev_second != NULL)
 		event_free(comprog_ev_second);
-	line_close();
+	cline_close();
 	transcript_close();
 	for (i = 0; i < sizeof(signums) / sizeof(signums[0]); i++)
 		event_free(sigs[i]);

@@ -11,7 +11,7 @@
  *
  * The line is the line library muxd runs on (line/: address syntax,
  * serial, pty, TCP, reopening with backoff, bounded queues), with
- * comprog's hooks (line.c); the judge's terminal, the control-sequence
+ * comprog's hooks (cline.c); the judge's terminal, the control-sequence
  * filter and the opening assertion are the contest's byte machines
  * (contest/), as in muxd.  The transcript is written by libcapture,
  * in muxd's formats.
@@ -130,23 +130,23 @@ void		 screen_status(int, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 screen_size(int *, int *);
 
-/* line.c: the line, muxd's port code with comprog's hooks */
-enum line_change { LINE_UP, LINE_DOWN, LINE_DROP };
-struct line_cb {
+/* cline.c: comprog's line, muxd's port code with comprog's hooks */
+enum cline_change { CLINE_UP, CLINE_DOWN, CLINE_DROP };
+struct cline_cb {
 	void		 (*read)(const unsigned char *, size_t,
 			    const struct timeval *);
-	void		 (*change)(enum line_change, const char *);
+	void		 (*change)(enum cline_change, const char *);
 };
-int		 line_open(const char *, const struct line_cb *, char *,
+int		 cline_open(const char *, const struct cline_cb *, char *,
 		    size_t);
-void		 line_close(void);
-int		 line_send(const unsigned char *, size_t);
-int		 line_is_up(void);
-size_t		 line_queued(void);
-size_t		 line_room(void);
-void		 line_describe(char *, size_t);
-const char	*line_error(void);
-const char	*line_address(void);
+void		 cline_close(void);
+int		 cline_send(const unsigned char *, size_t);
+int		 cline_is_up(void);
+size_t		 cline_queued(void);
+size_t		 cline_room(void);
+void		 cline_describe(char *, size_t);
+const char	*cline_error(void);
+const char	*cline_address(void);
 
 /* transcript.c: comprog's own capture and 1996 transcript */
 struct transcript_who {
@@ -212,7 +212,7 @@ void		 judge_key(const unsigned char *, size_t,
 		    const struct timeval *);
 void		 judge_second(void);
 void		 judge_stop(void);
-extern const struct line_cb judge_line_cb;
+extern const struct cline_cb judge_line_cb;
 
 /* confed.c */
 void		 confed_start(const struct profile *, const char *, int);
@@ -220,19 +220,19 @@ void		 confed_key(const unsigned char *, size_t,
 		    const struct timeval *);
 void		 confed_second(void);
 void		 confed_stop(void);
-extern const struct line_cb confed_line_cb;
+extern const struct cline_cb confed_line_cb;
 
 /* entry.c */
 void		 entry_start(const struct profile *, const struct typing *,
 		    char **, int);
 void		 entry_child(pid_t, int);
 void		 entry_stop(void);
-extern const struct line_cb entry_line_cb;
+extern const struct cline_cb entry_line_cb;
 
-/* lpp.c: the LPP bridge */
-void		 lpp_start(const char *, int);
-void		 lpp_stop(void);
-extern const struct line_cb lpp_line_cb;
+/* bridge.c: the LPP bridge (comprog lpp) */
+void		 bridge_start(const char *, int);
+void		 bridge_stop(void);
+extern const struct cline_cb bridge_line_cb;
 
 /* web.c: the web entries' client */
 int		 web_client(const char *, const char *, const char *);

@@ -45,7 +45,7 @@ static uint64_t			 confed_refused;
 
 static void	confed_read(const unsigned char *, size_t,
 		    const struct timeval *);
-static void	confed_change(enum line_change, const char *);
+static void	confed_change(enum cline_change, const char *);
 static void	confed_status(void);
 static void	confed_assertion_new(void);
 static void	confed_titles(void);
@@ -54,7 +54,7 @@ static int	confed_skip(unsigned char);
 static int	confed_send(const unsigned char *, size_t,
 		    const struct timeval *);
 
-const struct line_cb confed_line_cb = { confed_read, confed_change };
+const struct cline_cb confed_line_cb = { confed_read, confed_change };
 
 /* Start checking the opening assertion afresh, in the line's charset. */
 static void
@@ -269,11 +269,11 @@ confed_skip(unsigned char c)
 static int
 confed_send(const unsigned char *buf, size_t n, const struct timeval *tv)
 {
-	if (line_send(buf, n) == -1) {
+	if (cline_send(buf, n) == -1) {
 		confed_refused++;
 		transcript_marker("drop %zu keys refused line down", n);
 		log_warnx("key refused: the line is down and %zu bytes "
-		    "already wait for it", line_queued());
+		    "already wait for it", cline_queued());
 		screen_beep();
 		return (-1);
 	}
@@ -332,10 +332,10 @@ confed_key(const unsigned char *buf, size_t n, const struct timeval *tv)
 
 /* Follow the line going down and coming back. */
 static void
-confed_change(enum line_change what, const char *msg)
+confed_change(enum cline_change what, const char *msg)
 {
 	(void)msg;
-	if (what == LINE_DOWN)
+	if (what == CLINE_DOWN)
 		screen_beep();
 	confed_status();
 }

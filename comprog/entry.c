@@ -84,9 +84,9 @@ static void	entry_type_next(void);
 static size_t	entry_key(unsigned char *);
 static void	entry_read(const unsigned char *, size_t,
 		    const struct timeval *);
-static void	entry_change(enum line_change, const char *);
+static void	entry_change(enum cline_change, const char *);
 
-const struct line_cb entry_line_cb = { entry_read, entry_change };
+const struct cline_cb entry_line_cb = { entry_read, entry_change };
 
 /* Set up and start the program. */
 void
@@ -424,7 +424,7 @@ entry_type_next(void)
 	unsigned char	key;
 	int		ms;
 
-	if (!line_is_up() || evbuffer_get_length(entry_answer) == 0 ||
+	if (!cline_is_up() || evbuffer_get_length(entry_answer) == 0 ||
 	    evtimer_pending(entry_ev_type, NULL))
 		return;
 	evbuffer_copyout(entry_answer, &key, 1);
@@ -464,7 +464,7 @@ entry_type_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	(void)arg;
-	if (!line_is_up() || evbuffer_get_length(entry_answer) == 0)
+	if (!cline_is_up() || evbuffer_get_length(entry_answer) == 0)
 		return;
 	m = entry_key(key);
 	if (key[0] == '\n') {
@@ -474,7 +474,7 @@ entry_type_cb(evutil_socket_t fd, short what, void *arg)
 		out = key;
 		n = m;
 	}
-	if (line_send(out, n) == -1) {
+	if (cline_send(out, n) == -1) {
 		tv.tv_sec = 0;
 		tv.tv_usec = 100000;
 		evtimer_add(entry_ev_type, &tv);
@@ -500,7 +500,7 @@ entry_read(const unsigned char *buf, size_t n, const struct timeval *tv)
 	for (i = 0; i < n; i++) {
 		judgeterm_byte(&entry_jt, buf[i], &out);
 		if (entry_echo && out.necho > 0 &&
-		    line_send(out.echo, out.necho) == -1)
+		    cline_send(out.echo, out.necho) == -1)
 			log_warnx("echo not sent: the line's queue is full");
 		switch (out.event) {
 		case JUDGETERM_NONE:
@@ -528,25 +528,25 @@ entry_read(const unsigned char *buf, size_t n, const struct timeval *tv)
 
 /* Follow the line: typing resumes when it is back. */
 static void
-entry_change(enum line_change what, const char *msg)
+entry_change(enum cline_change what, const char *msg)
 {
 	struct judgeterm_out	out;
 
 	switch (what) {
-	case LINE_UP:
+	case CLINE_UP:
 		if (entry_echo) {
 			judgeterm_prompt(&entry_jt, &out);
-			line_send(out.echo, out.necho);
+			cline_send(out.echo, out.necho);
 		}
 		if (evbuffer_get_length(entry_answer) > 0)
 			log_info("line up: typing the %zu bytes that wait",
 			    evbuffer_get_length(entry_answer));
 		entry_type_next();
 		break;
-	case LINE_DOWN:
+	case CLINE_DOWN:
 		log_warnx("line down: %s; typing waits for it", msg);
 		break;
-	case LINE_DROP:
+	case CLINE_DROP:
 		log_warnx("line: %s", msg);
 		break;
 	}

@@ -63,7 +63,7 @@ static uint64_t			 judge_filtered;
 
 static void	judge_read(const unsigned char *, size_t,
 		    const struct timeval *);
-static void	judge_change(enum line_change, const char *);
+static void	judge_change(enum cline_change, const char *);
 static void	judge_status(void);
 static void	judge_show_echo(unsigned char, const unsigned char *, size_t);
 static void	judge_show_entity(const unsigned char *, size_t);
@@ -82,7 +82,7 @@ static void	judge_answer_words(const unsigned char *, size_t, int *,
 		    int *);
 static void	judge_charset(int);
 
-const struct line_cb judge_line_cb = { judge_read, judge_change };
+const struct cline_cb judge_line_cb = { judge_read, judge_change };
 
 /* Count what the filter kept from the judge's screen. */
 static void
@@ -133,7 +133,7 @@ judge_start(const struct profile *prof)
 		judgeterm_prompt(&judge_jt, &out);
 		judge_show_echo(0, out.echo, out.necho);
 	}
-	if (line_is_up())
+	if (cline_is_up())
 		judge_ask();
 	judge_status();
 }
@@ -177,7 +177,7 @@ judge_ask(void)
 	static const unsigned char	enq = TX_ENQ;
 	struct timeval			tv = { 0, JUDGE_ASK_USEC };
 
-	if (judge_prof->echo == PROFILE_ECHO_LOCAL || line_send(&enq, 1) == -1)
+	if (judge_prof->echo == PROFILE_ECHO_LOCAL || cline_send(&enq, 1) == -1)
 		return;
 	if (judge_prof->echo == PROFILE_ECHO_AUTO)
 		judge_mode = PROFILE_ECHO_AUTO;
@@ -442,7 +442,7 @@ judge_key(const unsigned char *buf, size_t n, const struct timeval *tv)
 
 	for (i = 0; i < n && nkept < sizeof(kept); i++) {
 		if (judge_mode != PROFILE_ECHO_LOCAL) {
-			if (line_send(&buf[i], 1) == -1) {
+			if (cline_send(&buf[i], 1) == -1) {
 				refused++;
 				continue;
 			}
@@ -452,7 +452,7 @@ judge_key(const unsigned char *buf, size_t n, const struct timeval *tv)
 		}
 		jt = judge_jt;
 		judgeterm_byte(&jt, buf[i], &out);
-		if (line_send(out.entity, out.nentity) == -1) {
+		if (cline_send(out.entity, out.nentity) == -1) {
 			refused++;
 			continue;
 		}
@@ -468,7 +468,7 @@ judge_key(const unsigned char *buf, size_t n, const struct timeval *tv)
 		judge_refused += refused;
 		transcript_marker("drop %d keys refused line down", refused);
 		log_warnx("%d keys refused: the line is down and %zu bytes "
-		    "already wait for it", refused, line_queued());
+		    "already wait for it", refused, cline_queued());
 		screen_beep();
 	}
 	if (judge_mode != PROFILE_ECHO_LOCAL)
@@ -540,12 +540,12 @@ judge_tick_cb(evutil_socket_t fd, short what, void *arg)
 
 /* Follow the line going down and coming back. */
 static void
-judge_change(enum line_change what, const char *msg)
+judge_change(enum cline_change what, const char *msg)
 {
 	(void)msg;
-	if (what == LINE_DOWN)
+	if (what == CLINE_DOWN)
 		screen_beep();
-	if (what == LINE_UP)
+	if (what == CLINE_UP)
 		judge_ask();
 	judge_status();
 }

@@ -30,6 +30,7 @@
 #include <arpa/inet.h>
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,7 @@ static int	addr_number(const char *, int *);
 static int	addr_usb_option(const char *, const char *, struct addr *,
 		    char *, size_t);
 static int	addr_ftdi(const char *, struct addr *, char *, size_t);
+static int	addr_dup(char **, const char *, size_t, char *, size_t);
 
 /* Tell whether a baud rate is one a serial line can be set to. */
 int
@@ -104,6 +106,20 @@ addr_lookup(const char *word, const char **table, size_t n)
 		if (strcasecmp(word, table[i]) == 0)
 			return ((int)i);
 	return (-1);
+}
+
+/*
+ * Copy at most len bytes of s into *dst; -1 with a message when out of
+ * memory, so that a failed allocation never passes for an absent value.
+ */
+static int
+addr_dup(char **dst, const char *s, size_t len, char *err, size_t errlen)
+{
+	if ((*dst = strndup(s, len)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return (-1);
+	}
+	return (0);
 }
 
 /* Parse a decimal number that fills the whole string. */
@@ -219,8 +235,7 @@ addr_usb_option(const char *key, const char *val, struct addr *a, char *err,
 			return (-1);
 		}
 		free(a->serial);
-		a->serial = strdup(val);
-		return (0);
+		return (addr_dup(&a->serial, val, SIZE_MAX, err, errlen));
 	}
 	if (a->kind != ADDR_FTDI && (a->kind != ADDR_DEVICE ||
 	    strcmp(key, "interface") != 0))
@@ -268,18 +283,15 @@ addr_ftdi(const char *body, struct addr *a, char *err, size_t errlen)
 	a->usb_vendor = 0x0403;
 	a->usb_product = 0x6001;
 	a->latency = 1;
-	if ((copy = strdup(body)) == NULL) {
-		snprintf(err, errlen, "out of memory");
+	if (addr_dup(&copy, body, SIZE_MAX, err, errlen) == -1)
 		return (-1);
-	}
 	if ((opts = strchr(copy, ',')) != NULL)
 		*opts++ = '\0';
 	if (copy[0] == '\0' || strlen(copy) > 126)
 		snprintf(err, errlen, "ftdi: needs the adapter's USB serial "
 		    "number (1 to 126 characters), as in ftdi:A1B2C3");
-	else if ((a->serial = strdup(copy)) == NULL)
-		snprintf(err, errlen, "out of memory");
-	else if (opts == NULL || addr_options(opts, a, err, errlen) == 0)
+	else if (addr_dup(&a->serial, copy, SIZE_MAX, err, errlen) == 0 &&
+	    (opts == NULL || addr_options(opts, a, err, errlen) == 0))
 		r = 0;
 	if (r == 0 && a->databits != 7 && a->databits != 8) {
 		snprintf(err, errlen, "an FTDI adapter takes 7 or 8 data "
@@ -355,10 +367,10 @@ addr_hostport(const char *s, int listen, struct addr *a, char *err,
 			return (-1);
 		}
 	}
-	if (host != NULL && hostlen > 0)
-		a->host = strndup(host, hostlen);
-	a->service = strdup(port);
-	return (0);
+	if (host != NULL && hostlen > 0 &&
+	    addr_dup(&a->host, host, hostlen, err, errlen) == -1)
+		return (-1);
+	return (addr_dup(&a->service, port, SIZE_MAX, err, errlen));
 }
 
 /*
@@ -470,10 +482,8 @@ addr_network(const char *text, struct addr *a,
 	char	*copy, *opts;
 	int	 r;
 
-	if ((copy = strdup(text)) == NULL) {
-		snprintf(err, errlen, "out of memory");
+	if (addr_dup(&copy, text, SIZE_MAX, err, errlen) == -1)
 		return (-1);
-	}
 	if ((opts = strchr(copy, ',')) != NULL)
 		*opts++ = '\0';
 	r = addr_hostport(copy, a->kind == ADDR_TCP_LISTEN, a, err, errlen);
@@ -504,8 +514,7 @@ addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
 			snprintf(err, errlen, "exec: needs a command");
 			return (-1);
 		}
-		a->path = strdup(text + 5);
-		return (0);
+		return (addr_dup(&a->path, text + 5, SIZE_MAX, err, errlen));
 	}
 	if (strncmp(text, "tcp:", 4) == 0) {
 		a->kind = ADDR_TCP;
@@ -548,10 +557,8 @@ addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
 		    "rfc2217:HOST:PORT)", text);
 		return (-1);
 	}
-	if ((copy = strdup(body)) == NULL) {
-		snprintf(err, errlen, "out of memory");
+	if (addr_dup(&copy, body, SIZE_MAX, err, errlen) == -1)
 		return (-1);
-	}
 	if ((opts = strchr(copy, ',')) != NULL)
 		*opts++ = '\0';
 	if (copy[0] != '/') {
@@ -559,8 +566,8 @@ addr_parse(const char *text, struct addr *a, char *err, size_t errlen)
 		free(copy);
 		return (-1);
 	}
-	a->path = strdup(copy);
-	if (opts != NULL && addr_options(opts, a, err, errlen) == -1) {
+	if (addr_dup(&a->path, copy, SIZE_MAX, err, errlen) == -1 ||
+	    (opts != NULL && addr_options(opts, a, err, errlen) == -1)) {
 		free(copy);
 		goto fail;
 	}

@@ -160,9 +160,10 @@ port_ftdi_find(struct port_ftdi *st, const struct addr *a, int probe,
 			    "adapter (%04x:%04x): %s%s", a->serial,
 			    a->usb_vendor, a->usb_product,
 			    ftdi_get_error_string(st->ftdi),
-			    r == -4 ? " (no permission? see "
-			    "udev/61-muxd-access.rules)" : r == -5 ?
-			    " (busy: another program holds it)" : "");
+			    r == -4 ? " (no permission? the room's udev "
+			    "rules from muxd-udev(8) give it to group muxd)" :
+			    r == -5 ? " (busy: another program holds it)" :
+			    "");
 			ftdi_list_free(&list);
 			return (-1);
 		}

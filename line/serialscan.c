@@ -34,7 +34,7 @@ static int	serialscan_attr(const char *, const char *, char *, size_t);
 static int	serialscan_has_tty(const char *);
 static void	serialscan_ftdi(json_t *);
 static int	serialscan_cmp(const void *, const void *);
-static void	serialscan_sort(json_t *);
+static int	serialscan_sort(json_t *);
 
 /* Read a one-line sysfs attribute of a directory into buf. */
 static int
@@ -254,15 +254,17 @@ serialscan_cmp(const void *x, const void *y)
 	    json_string_value(json_object_get(*(json_t *const *)y, "device"))));
 }
 
-/* Sort a list of entries that all have a device name. */
-static void
+/* Sort a list of entries that all have a device name; -1 out of memory. */
+static int
 serialscan_sort(json_t *list)
 {
 	json_t	**v;
 	size_t	  i, n = json_array_size(list);
 
-	if (n < 2 || (v = calloc(n, sizeof(*v))) == NULL)
-		return;
+	if (n < 2)
+		return (0);
+	if ((v = calloc(n, sizeof(*v))) == NULL)
+		return (-1);
 	for (i = 0; i < n; i++)
 		v[i] = json_incref(json_array_get(list, i));
 	qsort(v, n, sizeof(*v), serialscan_cmp);
@@ -270,6 +272,7 @@ serialscan_sort(json_t *list)
 	for (i = 0; i < n; i++)
 		json_array_append_new(list, v[i]);
 	free(v);
+	return (0);
 }
 
 /*
@@ -295,7 +298,11 @@ serialscan_list(char *err, size_t errlen)
 			sp_free_error_message((char *)s);
 		return (NULL);
 	}
-	list = json_array();
+	if ((list = json_array()) == NULL) {
+		sp_free_port_list(sps);
+		snprintf(err, errlen, "out of memory");
+		return (NULL);
+	}
 	for (i = 0; sps[i] != NULL; i++) {
 		name = sp_get_port_name(sps[i]);
 		s = strrchr(name, '/');
@@ -356,7 +363,11 @@ serialscan_list(char *err, size_t errlen)
 		json_array_append_new(list, o);
 	}
 	sp_free_port_list(sps);
-	serialscan_sort(list);
+	if (serialscan_sort(list) == -1) {
+		json_decref(list);
+		snprintf(err, errlen, "out of memory");
+		return (NULL);
+	}
 	serialscan_ftdi(list);
 	return (list);
 }

@@ -4,8 +4,9 @@
  * as OpenBSD's daemons do.  The directories it writes in afterwards (state,
  * captures, transcripts) and the control socket are given to the user
  * first; lines reopened later (a cable pulled out, a reload) need the
- * user's groups to have access to the devices (udev/61-muxd-access.rules),
- * and exec: entries run as the user too.
+ * user's groups to have access to the devices (group muxd, from the
+ * room's 62-muxd-room.rules that muxd-udev(8) writes), and exec: entries
+ * run as the user too.
  */
 #include <sys/stat.h>
 

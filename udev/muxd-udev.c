@@ -7,7 +7,7 @@
  * becomes that path's link, an ftdi:SN port gets /dev/muxd/PORTNAME (the
  * tty is there only while muxd does not hold the adapter; it serves for
  * listings and cable checks).  Ports without a serial number are listed
- * in comments.  The rules go with 60-muxd.rules and 61-muxd-access.rules;
+ * in comments.  The rules go with 60-muxd.rules and 63-muxd-spare.rules;
  * install them as /etc/udev/rules.d/62-muxd-room.rules.
  */
 #include <err.h>

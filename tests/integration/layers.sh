@@ -1,19 +1,22 @@
 # The layers of the tree, from the compiler's own dependency files
 # ($B/DIR/*.d and below, written by -MMD): bottom up text; capture,
 # protocol and contest, side by side on it; score (on capture) and line;
-# conf; then the programs muxd, muxctl, comprog, udev and transcripts (the
-# auditors' tool).  No directory includes a header of its own layer or
-# one above it (a library sees no program's headers, a program no other
-# program's, capture and contest not each other, muxd not the tool's),
+# conf; then the programs muxd, muxctl, muxweb, comprog, udev and
+# transcripts (the auditors' tool).  No directory includes a header of
+# its own layer or one above it (a library sees no program's headers, a
+# program no other program's, capture and contest not each other, muxd
+# not the tool's),
 # text's objects include no header of the repository outside text/,
-# muxctl's only muxctl's and the protocol's, and no circle joins
+# muxctl's and muxweb's only their own and the protocol's (they speak the
+# protocol and link nothing of the daemon), and no circle joins
 # directories (tsort).  Only headers inside the repository count: system
 # headers and tests/ are left out.  The check is first shown to fail on a
-# build tree with planted crossings.
+# build tree with planted crossings.  No program's file has the name of a
+# library's file or directory, checked on planted names first.
 . tests/integration/lib.sh
 
-DIRS="text capture protocol contest score line conf muxd muxctl comprog udev
-    transcripts"
+DIRS="text capture protocol contest score line conf muxd muxctl muxweb
+    comprog udev transcripts"
 
 # The layer of a directory, bottom up (the programs share the top one);
 # empty for a directory outside the layers.
@@ -21,7 +24,7 @@ layers_rank() {
 	case $1 in
 	text) echo 1 ;; capture|protocol|contest) echo 2 ;;
 	score|line) echo 3 ;; conf) echo 4 ;;
-	muxd|muxctl|comprog|udev|transcripts) echo 5 ;;
+	muxd|muxctl|muxweb|comprog|udev|transcripts) echo 5 ;;
 	esac
 }
 
@@ -102,9 +105,9 @@ layers_check() {
 			continue
 		fi
 		echo "$hd $d" >>"$T/pairs"
-		if [ "$d" = muxctl ]; then
+		if [ "$d" = muxctl ] || [ "$d" = muxweb ]; then
 			[ "$hd" = protocol ] ||
-				echo "$obj includes $h (layer muxctl may not see layer $hd: only muxctl/ and protocol/)" >>"$T/bad"
+				echo "$obj includes $h (layer $d may not see layer $hd: only $d/ and protocol/)" >>"$T/bad"
 		elif [ "$lh" -ge "$(layers_rank "$d")" ]; then
 			echo "$obj includes $h (layer $d may not see layer $hd)" >>"$T/bad"
 		fi
@@ -157,14 +160,16 @@ layers_check() {
 
 # The check fails on a build tree with planted crossings, each named: a
 # line object that includes muxd.h (also a circle, muxd including
-# line.h), muxctl including line.h, comprog including muxd.h, a library
+# line.h), muxctl including line.h, muxweb including line.h (a layer
+# below) and muxd.h (its own layer), comprog including muxd.h, a library
 # including a library above it from a subdirectory, by an absolute path,
-# the text library including transcripts.h and muxweb.h (a directory
-# outside the layers), contest including transcripts.h (the tool's) and
-# capture.h (its own layer), capture including transcripts.h and
-# score.h, score and conf including transcripts.h, muxd including
-# transcripts.h (another program's); and it holds an include of a header
-# of tests/ and of a system header against nobody.
+# the text library including transcripts.h, muxweb.h and a header of
+# contrib/ (a directory outside the layers), contest including
+# transcripts.h (the tool's) and capture.h (its own layer), capture
+# including transcripts.h and score.h, score and conf including
+# transcripts.h, muxd including transcripts.h (another program's); and it
+# holds an include of a header of tests/ and of a system header against
+# nobody.
 F=$T/planted
 for d in $DIRS; do
 	mkdir -p "$F/$d"
@@ -176,10 +181,15 @@ printf '%s\n' "$F/line/port.o: line/port.c line/line.h \\" \
 printf '%s\n' "$F/muxd/link.o: muxd/link.c line/line.h" >"$F/muxd/link.d"
 printf '%s\n' "$F/muxctl/muxctl.o: muxctl/muxctl.c protocol/protocol.h \\" \
     "  line/line.h" >"$F/muxctl/muxctl.d"
+printf '%s\n' "$F/muxweb/muxweb.o: muxweb/muxweb.c protocol/protocol.h \\" \
+    "  line/line.h" >"$F/muxweb/muxweb.d"
+printf '%s\n' "$F/muxweb/muxweb-muxd.o: muxweb/muxweb-muxd.c muxd/muxd.h" \
+    >"$F/muxweb/muxweb-muxd.d"
 printf '%s\n' "$F/comprog/judge.o: comprog/judge.c muxd/muxd.h" >"$F/comprog/judge.d"
 printf '%s\n' "$F/text/view.o: text/view.c text/text.h \\" \
     "  transcripts/transcripts.h" >"$F/text/view.d"
 printf '%s\n' "$F/text/utf8.o: text/utf8.c muxweb/muxweb.h" >"$F/text/utf8.d"
+printf '%s\n' "$F/text/conv.o: text/conv.c contrib/demo/demo.h" >"$F/text/conv.d"
 printf '%s\n' "$F/contest/judgeterm.o: contest/judgeterm.c contest/contest.h \\" \
     "  text/text.h transcripts/transcripts.h" >"$F/contest/judgeterm.d"
 printf '%s\n' "$F/contest/typing.o: contest/typing.c capture/capture.h" \
@@ -201,10 +211,13 @@ layers_check "$F" >"$T/planted.out" &&
 for want in \
     "$F/line/port.o includes muxd/muxd.h (layer line may not see layer muxd)" \
     "$F/muxctl/muxctl.o includes line/line.h (layer muxctl may not see layer line: only muxctl/ and protocol/)" \
+    "$F/muxweb/muxweb.o includes line/line.h (layer muxweb may not see layer line: only muxweb/ and protocol/)" \
+    "$F/muxweb/muxweb-muxd.o includes muxd/muxd.h (layer muxweb may not see layer muxd: only muxweb/ and protocol/)" \
     "$F/contest/sub/hold.o includes conf/conf.h (layer contest may not see layer conf)" \
     "$F/comprog/judge.o includes muxd/muxd.h (layer comprog may not see layer muxd)" \
     "$F/text/view.o includes transcripts/transcripts.h (layer text may not see layer transcripts)" \
-    "$F/text/utf8.o includes muxweb/muxweb.h (layer text sees no header of the repository but its own)" \
+    "$F/text/utf8.o includes muxweb/muxweb.h (layer text may not see layer muxweb)" \
+    "$F/text/conv.o includes contrib/demo/demo.h (layer text sees no header of the repository but its own)" \
     "$F/contest/judgeterm.o includes transcripts/transcripts.h (layer contest may not see layer transcripts)" \
     "$F/contest/typing.o includes capture/capture.h (layer contest may not see layer capture)" \
     "$F/capture/manifest.o includes transcripts/transcripts.h (layer capture may not see layer transcripts)" \
@@ -217,16 +230,51 @@ for want in \
 		fail "the check of planted crossings does not say '$want'; it said:
 $(cat "$T/planted.out")"
 done
-grep -Eq 'circle between directories: (line -> muxd -> line|muxd -> line -> muxd)$' "$T/planted.out" ||
+# tsort names one circle it finds: line and muxd are on every one planted.
+grep -Eq 'circle between directories: .*(line -> muxd|muxd -> line)' "$T/planted.out" ||
 	fail "the planted circle line, muxd is not named: $(cat "$T/planted.out")"
-[ "$(grep -c 'may not see\|sees no header' "$T/planted.out")" = 13 ] ||
+[ "$(grep -c 'may not see\|sees no header' "$T/planted.out")" = 16 ] ||
 	fail "the check of planted crossings names more than them: $(cat "$T/planted.out")"
+
+# No file of a program has the name of a library's file or directory
+# (comprog/line.c and comprog/lpp.c once read as line/ and the capture
+# library's lpp.c): the name of a file says which it is.
+LIBS="text capture protocol contest score line conf"
+PROGS="muxd muxctl muxweb comprog udev transcripts"
+layers_names() {
+	for p in $PROGS; do
+		for f in "$1/$p"/*.[ch]; do
+			[ -e "$f" ] || continue
+			n=${f##*/}
+			for l in $LIBS; do
+				if [ "${n%.[ch]}" = "$l" ] || [ -e "$1/$l/$n" ]; then
+					echo "$p/$n has the name of a file or directory of library $l/"
+				fi
+			done
+		done
+	done
+}
+G=$T/names
+mkdir -p "$G/comprog" "$G/capture" "$G/line"
+: >"$G/comprog/line.c"; : >"$G/comprog/lpp.c"; : >"$G/comprog/judge.c"
+: >"$G/capture/lpp.c"; : >"$G/line/port.c"
+layers_names "$G" >"$T/names.out"
+for want in "comprog/line.c has the name of a file or directory of library line/" \
+    "comprog/lpp.c has the name of a file or directory of library capture/"; do
+	grep -qF "$want" "$T/names.out" ||
+		fail "the check of planted names does not say '$want': $(cat "$T/names.out")"
+done
+[ "$(wc -l <"$T/names.out")" -eq 2 ] ||
+	fail "the check of planted names names more than them: $(cat "$T/names.out")"
+layers_names "$ROOT" >"$T/names.out"
+[ -s "$T/names.out" ] && fail "$(cat "$T/names.out")"
 
 # The build itself.
 layers_check "$B" live >"$T/out" || fail "the layers are crossed in $B:
 $(cat "$T/out")"
 for want in "muxd .* line/line.h" "comprog .* contest/contest.h" \
-    "muxctl .* protocol/protocol.h" "contest .* text/text.h" \
+    "muxctl .* protocol/protocol.h" "muxweb .* protocol/protocol.h" \
+    "muxweb .* muxweb/muxweb.h" "contest .* text/text.h" \
     "capture .* text/text.h" "score .* capture/capture.h" \
     "conf .* score/score.h" "muxd .* capture/capture.h" \
     "transcripts .* capture/capture.h" "text .* text/text.h"; do

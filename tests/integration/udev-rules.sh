@@ -28,6 +28,17 @@ grep -q '^# port c2 (/dev/ttyS0): no USB serial number' "$R" || fail "c2 is not 
 [ "$(grep -c 'GROUP="muxd"' "$R")" = 5 ] || fail "not five lines given to group muxd: $(cat "$R")"
 grep -q 'GROUP=' "$ROOT/udev/60-muxd.rules" "$ROOT/udev/63-muxd-spare.rules" &&
 	fail "the shipped rules give adapters that are no line of a room a group"
+# Every rules file the tree names is shipped in udev/, or is the room's,
+# which muxd-udev writes (a renamed file leaves no stale name behind,
+# in a message users see least of all).
+grep -rhoE '[0-9][0-9]-muxd[-a-z]*\.rules' "$ROOT" --exclude-dir=.git \
+    --exclude-dir="$(basename "$B")" | sort -u >"$T/named"
+while read -r f; do
+	[ "$f" = 62-muxd-room.rules ] || [ -f "$ROOT/udev/$f" ] ||
+		fail "$f is named but not in udev/: $(grep -rl "$f" "$ROOT" \
+		    --exclude-dir=.git --exclude-dir="$(basename "$B")")"
+done <"$T/named"
+[ -s "$T/named" ] || fail "no rules file named anywhere"
 if ! getent group muxd >/dev/null; then
 	grep -q 'warning: there is no group muxd' "$T/err" ||
 		fail "no warning that group muxd is missing: $(cat "$T/err")"

@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include <errno.h>
 #include <setjmp.h>
 
 #include <stdarg.h>
@@ -19,6 +20,47 @@
 #include <cmocka.h>
 
 #include "line.h"
+
+/*
+ * The library's copies of strings, made to fail: the nth from when
+ * oom_arm() is called returns NULL (ENOMEM); 0 disarms.  oom_calls
+ * counts the copies asked for while armed.
+ */
+static int	oom_nth, oom_calls;
+
+static void
+oom_arm(int nth)
+{
+	oom_nth = nth;
+	oom_calls = 0;
+}
+
+/* Copy at most n bytes of s, or fail as oom_arm() asked. */
+char *
+strndup(const char *s, size_t n)
+{
+	char	*p;
+	size_t	 len;
+
+	if (oom_nth > 0 && ++oom_calls == oom_nth) {
+		errno = ENOMEM;
+		return (NULL);
+	}
+	for (len = 0; len < n && s[len] != '\0'; len++)
+		;
+	if ((p = malloc(len + 1)) == NULL)
+		return (NULL);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return (p);
+}
+
+/* Copy s, or fail as oom_arm() asked. */
+char *
+strdup(const char *s)
+{
+	return (strndup(s, SIZE_MAX));
+}
 
 /* Parse an address that must be good, failing with the message if not. */
 static void
@@ -493,6 +535,48 @@ tcp_listen_allow(void **state)
 	    "more than 8 allow= networks");
 }
 
+/*
+ * Every allocation of a parse made to fail in turn: the parse fails with
+ * "out of memory", never succeeds with a value (serial=, a host) missing.
+ */
+static void
+out_of_memory(void **state)
+{
+	static const char *texts[] = {
+		"/dev/ttyUSB0,19200,serial=A1B2C3,interface=B",
+		"pty:/tmp/muxd-test", "exec:/bin/cat", "tcp:[::1]:7000",
+		"tcp-listen:*:7000,allow=10.0.0.0/8", "ftdi:A1B2C3,latency=4",
+		"rfc2217:ser.example.org:2001,7E1"
+	};
+	struct addr	a;
+	char		err[LINE_ERRLEN];
+	size_t		i;
+	int		nth, calls, r;
+
+	(void)state;
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		for (nth = 1;; nth++) {
+			err[0] = '\0';
+			oom_arm(nth);
+			r = addr_parse(texts[i], &a, err, sizeof(err));
+			calls = oom_calls;
+			oom_arm(0);
+			if (calls < nth) {
+				if (r == -1)
+					fail_msg("'%s' rejected: %s", texts[i],
+					    err);
+				addr_free(&a);
+				break;
+			}
+			if (r == 0)
+				fail_msg("'%s' parsed with allocation %d "
+				    "failed", texts[i], nth);
+			assert_string_equal(err, "out of memory");
+		}
+		assert_true(nth > 1);
+	}
+}
+
 int
 main(void)
 {
@@ -514,6 +598,7 @@ main(void)
 		cmocka_unit_test(usb_bad),
 		cmocka_unit_test(same_line),
 		cmocka_unit_test(tcp_listen_allow),
+		cmocka_unit_test(out_of_memory),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

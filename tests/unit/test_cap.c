@@ -5,6 +5,7 @@
  * corrupt, backwards, huge and garbage input is reported with the right
  * line and byte offset while everything else still reads.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -509,10 +510,45 @@ test_garbage(void **state)
 	}
 }
 
+/*
+ * A system error takes errno as it was at the call: .sys, the message
+ * "what: strerror" (strerror alone without one), the place; errno is left
+ * as found, and a NULL error is taken.
+ */
+static void
+test_error_sys(void **state)
+{
+	struct cap_error	e;
+	char			want[CAP_ERR_MSG];
+
+	(void)state;
+	errno = ENOSPC;
+	assert_int_equal(cap_error_sys(&e, CAP_ESYS, "f.cast", 3, 42,
+	    "write %d", 7), CAP_ESYS);
+	assert_int_equal(errno, ENOSPC);
+	assert_int_equal(e.code, CAP_ESYS);
+	assert_int_equal(e.sys, ENOSPC);
+	assert_string_equal(e.file, "f.cast");
+	assert_int_equal(e.line, 3);
+	assert_int_equal(e.offset, 42);
+	snprintf(want, sizeof(want), "write 7: %s", strerror(ENOSPC));
+	assert_string_equal(e.msg, want);
+	errno = ENOENT;
+	assert_int_equal(cap_error_sys(&e, CAP_ENOMEM, NULL, 0, -1, NULL),
+	    CAP_ENOMEM);
+	assert_int_equal(e.sys, ENOENT);
+	assert_string_equal(e.file, "");
+	assert_string_equal(e.msg, strerror(ENOENT));
+	assert_int_equal(cap_error_sys(NULL, CAP_ESYS, NULL, 0, -1, "x"),
+	    CAP_ESYS);
+	assert_int_equal(errno, ENOENT);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_error_sys),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_header_segments),
 		cmocka_unit_test(test_writer_clamps),

@@ -33,35 +33,35 @@
 
 #include "comprog.h"
 
-#define LPP_SCAN_MAX	4096	/* keys taken in one reading */
+#define BRIDGE_SCAN_MAX	4096	/* keys taken in one reading */
 
-static char		*lpp_dir;
-static int		 lpp_judge;	/* the program is a judge's */
-static int		 lpp_ino = -1;
-static struct event	*lpp_ev_ino;
-static struct event	*lpp_ev_scan;
-static uint64_t		 lpp_last;	/* the last TIME written, ms */
-static unsigned char	 lpp_prev;	/* the last byte from the line */
-static struct echo	 lpp_echo;	/* --judge: muxd's echo */
-static uint64_t		 lpp_keys_in, lpp_keys_out;
+static char		*bridge_dir;
+static int		 bridge_judge;	/* the program is a judge's */
+static int		 bridge_ino = -1;
+static struct event	*bridge_ev_ino;
+static struct event	*bridge_ev_scan;
+static uint64_t		 bridge_last;	/* the last TIME written, ms */
+static unsigned char	 bridge_prev;	/* the last byte from the line */
+static struct echo	 bridge_echo;	/* --judge: muxd's echo */
+static uint64_t		 bridge_keys_in, bridge_keys_out;
 
-static void	lpp_read(const unsigned char *, size_t,
+static void	bridge_read(const unsigned char *, size_t,
 		    const struct timeval *);
-static void	lpp_change(enum line_change, const char *);
-static void	lpp_scan(void);
-static void	lpp_scan_cb(evutil_socket_t, short, void *);
-static void	lpp_ino_cb(evutil_socket_t, short, void *);
-static int	lpp_cmp(const void *, const void *);
-static void	lpp_put(unsigned char);
-static void	lpp_sorted(void *, int, unsigned char, const unsigned char *,
+static void	bridge_change(enum cline_change, const char *);
+static void	bridge_scan(void);
+static void	bridge_scan_cb(evutil_socket_t, short, void *);
+static void	bridge_ino_cb(evutil_socket_t, short, void *);
+static int	bridge_cmp(const void *, const void *);
+static void	bridge_put(unsigned char);
+static void	bridge_sorted(void *, int, unsigned char, const unsigned char *,
 		    size_t);
-static void	lpp_from_line(const unsigned char *, size_t);
+static void	bridge_from_line(const unsigned char *, size_t);
 
-const struct line_cb lpp_line_cb = { lpp_read, lpp_change };
+const struct cline_cb bridge_line_cb = { bridge_read, bridge_change };
 
 /* Start the bridge on a directory: watch it, read what is there. */
 void
-lpp_start(const char *dir, int judge)
+bridge_start(const char *dir, int judge)
 {
 	struct timeval	sec = { 1, 0 };
 	struct stat	st;
@@ -69,47 +69,47 @@ lpp_start(const char *dir, int judge)
 	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
 		fatalx("lpp: %s: %s", dir, errno != 0 ? strerror(errno) :
 		    "not a directory");
-	if ((lpp_dir = strdup(dir)) == NULL)
+	if ((bridge_dir = strdup(dir)) == NULL)
 		fatal("strdup");
-	lpp_judge = judge;
-	echo_init(&lpp_echo);
-	if ((lpp_ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1 ||
-	    inotify_add_watch(lpp_ino, dir, IN_CREATE | IN_MOVED_TO |
+	bridge_judge = judge;
+	echo_init(&bridge_echo);
+	if ((bridge_ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1 ||
+	    inotify_add_watch(bridge_ino, dir, IN_CREATE | IN_MOVED_TO |
 	    IN_ONLYDIR) == -1)
 		log_warn("lpp: inotify on %s (read once a second)", dir);
-	if (lpp_ino != -1 && ((lpp_ev_ino = event_new(comprog_base, lpp_ino,
-	    EV_READ | EV_PERSIST, lpp_ino_cb, NULL)) == NULL ||
-	    event_add(lpp_ev_ino, NULL) == -1))
+	if (bridge_ino != -1 && ((bridge_ev_ino = event_new(comprog_base, bridge_ino,
+	    EV_READ | EV_PERSIST, bridge_ino_cb, NULL)) == NULL ||
+	    event_add(bridge_ev_ino, NULL) == -1))
 		fatalx("lpp: cannot watch %s", dir);
-	if ((lpp_ev_scan = event_new(comprog_base, -1, EV_PERSIST,
-	    lpp_scan_cb, NULL)) == NULL || event_add(lpp_ev_scan, &sec) == -1)
+	if ((bridge_ev_scan = event_new(comprog_base, -1, EV_PERSIST,
+	    bridge_scan_cb, NULL)) == NULL || event_add(bridge_ev_scan, &sec) == -1)
 		fatalx("lpp: cannot watch %s", dir);
 	log_info("lpp: %s, the program is %s", dir, judge ? "a judge's" :
 	    "an entry");
-	lpp_scan();
+	bridge_scan();
 }
 
 /* Stop the bridge. */
 void
-lpp_stop(void)
+bridge_stop(void)
 {
-	if (lpp_ev_ino != NULL)
-		event_free(lpp_ev_ino);
-	if (lpp_ev_scan != NULL)
-		event_free(lpp_ev_scan);
-	lpp_ev_ino = lpp_ev_scan = NULL;
-	if (lpp_ino != -1)
-		close(lpp_ino);
-	lpp_ino = -1;
+	if (bridge_ev_ino != NULL)
+		event_free(bridge_ev_ino);
+	if (bridge_ev_scan != NULL)
+		event_free(bridge_ev_scan);
+	bridge_ev_ino = bridge_ev_scan = NULL;
+	if (bridge_ino != -1)
+		close(bridge_ino);
+	bridge_ino = -1;
 	log_info("lpp: %llu keys to the line, %llu from it",
-	    (unsigned long long)lpp_keys_out, (unsigned long long)lpp_keys_in);
-	free(lpp_dir);
-	lpp_dir = NULL;
+	    (unsigned long long)bridge_keys_out, (unsigned long long)bridge_keys_in);
+	free(bridge_dir);
+	bridge_dir = NULL;
 }
 
 /* Order directory names (their TIME first). */
 static int
-lpp_cmp(const void *a, const void *b)
+bridge_cmp(const void *a, const void *b)
 {
 	return (strcmp(*(char *const *)a, *(char *const *)b));
 }
@@ -119,22 +119,22 @@ lpp_cmp(const void *a, const void *b)
  * on the line and its directory is deleted.
  */
 static void
-lpp_scan(void)
+bridge_scan(void)
 {
-	const char	*want = lpp_judge ? ".judge" : ".other";
+	const char	*want = bridge_judge ? ".judge" : ".other";
 	DIR		*d;
 	struct dirent	*de;
-	char		*names[LPP_SCAN_MAX], path[4096], *dot;
+	char		*names[BRIDGE_SCAN_MAX], path[4096], *dot;
 	size_t		 n = 0, i, len, wl = strlen(want);
 	int		 b;
 	unsigned char	 c;
 	struct timeval	 tv;
 
-	if ((d = opendir(lpp_dir)) == NULL) {
-		log_warn("lpp: %s", lpp_dir);
+	if ((d = opendir(bridge_dir)) == NULL) {
+		log_warn("lpp: %s", bridge_dir);
 		return;
 	}
-	while ((de = readdir(d)) != NULL && n < LPP_SCAN_MAX) {
+	while ((de = readdir(d)) != NULL && n < BRIDGE_SCAN_MAX) {
 		len = strlen(de->d_name);
 		if (len > wl && strcmp(de->d_name + len - wl, want) == 0 &&
 		    (names[n] = strdup(de->d_name)) != NULL)
@@ -142,9 +142,9 @@ lpp_scan(void)
 	}
 	closedir(d);
 	if (n > 1)
-		qsort(names, n, sizeof(*names), lpp_cmp);
+		qsort(names, n, sizeof(*names), bridge_cmp);
 	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", lpp_dir, names[i]);
+		snprintf(path, sizeof(path), "%s/%s", bridge_dir, names[i]);
 		len = strlen(names[i]) - wl;	/* TIME.KEY */
 		b = -1;
 		if (len > 19 && strspn(names[i], "0123456789") == 18 &&
@@ -162,13 +162,13 @@ lpp_scan(void)
 		if (rmdir(path) == -1 && errno != ENOENT)
 			log_warn("lpp: %s", path);
 		c = (unsigned char)b;
-		if (line_send(&c, 1) == -1)
+		if (cline_send(&c, 1) == -1)
 			log_warnx("lpp: the line refused %s", names[i]);
 		else {
-			lpp_keys_out++;
+			bridge_keys_out++;
 			comprog_time(&tv);
-			if (lpp_judge) {
-				echo_key(&lpp_echo, c, comprog_usec(&tv));
+			if (bridge_judge) {
+				echo_key(&bridge_echo, c, comprog_usec(&tv));
 				transcript_judge(&c, 1, &tv);
 			} else
 				transcript_entity(&c, 1, &tv);
@@ -179,7 +179,7 @@ lpp_scan(void)
 
 /* The directory changed. */
 static void
-lpp_ino_cb(evutil_socket_t fd, short what, void *arg)
+bridge_ino_cb(evutil_socket_t fd, short what, void *arg)
 {
 	char	buf[4096];
 
@@ -187,28 +187,28 @@ lpp_ino_cb(evutil_socket_t fd, short what, void *arg)
 	(void)arg;
 	while (read(fd, buf, sizeof(buf)) > 0)
 		;
-	lpp_scan();
+	bridge_scan();
 }
 
 /* A second passed: read the directory anyway; let old echoes go. */
 static void
-lpp_scan_cb(evutil_socket_t fd, short what, void *arg)
+bridge_scan_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct timeval	tv;
 
 	(void)fd;
 	(void)what;
 	(void)arg;
-	if (lpp_judge) {
+	if (bridge_judge) {
 		comprog_time(&tv);
-		echo_expire(&lpp_echo, comprog_usec(&tv), lpp_sorted, &tv);
+		echo_expire(&bridge_echo, comprog_usec(&tv), bridge_sorted, &tv);
 	}
-	lpp_scan();
+	bridge_scan();
 }
 
 /* Write a key of the line's side as a directory for the program. */
 static void
-lpp_put(unsigned char c)
+bridge_put(unsigned char c)
 {
 	struct timespec	 ts;
 	const char	*name;
@@ -222,37 +222,37 @@ lpp_put(unsigned char c)
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-	if (ms <= lpp_last)
-		ms = lpp_last + 1;	/* TIME only grows */
-	lpp_last = ms;
-	snprintf(path, sizeof(path), "%s/%018llu.%s.%s", lpp_dir,
-	    (unsigned long long)ms, name, lpp_judge ? "other" : "judge");
+	if (ms <= bridge_last)
+		ms = bridge_last + 1;	/* TIME only grows */
+	bridge_last = ms;
+	snprintf(path, sizeof(path), "%s/%018llu.%s.%s", bridge_dir,
+	    (unsigned long long)ms, name, bridge_judge ? "other" : "judge");
 	if (mkdir(path, 0777) == -1)
 		log_warn("lpp: %s", path);
 	else
-		lpp_keys_in++;
+		bridge_keys_in++;
 }
 
 /* Bytes from the line for the program: CR LF is one Return. */
 static void
-lpp_from_line(const unsigned char *buf, size_t n)
+bridge_from_line(const unsigned char *buf, size_t n)
 {
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
-		if (buf[i] == '\n' && lpp_prev == '\r') {
-			lpp_prev = buf[i];
+		if (buf[i] == '\n' && bridge_prev == '\r') {
+			bridge_prev = buf[i];
 			continue;
 		}
-		lpp_prev = buf[i];
-		lpp_put(buf[i] == '\n' ? '\r' : buf[i]);
+		bridge_prev = buf[i];
+		bridge_put(buf[i] == '\n' ? '\r' : buf[i]);
 	}
 }
 
 /* --judge: what echo.c sorted out of muxd's output. */
 static void
-lpp_sorted(void *arg, int isecho, unsigned char key, const unsigned char *buf,
-    size_t n)
+bridge_sorted(void *arg, int isecho, unsigned char key,
+    const unsigned char *buf, size_t n)
 {
 	const struct timeval	*tv = arg;
 
@@ -260,29 +260,29 @@ lpp_sorted(void *arg, int isecho, unsigned char key, const unsigned char *buf,
 	if (isecho)
 		return;
 	transcript_entity(buf, n, tv);
-	lpp_from_line(buf, n);
+	bridge_from_line(buf, n);
 }
 
 /* Bytes from the line. */
 static void
-lpp_read(const unsigned char *buf, size_t n, const struct timeval *tv)
+bridge_read(const unsigned char *buf, size_t n, const struct timeval *tv)
 {
-	if (lpp_judge) {
-		echo_feed(&lpp_echo, buf, n, comprog_usec(tv), lpp_sorted,
+	if (bridge_judge) {
+		echo_feed(&bridge_echo, buf, n, comprog_usec(tv), bridge_sorted,
 		    (void *)tv);
 		return;
 	}
 	transcript_judge(buf, n, tv);
-	lpp_from_line(buf, n);
+	bridge_from_line(buf, n);
 }
 
 /* The line went up or down. */
 static void
-lpp_change(enum line_change what, const char *why)
+bridge_change(enum cline_change what, const char *why)
 {
-	if (what == LINE_UP)
+	if (what == CLINE_UP)
 		log_info("lpp: the line is up");
-	else if (what == LINE_DOWN)
+	else if (what == CLINE_DOWN)
 		log_warnx("lpp: the line is down%s%s", why != NULL ? ": " : "",
 		    why != NULL ? why : "");
 }
