@@ -1,7 +1,8 @@
 /*
  * Whole files read into memory: the transcripts that verify.c checks and
  * the LPP logs that transcripts import parses; small files written
- * whole: keys, signatures, manifests; and files hashed.
+ * whole: keys, signatures, manifests; files hashed; and the unwritten
+ * tail of a capture whose writer died, trimmed.
  */
 #include <sys/stat.h>
 
@@ -115,6 +116,56 @@ fail:
 		e = cap_error_sys(err, CAP_ESYS, path, 0, -1, NULL);
 	free(tmp);
 	return (e);
+}
+
+/*
+ * Cut off the NUL bytes that end a file: the blocks a mapped capture had
+ * allocated ahead (cap-write.c) and never wrote, when its writer died
+ * (SIGKILL, a crash) before it could truncate them.  What was written,
+ * a torn last line included, stays.  *cut gets the bytes cut.
+ */
+enum cap_err
+cap_file_trim(const char *path, int64_t *cut, struct cap_error *err)
+{
+	unsigned char	 buf[65536];
+	struct stat	 st;
+	off_t		 end, at;
+	ssize_t		 n, i;
+	int		 fd;
+
+	*cut = 0;
+	if ((fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		return (cap_error_sys(err, CAP_ESYS, path, 0, -1, NULL));
+	if (fstat(fd, &st) == -1) {
+		cap_error_sys(err, CAP_ESYS, path, 0, -1, "fstat");
+		close(fd);
+		return (CAP_ESYS);
+	}
+	/* Back from the end, a block at a time, to the last byte not NUL. */
+	for (end = st.st_size; end > 0; end = at) {
+		at = end > (off_t)sizeof(buf) ? end - (off_t)sizeof(buf) : 0;
+		if ((n = pread(fd, buf, (size_t)(end - at), at)) <= 0) {
+			cap_error_sys(err, CAP_ESYS, path, 0, (int64_t)at,
+			    "read");
+			close(fd);
+			return (CAP_ESYS);
+		}
+		for (i = n; i > 0 && buf[i - 1] == 0; i--)
+			;
+		if (i > 0) {
+			end = at + i;
+			break;
+		}
+	}
+	if (end < st.st_size && ftruncate(fd, end) == -1) {
+		cap_error_sys(err, CAP_ESYS, path, 0, (int64_t)end,
+		    "ftruncate");
+		close(fd);
+		return (CAP_ESYS);
+	}
+	close(fd);
+	*cut = (int64_t)(st.st_size - end);
+	return (CAP_OK);
 }
 
 /*

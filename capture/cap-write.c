@@ -10,7 +10,9 @@
  * steps of CAP_MAP_STEP with its blocks allocated (fallocate(2): a full
  * disk fails there, never as a SIGBUS on a page), so while it is written
  * its tail is the unused, zero-filled part of the last step, which
- * readers take for the end (cap-read.c); closing trims it.  Otherwise
+ * readers take for the end (cap-read.c); closing trims it, and so does
+ * the next segment's opening when the writer died first (SIGKILL, a
+ * crash), so that the file is standard asciicast again.  Otherwise
  * (a file others read while it is written, such as comprog's), or where
  * a file cannot be mapped or extended (a filesystem without fallocate, a
  * full disk), each event is one write(2), and a line cut short by a
@@ -61,6 +63,7 @@ struct cap_writer {
 	char		*path;
 	struct cap_chain *chain;	/* the lines written */
 	char		*prev;		/* the segment before, or NULL */
+	int64_t		 prevcut;	/* NUL bytes trimmed off its end */
 	int		 ended;		/* the closing seal is written */
 	char		*buf;		/* one event line, grown as needed */
 	size_t		 size;
@@ -265,6 +268,10 @@ cap_write_open(const char *path, const struct cap_meta *meta, int flags,
 	w->meta.segment = n;
 	if (n > 0 && (w->prev = cap_write_name(path, n - 1)) == NULL)
 		goto nomem;
+	/* A segment before left by a writer that died: its tail, trimmed. */
+	if (w->prev != NULL && cap_file_trim(w->prev, &w->prevcut,
+	    err) != CAP_OK)
+		cap_error_clear(err);	/* it stays as it is, readers cope */
 	if ((h = cap_meta_to_json(&w->meta)) == NULL ||
 	    (text = json_dumps(h, JSON_PRESERVE_ORDER)) == NULL)
 		goto nomem;
@@ -579,6 +586,9 @@ cap_write_resume(const struct cap_writer *w, char *buf, size_t size,
 	    w->prev;
 	n = snprintf(buf, size, "resume %s %lu %s", base, lines,
 	    cap_chain_hex(head, hex));
+	if (n > 0 && (size_t)n < size && w->prevcut > 0)
+		n += snprintf(buf + n, size - (size_t)n, " trimmed %lld",
+		    (long long)w->prevcut);
 	return (n > 0 && (size_t)n < size ? (size_t)n : 0);
 }
 

@@ -253,6 +253,7 @@ enum cap_err	 cap_file_write(const char *, const char *, int, int,
 		    struct cap_error *);
 enum cap_err	 cap_file_hash(const char *, int64_t, unsigned char *, size_t,
 		    int64_t *, struct cap_error *);
+enum cap_err	 cap_file_trim(const char *, int64_t *, struct cap_error *);
 
 /* tx-write.c */
 struct tx_writer;			/* private */

@@ -23,6 +23,25 @@ cmp -s "$T/links.before" "$T/links.after" ||
 	fail "links not restored: $(cat "$T/links.before") vs $(cat "$T/links.after")"
 grep -q 'resuming round 3' "$T/muxd.log" || fail "resume not logged"
 
+# The segments the killed daemon wrote through its mapping end where
+# their text ends: the zeros it had allocated ahead are cut off when the
+# next segment begins, so that standard players read them.
+for c in "$T"/state/captures/round03-*.1.cast; do
+	[ -e "$c" ] || fail "no second segment of a resumed round link"
+	first=${c%.1.cast}.cast
+	[ "$(tail -c 1 "$first" | od -An -tx1 | tr -d ' ')" = 0a ] ||
+		fail "$first does not end with its last line: $(tail -c 16 "$first" | od -c | head -2)"
+	grep -q '"resume [^"]* trimmed [0-9]*"' "$c" ||
+		fail "$c does not say what was trimmed: $(grep resume "$c")"
+	# asciinema reads a terminal of its own: script(1) gives it one.
+	script -qec "asciinema cat '$first'" /dev/null </dev/null \
+	    >/dev/null 2>"$T/cat.err" ||
+		fail "asciinema cat $first failed: $(tail -3 "$T/cat.err")"
+	"$ROOT/$B/transcripts/transcripts" verify "$first" "$c" >"$T/verify.out" 2>&1
+	grep -q 'torn\|NUL\|syntax' "$T/verify.out" &&
+		fail "verify finds the trimmed segment broken: $(cat "$T/verify.out")"
+done
+
 # The resumed links carry bytes (J1 compares E2 and C2 in round 3).
 side=$(mctl -j status | jq -r '.links[] | select(.entity == "E2") | .side')
 tty "$T/$(sport J1 "$side")" 'send:still judging\r\r' >/dev/null

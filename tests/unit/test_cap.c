@@ -515,6 +515,51 @@ test_garbage(void **state)
  * "what: strerror" (strerror alone without one), the place; errno is left
  * as found, and a NULL error is taken.
  */
+/*
+ * The unwritten tail of a capture whose writer died is cut off, and only
+ * that: what was written, a torn last line included, stays.
+ */
+static void
+test_file_trim(void **state)
+{
+	static const struct {
+		const char	*in;
+		size_t		 n;
+		const char	*out;
+		size_t		 nout;
+	} cases[] = {
+		{ "ab\n\0\0\0", 6, "ab\n", 3 },
+		{ "ab\ncd\0\0", 7, "ab\ncd", 5 },
+		{ "ab\n", 3, "ab\n", 3 },
+		{ "a\0b\n\0", 5, "a\0b\n", 4 },
+	};
+	char			 path[] = "/tmp/test_cap_trimXXXXXX", buf[16];
+	struct cap_error	 e;
+	int64_t			 cut;
+	size_t			 i;
+	ssize_t			 n;
+	int			 fd;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_true((fd = mkstemp(path)) != -1);
+		assert_int_equal(write(fd, cases[i].in, cases[i].n),
+		    (ssize_t)cases[i].n);
+		close(fd);
+		assert_int_equal(cap_file_trim(path, &cut, &e), CAP_OK);
+		assert_int_equal(cut, (int64_t)(cases[i].n - cases[i].nout));
+		assert_true((fd = open(path, O_RDONLY)) != -1);
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+		unlink(path);
+		memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+		assert_int_equal(n, (ssize_t)cases[i].nout);
+		assert_memory_equal(buf, cases[i].out, cases[i].nout);
+	}
+	assert_int_equal(cap_file_trim("/nonexistent/x.cast", &cut, &e),
+	    CAP_ESYS);
+}
+
 static void
 test_error_sys(void **state)
 {
@@ -549,6 +594,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_sys),
+		cmocka_unit_test(test_file_trim),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_header_segments),
 		cmocka_unit_test(test_writer_clamps),
