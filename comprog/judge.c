@@ -16,7 +16,7 @@
  *
  * By default (auto) comprog asks, each time the line comes up, with an
  * ENQ: muxd's judge terminal answers with an APC string saying whether it
- * echoes (TX_ANSWER_ECHO), and remote echo is taken; with no answer
+ * echoes ("ESC _ muxd echo ..."), and remote echo is taken; with no answer
  * within JUDGE_ASK_USEC, local echo, and the keys typed meanwhile are
  * echoed then.  Until then keys go out as with remote echo.  Answers are
  * taken out of what the line brings, wherever they come.
@@ -42,7 +42,7 @@
 #define JUDGE_TICK_USEC	100000	/* echo.c's expiry while keys wait */
 #define JUDGE_ASK_USEC	1000000	/* muxd's answer to ENQ comes by then */
 #define JUDGE_ANSWERMAX	64	/* the longest answer */
-#define JUDGE_APC	"\033_muxd"	/* an answer's beginning (TX_ANSWER) */
+#define JUDGE_APC	"\033_muxd"	/* an answer's beginning (muxd(8)) */
 
 static struct profile		 judge_p;	/* the charset may change */
 static const struct profile	*judge_prof = &judge_p;
@@ -273,7 +273,7 @@ judge_decide(enum profile_echo mode, const char *why)
  * Take muxd's answers out of what the line brought (out gets the rest, a
  * beginning of an answer is kept for the next read).  An answer is
  * "ESC _ muxd", words of printable ASCII each after a space, and "ESC \"
- * (TX_ANSWER_ECHO, TX_ANSWER, with "charset=NAME" from a newer muxd).
+ * ("echo" when muxd echoes; "charset=NAME" from a newer muxd).
  * For the last answer *answer gets the echo it asks for and *charset its
  * charset or -1; both are left when there is none.  Returns bytes in out.
  */

@@ -17,7 +17,7 @@
  * dropped, so nothing fed here can move the cursor or change the screen.
  * A line longer than PANE_LINEMAX cells is ended there.
  *
- * A cell knows the columns its character takes (view_width, muxd's
+ * A cell knows the columns its character takes (glyph_width, muxd's
  * model of the judge's screen): two for CJK and emoji, none for a
  * combining mark, which is drawn on the cell before it (a mark that
  * begins a line is drawn on a space of its own).  BS erases a character
@@ -259,14 +259,14 @@ pane_current_len(const struct pane *p)
 
 /*
  * The columns a character takes on the screen: 0, 1 or 2, as muxd's
- * model of the judge's screen counts them (view_width).
+ * model of the judge's screen counts them (glyph_width).
  */
 int
 pane_charwidth(unsigned int c)
 {
 	if (c < 0x80 || c > 0x10ffff)
 		return (1);
-	return (view_width(c));
+	return (glyph_width(c));
 }
 
 /*

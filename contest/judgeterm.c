@@ -89,7 +89,7 @@ static void
 judgeterm_convert(struct judgeterm *jt, const struct view_key *k,
     struct judgeterm_out *out)
 {
-	char		 tl[VIEW_TRANSLITMAX + 1];
+	char		 tl[GLYPH_TRANSLITMAX + 1];
 	unsigned char	 b;
 	size_t		 used;
 	unsigned int	 cp;
@@ -108,7 +108,7 @@ judgeterm_convert(struct judgeterm *jt, const struct view_key *k,
 		judgeterm_entity(out, (const char *)&b, 1);
 		return;
 	}
-	judgeterm_entity(out, tl, view_translit(cp, tl));
+	judgeterm_entity(out, tl, glyph_translit(cp, tl));
 }
 
 /*

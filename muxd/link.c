@@ -349,8 +349,7 @@ link_terminal_station(const struct port *p)
  * echoes the keys (comprog judge then shows muxd's echo alone) and how
  * the bytes read: the charset of the station's terminals, which muxd
  * converts every entity's text to, as in "ESC _ muxd echo charset=utf-8
- * ESC \" (TX_ANSWER_ECHO, or TX_ANSWER on a station with localecho, with
- * the charset before ST).
+ * ESC \" (without "echo" on a station with localecho).
  */
 static void
 link_answer(struct port *p, const unsigned char *buf, size_t n)

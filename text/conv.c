@@ -17,6 +17,13 @@
 
 #include "text.h"
 
+enum conv_seq {
+	CONV_SEQ_NONE,
+	CONV_SEQ_ESC,		/* after ESC */
+	CONV_SEQ_CSI,		/* ESC [ or 0x9b: up to a final byte */
+	CONV_SEQ_SS3		/* ESC O or 0x8f: one more byte */
+};
+
 /* Start reading a side's bytes. */
 void
 conv_init(struct conv *c)
@@ -61,4 +68,51 @@ size_t
 conv_tab(size_t col)
 {
 	return (CONV_TABSTOP - col % CONV_TABSTOP);
+}
+
+/*
+ * Follow the escape sequences of a judge's cursor and function keys
+ * (ESC [ ... final, ESC O x, ESC x; 0x9b and 0x8f on ISO-8859-1) in
+ * *seq (0 to begin); 1 when the byte belongs to one.
+ */
+int
+conv_keyseq(int *seq, enum cap_encoding cs, unsigned char c)
+{
+	switch (*seq) {
+	case CONV_SEQ_NONE:
+		if (c == 0x1b)
+			*seq = CONV_SEQ_ESC;
+		else if (c == 0x9b && cs == CAP_LATIN1)
+			*seq = CONV_SEQ_CSI;
+		else if (c == 0x8f && cs == CAP_LATIN1)
+			*seq = CONV_SEQ_SS3;
+		return (*seq != CONV_SEQ_NONE);
+	case CONV_SEQ_ESC:
+		if (c == '[')
+			*seq = CONV_SEQ_CSI;
+		else if (c == 'O')
+			*seq = CONV_SEQ_SS3;
+		else if (c >= 0x20 && c < 0x7f)
+			*seq = CONV_SEQ_NONE;	/* ESC x: Alt-x */
+		else
+			break;
+		return (1);
+	case CONV_SEQ_CSI:
+		if (c >= 0x20 && c < 0x40)
+			return (1);
+		if (c >= 0x40 && c < 0x7f) {
+			*seq = CONV_SEQ_NONE;
+			return (1);
+		}
+		break;
+	case CONV_SEQ_SS3:
+		if (c >= 0x20 && c < 0x7f) {
+			*seq = CONV_SEQ_NONE;
+			return (1);
+		}
+		break;
+	}
+	/* Anything else ends the sequence and counts on its own. */
+	*seq = CONV_SEQ_NONE;
+	return (conv_keyseq(seq, cs, c));
 }

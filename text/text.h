@@ -11,6 +11,7 @@
  *	utf8		UTF-8 read a character at a time
  *	filter		the control-sequence filter: an entity's bytes on
  *			their way to the judge's screen
+ *	glyph		a character read, its columns, its nearest ASCII
  *	conv		the 1996 convention's keys: line ends, erases,
  *			turn ends, tabs
  *	tx-line		the transcript line's escapes, the "@@nn"
@@ -133,6 +134,13 @@ int		 filter_pending(const struct filter *);
 const char	*filter_kind_name(enum filter_kind);
 const char	*filter_end_name(enum filter_end);
 
+/* glyph.c: characters, their columns, their nearest ASCII (pure) */
+#define GLYPH_TRANSLITMAX 8		/* nearest ASCII of a character */
+int		 glyph_read(enum cap_encoding, struct utf8 *, unsigned char,
+		    char *, size_t *, int *);
+int		 glyph_width(unsigned int);
+size_t		 glyph_translit(unsigned int, char *);
+
 /* conv.c */
 enum conv_key {
 	CONV_TEXT,	/* a character, or a control shown as text */
@@ -151,6 +159,7 @@ enum conv_key	 conv_key(struct conv *, int, unsigned char);
 int		 conv_ends_line(enum conv_key);
 #define CONV_TABSTOP	8
 size_t		 conv_tab(size_t);
+int		 conv_keyseq(int *, enum cap_encoding, unsigned char);
 
 /* tx-line.c */
 /*
@@ -161,12 +170,11 @@ size_t		 conv_tab(size_t);
  * A judge's ENQ is no text: it asks whether the far end of the line is
  * muxd's judge terminal (comprog judge asks, to take muxd's echo), and
  * muxd answers with an APC string, which terminals do not show, saying
- * whether it echoes.  The judge's terminal, the transcript and the
- * screen all leave the ENQ out.
+ * whether it echoes and the terminal's charset ("ESC _ muxd echo
+ * charset=utf-8 ESC \\", muxd(8)).  The judge's terminal, the transcript
+ * and the screen all leave the ENQ out.
  */
 #define TX_ENQ			0x05
-#define TX_ANSWER_ECHO		"\033_muxd echo\033\\"
-#define TX_ANSWER		"\033_muxd\033\\"
 enum tx_who { TX_JUDGE, TX_PROGRAM };
 enum tx_out_kind {
 	TX_OUT_LINE,	/* a screen line: who, judge, usec, text, len */
@@ -190,7 +198,6 @@ int		 tx_line_announced(const char *, size_t);
 #define VIEW_TEXTMAX	4096		/* bytes of a side's line */
 #define VIEW_LINEMAX	1024		/* bytes of a judge's line */
 #define VIEW_SHOWMAX	8448		/* most bytes for one key */
-#define VIEW_TRANSLITMAX 8		/* nearest ASCII of a character */
 #define VIEW_OUTLEN(n)	((n) * 32 + 2 * VIEW_SHOWMAX)	/* ... for n output */
 #define VIEW_PROMPT	0x1		/* the 1996 prompt and echo */
 #define VIEW_LOCALECHO	0x2		/* the terminal echoes the keys */
@@ -265,7 +272,6 @@ void		 view_init(struct view *, int, int, enum cap_encoding, int,
 void		 view_midline(struct view *);
 void		 view_charset(struct view *, enum cap_encoding);
 void		 view_terminal(struct view *, enum cap_encoding);
-size_t		 view_translit(unsigned int, char *);
 size_t		 view_prompt(struct view *, char *);
 size_t		 view_key(struct view *, unsigned char, int64_t,
 		    struct view_key *, char *);
@@ -277,6 +283,5 @@ int		 view_atstart(const struct view *);
 int		 view_shown(const struct view *);
 int		 view_typed(const struct view *);
 size_t		 view_drawn(const struct view *);
-int		 view_width(unsigned int);
 
 #endif /* TEXT_H */

@@ -64,21 +64,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <utf8proc.h>
-
 #include "text.h"
 
-#define VIEW_BS		0x08
 #define VIEW_BEL	0x07
 #define VIEW_TAB	0x09
-#define VIEW_ESC	0x1b
 
-enum view_keyseq {
-	VIEW_SEQ_NONE,
-	VIEW_SEQ_ESC,		/* after ESC */
-	VIEW_SEQ_CSI,		/* ESC [ or 0x9b: up to a final byte */
-	VIEW_SEQ_SS3		/* ESC O or 0x8f: one more byte */
-};
 
 static void	view_put(struct view *, const void *, size_t);
 static void	view_puts(struct view *, const char *);
@@ -97,9 +87,6 @@ static int	view_add(struct view *, struct view_side *, const char *,
 		    size_t, int, int64_t);
 static void	view_erase(struct view *, struct view_side *, int);
 static int	view_risky(const struct view_side *, const struct view_cell *);
-static int	view_char(enum cap_encoding, struct utf8 *, unsigned char,
-		    char *, size_t *, int *);
-static int	view_keyseq(struct view *, unsigned char);
 static void	view_line_end(struct view *, int, struct view_key *);
 static void	view_entity_text(struct view *, const char *, size_t, int,
 		    int64_t);
@@ -145,84 +132,12 @@ view_charset(struct view *v, enum cap_encoding charset)
 /*
  * Say the judge's terminal reads another character set than the link:
  * its keys are read, and the screen written, in that one; a character it
- * lacks is shown (and recorded) as its nearest ASCII (view_translit).
+ * lacks is shown (and recorded) as its nearest ASCII (glyph_translit).
  */
 void
 view_terminal(struct view *v, enum cap_encoding charset)
 {
 	v->tcharset = charset;
-}
-
-/*
- * Write the nearest ASCII of a character above U+00FF into out (at most
- * VIEW_TRANSLITMAX bytes and a NUL): utf8proc's compatibility form with
- * marks stripped and lookalikes lumped (U+2019 ', U+2014 -, U+2026 ...,
- * U+0151 o), then the quotes it leaves, else "?".  Returns its length.
- * The same everywhere, whatever the locale, so that render is the live
- * transcript.
- */
-size_t
-view_translit(unsigned int cp, char *out)
-{
-	static const struct {
-		unsigned int	 cp;
-		const char	*s;
-	} more[] = {
-		{ 0x201c, "\"" }, { 0x201d, "\"" }, { 0x201e, "\"" },
-		{ 0x201f, "\"" }, { 0x2022, "*" }, { 0x20ac, "EUR" },
-	};
-	utf8proc_uint8_t	 in[8], *m = NULL;
-	utf8proc_ssize_t	 k, n;
-	size_t			 i;
-
-	for (i = 0; i < sizeof(more) / sizeof(more[0]); i++)
-		if (more[i].cp == cp) {
-			strcpy(out, more[i].s);
-			return (strlen(out));
-		}
-	k = utf8proc_encode_char((utf8proc_int32_t)cp, in);
-	n = utf8proc_map(in, k, &m, UTF8PROC_COMPAT | UTF8PROC_COMPOSE |
-	    UTF8PROC_LUMP | UTF8PROC_STRIPMARK);
-	if (n > 0 && (size_t)n <= VIEW_TRANSLITMAX) {
-		for (i = 0; i < (size_t)n; i++)
-			if (m[i] < 0x20 || m[i] >= 0x7f)
-				break;
-		if (i == (size_t)n) {
-			memcpy(out, m, (size_t)n);
-			out[n] = '\0';
-			free(m);
-			return ((size_t)n);
-		}
-	}
-	free(m);
-	strcpy(out, "?");
-	return (1);
-}
-
-/*
- * The columns a character takes: 0 (it joins the one before), 1 or 2.
- * utf8proc's East Asian widths, with the terminals' (wcwidth's) reading
- * of the marks: a nonspacing or enclosing mark, a format character and a
- * Hangul vowel or final consonant (a syllable's jamo) join; a spacing
- * mark, the soft hyphen and the prepended concatenation marks (U+0600)
- * take a column of their own.
- */
-int
-view_width(unsigned int cp)
-{
-	utf8proc_category_t	c = utf8proc_category((utf8proc_int32_t)cp);
-	int			w = utf8proc_charwidth((utf8proc_int32_t)cp);
-
-	if ((cp >= 0x1160 && cp <= 0x11ff) || (cp >= 0xd7b0 && cp <= 0xd7ff))
-		return (0);
-	if (c == UTF8PROC_CATEGORY_MN || c == UTF8PROC_CATEGORY_ME)
-		return (0);
-	if (c == UTF8PROC_CATEGORY_CF && cp != 0xad &&
-	    !(cp >= 0x600 && cp <= 0x605) && cp != 0x6dd && cp != 0x70f &&
-	    cp != 0x890 && cp != 0x891 && cp != 0x8e2 && cp != 0x110bd &&
-	    cp != 0x110cd)
-		return (0);
-	return (w < 1 ? 1 : w > 2 ? 2 : w);
 }
 
 /*
@@ -615,61 +530,12 @@ view_risky(const struct view_side *s, const struct view_cell *c)
 	return (c->w == 2 || utf8_len(p[0]) != c->n);
 }
 
-/*
- * Read a byte of a character: 1 with its text (UTF-8, a backslash
- * doubled, what is no character as \xHH) in rep, *n bytes, *w columns
- * (-1: a mark), 0 while a character is begun.
- */
-static int
-view_char(enum cap_encoding cs, struct utf8 *u, unsigned char b, char *rep,
-    size_t *n, int *w)
-{
-	enum utf8_step	step;
-	size_t		i;
-	int		cw;
-
-	if (b < 0x80 || cs == CAP_LATIN1) {
-		if (b == '\\') {
-			memcpy(rep, "\\\\", 2);
-			*n = 2;
-			*w = 1;
-		} else if ((b >= 0x20 && b < 0x7f)) {
-			rep[0] = (char)b;
-			*n = 1;
-			*w = 1;
-		} else if (b >= 0xa0) {
-			rep[0] = (char)(0xc0 | (b >> 6));
-			rep[1] = (char)(0x80 | (b & 0x3f));
-			*n = 2;
-			*w = 1;
-		} else {
-			*n = tx_line_escape(rep, b);
-			*w = (int)*n;
-		}
-		return (1);
-	}
-	if ((step = utf8_byte(u, b)) == UTF8_MORE)
-		return (0);
-	if (step == UTF8_CHAR && u->cp >= 0xa0) {
-		memcpy(rep, u->b, u->n);
-		*n = u->n;
-		cw = view_width(u->cp);
-		*w = cw > 0 ? cw : -1;
-		return (1);
-	}
-	*n = 0;
-	for (i = 0; i < u->n; i++)
-		*n += tx_line_escape(rep + *n, u->b[i]);
-	*w = (int)*n;
-	return (1);
-}
-
 /* The entity's text cell: the judge's line off while it is written. */
 static void
 view_entity_text(struct view *v, const char *rep, size_t n, int w,
     int64_t usec)
 {
-	char		 tl[VIEW_TRANSLITMAX + 1];
+	char		 tl[GLYPH_TRANSLITMAX + 1];
 	size_t		 used;
 	unsigned int	 cp;
 
@@ -678,7 +544,7 @@ view_entity_text(struct view *v, const char *rep, size_t n, int w,
 		/* The terminal has no such character: its nearest. */
 		if (w < 0)
 			return;		/* a mark: nothing to show */
-		n = view_translit(cp, tl);
+		n = glyph_translit(cp, tl);
 		rep = tl;
 		w = (int)n;
 	}
@@ -728,7 +594,7 @@ view_output(struct view *v, const unsigned char *p, size_t n, int64_t usec,
 	for (i = 0; i < n; i++) {
 		key = conv_key(&v->econv, 0, p[i]);
 		if (v->eu8.held && !utf8_cont(p[i]) &&
-		    view_char(v->charset, &v->eu8, p[i], rep, &m, &w))
+		    glyph_read(v->charset, &v->eu8, p[i], rep, &m, &w))
 			view_entity_text(v, rep, m, w, usec);	/* cut off */
 		if (key == CONV_EOL_HALF)
 			continue;
@@ -770,7 +636,7 @@ view_output(struct view *v, const unsigned char *p, size_t n, int64_t usec,
 			view_entity_text(v, rep, k, (int)k, usec);
 			continue;
 		}
-		if (view_char(v->charset, &v->eu8, p[i], rep, &m, &w))
+		if (glyph_read(v->charset, &v->eu8, p[i], rep, &m, &w))
 			view_entity_text(v, rep, m, w, usec);
 	}
 	/*
@@ -799,52 +665,6 @@ view_prompt(struct view *v, char *out)
 		view_show(v);
 	v->o = NULL;
 	return (v->olen);
-}
-
-/*
- * Follow the escape sequences of cursor and function keys; 1 when the
- * byte belongs to one (it is dropped).
- */
-static int
-view_keyseq(struct view *v, unsigned char c)
-{
-	switch (v->seq) {
-	case VIEW_SEQ_NONE:
-		if (c == VIEW_ESC)
-			v->seq = VIEW_SEQ_ESC;
-		else if (c == 0x9b && v->tcharset == CAP_LATIN1)
-			v->seq = VIEW_SEQ_CSI;
-		else if (c == 0x8f && v->tcharset == CAP_LATIN1)
-			v->seq = VIEW_SEQ_SS3;
-		return (v->seq != VIEW_SEQ_NONE);
-	case VIEW_SEQ_ESC:
-		if (c == '[')
-			v->seq = VIEW_SEQ_CSI;
-		else if (c == 'O')
-			v->seq = VIEW_SEQ_SS3;
-		else if (c >= 0x20 && c < 0x7f)
-			v->seq = VIEW_SEQ_NONE;	/* ESC x: Alt-x */
-		else
-			break;
-		return (1);
-	case VIEW_SEQ_CSI:
-		if (c >= 0x20 && c < 0x40)
-			return (1);
-		if (c >= 0x40 && c < 0x7f) {
-			v->seq = VIEW_SEQ_NONE;
-			return (1);
-		}
-		break;
-	case VIEW_SEQ_SS3:
-		if (c >= 0x20 && c < 0x7f) {
-			v->seq = VIEW_SEQ_NONE;
-			return (1);
-		}
-		break;
-	}
-	/* Anything else ends the sequence and counts on its own. */
-	v->seq = VIEW_SEQ_NONE;
-	return (view_keyseq(v, c));
 }
 
 /*
@@ -919,24 +739,24 @@ view_key(struct view *v, unsigned char c, int64_t usec, struct view_key *k,
 	if (v->ju8.held && !utf8_cont(c))
 		(void)utf8_byte(&v->ju8, c);	/* a beginning cut off */
 	if (key == CONV_EOL_HALF) {
-		v->seq = VIEW_SEQ_NONE;
+		v->seq = 0;
 		k->kind = VIEW_KEY_EOL_HALF;
 		goto done;
 	}
 	if (conv_ends_line(key)) {
-		v->seq = VIEW_SEQ_NONE;
+		v->seq = 0;
 		k->kind = VIEW_KEY_EOL;
 		view_line_end(v, key == CONV_TURN, k);
 		goto done;
 	}
 	if (key == CONV_ERASE) {
-		v->seq = VIEW_SEQ_NONE;
+		v->seq = 0;
 		k->kind = VIEW_KEY_ERASE;
 		if (v->jl.ncell > 0)
 			view_erase(v, &v->jl, v->shown && v->keyecho);
 		goto done;
 	}
-	if (view_keyseq(v, c) || (c < 0x20 && c != VIEW_TAB) ||
+	if (conv_keyseq(&v->seq, v->tcharset, c) || (c < 0x20 && c != VIEW_TAB) ||
 	    (c >= 0x7f && c < 0xa0 && v->tcharset == CAP_LATIN1)) {
 		k->kind = VIEW_KEY_DROP;
 		goto done;
@@ -948,7 +768,7 @@ view_key(struct view *v, unsigned char c, int64_t usec, struct view_key *k,
 		memset(rep, ' ', t);
 		n = t;
 		w = (int)t;
-	} else if (!view_char(v->tcharset, &v->ju8, c, rep, &n, &w)) {
+	} else if (!glyph_read(v->tcharset, &v->ju8, c, rep, &n, &w)) {
 		k->kind = VIEW_KEY_PART;	/* a character begun */
 		goto done;
 	} else if (c >= 0x80 && rep[0] == '\\') {
