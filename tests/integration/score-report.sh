@@ -44,11 +44,16 @@ jq -R -s 'split("\n") | map(select(length > 0) | split(",")) | .[0] as $h |
 jq -e '.winner == "E2" and .medal == "silver" and (.entities | length) == 8 and
     (.entities[] | select(.entity == "E2") | .score == 2 and (.values | length) == 4)' "$T/out.json" >/dev/null ||
 	fail "score -j: $(cat "$T/out.json")"
-# A pair that does not make 100: told with its line, the rest scored.
+# A pair that does not make 100: told with its line and status 3, no
+# winner; with -p the rest scored, marked partial.
 sed -i '2s/,40$/,45/' "$T/b.csv"
-"$TX" score -r 2004 "$T/b.csv" >"$T/out" 2>"$T/err" && fail "a bad ballot passed"
+rc=0; "$TX" score -r 2004 "$T/b.csv" >"$T/out" 2>"$T/err" || rc=$?
+[ $rc = 3 ] || fail "a bad ballot: status $rc"
 grep -q "b.csv:2: J1: E1 45 and C1 60 do not make 100 (rule 15)" "$T/err" || fail "score: $(cat "$T/err")"
-grep -q '^winner: E2' "$T/out" || fail "the rest was not scored: $(cat "$T/out")"
+grep -q '^winner' "$T/out" && fail "a winner on incomplete ballots: $(cat "$T/out")"
+rc=0; "$TX" score -p -r 2004 "$T/b.csv" >"$T/out" 2>"$T/err" || rc=$?
+[ $rc = 3 ] || fail "a bad ballot, -p: status $rc"
+grep -q '^winner: E2, silver medal (partial)$' "$T/out" || fail "the rest was not scored: $(cat "$T/out")"
 
 # 2003: means and the silver rule.
 printf 'judge,entity,kind,rating\nJ1,E1,entry,4\nJ2,E1,entry,3.5\nJ1,C1,confederate,3.75\nJ2,C1,confederate,3.75\nJ1,E2,entry,1\nJ2,E2,entry,0\n' >"$T/r03.csv"
