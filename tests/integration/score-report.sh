@@ -129,6 +129,15 @@ rc=0; "$TX" score -j -r 2004 -c "$CONF" "$T/bad.csv" >"$T/out.json" 2>/dev/null 
 [ $rc = 3 ] && jq -e '.winner == null and .errors == 3' "$T/out.json" >/dev/null ||
 	fail "-j, no -p: status $rc: $(cat "$T/out.json")"
 
+# The same schedule as pair lines in the ballots file, no -c: the removed
+# ballot told at the same line.
+{ sed -n 's/^\([0-9]*\),\([0-9]*\),\(E[0-9]\),entry,\(C[0-9]\),.*/pair,\1,\2,\3,\4/p' "$T/room.csv"
+  sed '17d' "$T/room.csv"; } >"$T/bad.csv"
+[ "$(grep -c '^pair,' "$T/bad.csv")" = 16 ] || fail "pair lines: $(cat "$T/bad.csv")"
+rc=0; "$TX" score -r 2004 "$T/bad.csv" >"$T/out" 2>"$T/err" || rc=$?
+[ $rc = 3 ] && grep -qF "bad.csv:32: round 3: no ballot of judge 04 on C4, met with E3 (the pairs of $T/bad.csv)" "$T/err" ||
+	fail "pair lines: status $rc: $(cat "$T/err")"
+
 # The Long Now room (contrib/examples/longnow.conf): its trial as the
 # committee enters it, then a judge who ranks two candidates 3.
 LCONF=$ROOT/contrib/examples/longnow.conf
