@@ -2,7 +2,9 @@
  * Scoring the contests of the rule texts from their ballots
  * (score-ballots.c), pure: the result says who won, which medal, and
  * which rule decided; what the ballots get wrong is a finding with the
- * ballot's line.
+ * ballot's line.  Before a rule scores, the ballots are checked against
+ * the schedule (score-check.c): the ballots it finds in error are left
+ * out, and every entity a finding concerns is marked partial.
  *
  * 2004 (rules 12-15 and the scoring of the Final Four): each judge
  * apportions 100 points between the two terminals of a pair, one at
@@ -23,7 +25,8 @@
  * arithmetic means, sorted, rank them all.  The highest ranked entry
  * wins: silver when no confederate is ranked higher (equal placing
  * allowed), else bronze.  A tie for first place goes to the judges
- * (rule 50, then a coin): said, not decided.  A rating of 0 ("partner
+ * (rule 50, then a coin): said, not decided.  An entity rated by fewer
+ * judges than another is a finding: its mean is not like theirs.  A rating of 0 ("partner
  * not accessible, or severe system malfunction") counts in the mean, as
  * the text makes no exception.
  *
