@@ -93,7 +93,8 @@ INC_muxctl = -Imuxctl -Iprotocol
 INC_muxweb = -Imuxweb -Iprotocol
 INC_comprog = -Icomprog -Iline -Icontest -Iconf -Iprotocol -Icapture -Itext
 INC_udev = -Iudev -Iconf -Iline -Iprotocol
-INC_transcripts = -Itranscripts -Iscore -Icapture -Itext
+INC_transcripts = -Itranscripts -Iconf -Iline -Icontest -Iprotocol -Iscore \
+	-Icapture -Itext
 INC_ALL = -Iline -Icontest -Iconf -Iprotocol -Itranscripts -Iscore -Icapture \
 	-Itext
 
@@ -247,8 +248,7 @@ $(COMPROG): $(COMPROG_SRCS:%.c=$(B)/%.o) $(CONF_LIBS)
 $(TX_LIB): $(TX_LIB_SRCS:%.c=$(B)/%.o)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB) $(LIB_SCORE) \
-    $(LIB_CAPTURE) $(LIB_TEXT)
+$(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB) $(CONF_LIBS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
 
 # A fuzzer is built from its harness and the libraries' sources (text,
@@ -282,7 +282,7 @@ $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
 # layers below it, as the unit tests are.
 $(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c $(wildcard conf/*.c) \
     line/addr.c $(wildcard contest/*.c) protocol/protocol.c $(TEXT_SRCS) \
-    score/score.c capture/finding.c $(wildcard conf/*.h)
+    score/score.c score/score-check.c capture/finding.c $(wildcard conf/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 

@@ -17,6 +17,13 @@
  *
  * Every bad value is a finding with its line (CSV) or its index (JSON)
  * and the ballot is left out; the rest is read.
+ *
+ * The file may list the pairs that met, the schedule the ballots are
+ * checked against (score-check.c) when no configuration gives it: in CSV
+ * a line "pair,ROUND,JUDGE,ENTITY,VS" anywhere (VS empty for a single
+ * interview; "pair" is no judge's name then), in JSON an object
+ * { "pairs": [ { "round", "judge", "entity", "vs" } ... ], "ballots":
+ * [ ... ] }.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -39,9 +46,13 @@ static int	score_field(struct score_ballots *, struct score_ballot *,
 		    int, const char *, unsigned long);
 static int	score_push(struct score_ballots *, const struct score_ballot *);
 static int	score_csv_split(char *, char **, int);
+static int	score_csv_pair(struct score_ballots *, char **, int,
+		    unsigned long);
+static int	score_name_ok(const char *);
 static enum cap_err score_read_csv(char *, struct score_ballots *);
 static enum cap_err score_read_json(const char *, size_t,
 		    struct score_ballots *);
+static int	score_json_pair(struct score_ballots *, json_t *, size_t);
 
 /* Start an empty set of ballots. */
 void
@@ -55,6 +66,7 @@ void
 score_ballots_free(struct score_ballots *bs)
 {
 	free(bs->v);
+	free(bs->pair);
 	finding_free(&bs->findings);
 	memset(bs, 0, sizeof(*bs));
 }
@@ -86,6 +98,77 @@ score_push(struct score_ballots *bs, const struct score_ballot *b)
 		bs->cap = n;
 	}
 	bs->v[bs->n++] = *b;
+	return (0);
+}
+
+/* A name a ballot may give: not empty, not too long, no " < > &. */
+static int
+score_name_ok(const char *v)
+{
+	return (*v != '\0' && strlen(v) < SCORE_NAME &&
+	    strpbrk(v, "\"<>&") == NULL);
+}
+
+/*
+ * Keep a pair that met: judge met a and b (b "" or NULL: a alone) in
+ * round; line in the ballots file, or 0.  -1 when out of memory.
+ */
+int
+score_pair_add(struct score_ballots *bs, int round, const char *judge,
+    const char *a, const char *b, enum score_kind ka, enum score_kind kb,
+    unsigned long line)
+{
+	struct score_pair	*v, *p;
+	size_t			 n;
+
+	if (bs->npair == bs->cappair) {
+		n = bs->cappair == 0 ? 32 : bs->cappair * 2;
+		if ((v = reallocarray(bs->pair, n, sizeof(*v))) == NULL)
+			return (-1);
+		bs->pair = v;
+		bs->cappair = n;
+	}
+	p = &bs->pair[bs->npair++];
+	memset(p, 0, sizeof(*p));
+	p->round = round;
+	snprintf(p->judge, sizeof(p->judge), "%s", judge);
+	snprintf(p->a, sizeof(p->a), "%s", a);
+	snprintf(p->b, sizeof(p->b), "%s", b != NULL ? b : "");
+	p->kind[0] = ka;
+	p->kind[1] = kb;
+	p->line = line;
+	bs->scheduled = 1;
+	return (0);
+}
+
+/*
+ * Take a CSV line "pair,ROUND,JUDGE,ENTITY[,VS]" (n fields in f): 0, 1
+ * when it is bad (a finding), -1 when out of memory.
+ */
+static int
+score_csv_pair(struct score_ballots *bs, char **f, int n, unsigned long ln)
+{
+	char	*end;
+	long	 round;
+	int	 i;
+
+	for (i = 1; i < n; i++) {
+		while (isspace((unsigned char)*f[i]))
+			f[i]++;
+		f[i][strcspn(f[i], " \t")] = '\0';
+	}
+	errno = 0;
+	round = n >= 2 ? strtol(f[1], &end, 10) : -1;
+	if (n < 4 || n > 5 || errno != 0 || *f[1] == '\0' || *end != '\0' ||
+	    round < 0 || round > 9999 || !score_name_ok(f[2]) ||
+	    !score_name_ok(f[3]) || (n == 5 && *f[4] != '\0' &&
+	    !score_name_ok(f[4])))
+		return (score_note(&bs->findings, ln, "a pair line is "
+		    "pair,ROUND,JUDGE,ENTITY,VS (VS empty for one alone)") ==
+		    -1 ? -1 : 1);
+	if (score_pair_add(bs, (int)round, f[2], f[3], n == 5 ? f[4] : "",
+	    SCORE_UNKNOWN, SCORE_UNKNOWN, ln) == -1)
+		return (-1);
 	return (0);
 }
 
@@ -202,6 +285,11 @@ score_read_csv(char *text, struct score_ballots *bs)
 		if (*line == '\0' || *line == '#')
 			continue;
 		n = score_csv_split(line, f, SCORE_COLS + 1);
+		if (strcmp(f[0], "pair") == 0) {
+			if (score_csv_pair(bs, f, n, ln) == -1)
+				return (CAP_ENOMEM);
+			continue;
+		}
 		if (nh == -1) {
 			if (n > SCORE_COLS) {
 				score_note(fl, ln, "more than %d columns",
@@ -256,25 +344,63 @@ score_read_csv(char *text, struct score_ballots *bs)
 	return (CAP_OK);
 }
 
-/* Read JSON ballots: an array of objects. */
+/*
+ * Take a JSON pair, { "round", "judge", "entity", "vs" }, the i-th: 0, 1
+ * when it is bad (a finding), -1 when out of memory.
+ */
+static int
+score_json_pair(struct score_ballots *bs, json_t *o, size_t i)
+{
+	json_t		*r = json_object_get(o, "round");
+	const char	*j, *e, *vs;
+	json_int_t	 round = 0;
+
+	j = json_string_value(json_object_get(o, "judge"));
+	e = json_string_value(json_object_get(o, "entity"));
+	vs = json_string_value(json_object_get(o, "vs"));
+	if (json_is_integer(r))
+		round = json_integer_value(r);
+	else if (json_is_string(r))
+		round = strtol(json_string_value(r), NULL, 10);
+	if (!json_is_object(o) || j == NULL || e == NULL || round < 0 ||
+	    round > 9999 || !score_name_ok(j) || !score_name_ok(e) ||
+	    (vs != NULL && *vs != '\0' && !score_name_ok(vs)))
+		return (score_note(&bs->findings, i, "pair %zu: a pair is "
+		    "{ \"round\", \"judge\", \"entity\", \"vs\" }", i) ==
+		    -1 ? -1 : 1);
+	return (score_pair_add(bs, (int)round, j, e, vs, SCORE_UNKNOWN,
+	    SCORE_UNKNOWN, i));
+}
+
+/* Read JSON ballots: an array of objects, or one with pairs. */
 static enum cap_err
 score_read_json(const char *text, size_t len, struct score_ballots *bs)
 {
 	struct finding_list	*fl = &bs->findings;
 	struct score_ballot	 b;
 	json_error_t		 je;
-	json_t			*a, *o, *v;
+	json_t			*top, *a, *ps = NULL, *o, *v;
 	const char		*key;
 	char			 buf[64];
 	size_t			 i;
 	int			 k, bad, r;
 
-	if ((a = json_loadb(text, len, 0, &je)) == NULL ||
-	    !json_is_array(a)) {
-		score_note(fl, a == NULL ? (unsigned long)je.line : 1, "%s",
-		    a == NULL ? je.text : "not an array of ballots");
-		json_decref(a);
+	if ((top = json_loadb(text, len, 0, &je)) == NULL ||
+	    (a = json_is_object(top) ? json_object_get(top, "ballots") :
+	    top) == NULL || !json_is_array(a) || (json_is_object(top) &&
+	    (ps = json_object_get(top, "pairs")) != NULL &&
+	    !json_is_array(ps))) {
+		score_note(fl, top == NULL ? (unsigned long)je.line : 1, "%s",
+		    top == NULL ? je.text : "not an array of ballots, or an "
+		    "object of \"ballots\" and \"pairs\" arrays");
+		json_decref(top);
 		return (CAP_ESYNTAX);
+	}
+	json_array_foreach(ps, i, o) {
+		if ((r = score_json_pair(bs, o, i + 1)) == -1) {
+			json_decref(top);
+			return (CAP_ENOMEM);
+		}
 	}
 	json_array_foreach(a, i, o) {
 		score_ballot_init(&b);
@@ -302,7 +428,7 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 				r = score_note(fl, i + 1, "ballot %zu: %s is "
 				    "not a string or a number", i + 1, key);
 			if (r == -1) {
-				json_decref(a);
+				json_decref(top);
 				return (CAP_ENOMEM);
 			}
 			bad |= r != 0 || k == SCORE_COLS;
@@ -315,11 +441,11 @@ score_read_json(const char *text, size_t len, struct score_ballots *bs)
 			continue;
 		}
 		if (score_push(bs, &b) == -1) {
-			json_decref(a);
+			json_decref(top);
 			return (CAP_ENOMEM);
 		}
 	}
-	json_decref(a);
+	json_decref(top);
 	return (CAP_OK);
 }
 

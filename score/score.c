@@ -2,7 +2,9 @@
  * Scoring the contests of the rule texts from their ballots
  * (score-ballots.c), pure: the result says who won, which medal, and
  * which rule decided; what the ballots get wrong is a finding with the
- * ballot's line.
+ * ballot's line.  Before a rule scores, the ballots are checked against
+ * the schedule (score-check.c): the ballots it finds in error are left
+ * out, and every entity a finding concerns is marked partial.
  *
  * 2004 (rules 12-15 and the scoring of the Final Four): each judge
  * apportions 100 points between the two terminals of a pair, one at
@@ -23,7 +25,8 @@
  * arithmetic means, sorted, rank them all.  The highest ranked entry
  * wins: silver when no confederate is ranked higher (equal placing
  * allowed), else bronze.  A tie for first place goes to the judges
- * (rule 50, then a coin): said, not decided.  A rating of 0 ("partner
+ * (rule 50, then a coin): said, not decided.  An entity rated by fewer
+ * judges than another is a finding: its mean is not like theirs.  A rating of 0 ("partner
  * not accessible, or severe system malfunction") counts in the mean, as
  * the text makes no exception.
  *
@@ -60,6 +63,7 @@ static void	score_2009(const struct score_ballots *, struct score_result *);
 static void	score_2003(const struct score_ballots *, struct score_result *);
 static void	score_longnow(const struct score_ballots *,
 		    struct score_result *);
+static void	score_flag(struct score_result *, const char *);
 
 /* Read a rule's name: 0, or -1 when it is none. */
 int
@@ -103,13 +107,21 @@ score_note(struct finding_list *fl, unsigned long line, const char *fmt, ...)
 static struct score_entity *
 score_entity(struct score_result *res, const struct score_ballot *b)
 {
+	return (score_result_entity(res, b->entity, b->kind));
+}
+
+/* The result's entry for an entity (added when new); NULL out of memory. */
+struct score_entity *
+score_result_entity(struct score_result *res, const char *name,
+    enum score_kind kind)
+{
 	struct score_entity	*e;
 	size_t			 i, n;
 
 	for (i = 0; i < res->n; i++)
-		if (strcmp(res->e[i].name, b->entity) == 0) {
+		if (strcmp(res->e[i].name, name) == 0) {
 			if (res->e[i].kind == SCORE_UNKNOWN)
-				res->e[i].kind = b->kind;
+				res->e[i].kind = kind;
 			return (&res->e[i]);
 		}
 	if (res->n == res->cap) {
@@ -121,8 +133,8 @@ score_entity(struct score_result *res, const struct score_ballot *b)
 	}
 	e = &res->e[res->n++];
 	memset(e, 0, sizeof(*e));
-	snprintf(e->name, sizeof(e->name), "%s", b->entity);
-	e->kind = b->kind;
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->kind = kind;
 	e->tiebreak = NAN;
 	return (e);
 }
@@ -194,7 +206,7 @@ score_top(struct score_result *res, size_t *top)
 	size_t	i, n = 0;
 
 	for (i = 0; i < res->n; i++) {
-		if (res->e[i].kind != SCORE_ENTRY)
+		if (res->e[i].kind != SCORE_ENTRY || res->e[i].nballot == 0)
 			continue;
 		if (n == 0 || res->e[i].score > res->e[*top].score) {
 			*top = i;
@@ -216,7 +228,7 @@ score_break(struct score_result *res, size_t top, size_t *win)
 	double	best = -INFINITY;
 
 	for (i = 0; i < res->n; i++) {
-		if (res->e[i].kind != SCORE_ENTRY ||
+		if (res->e[i].kind != SCORE_ENTRY || res->e[i].nballot == 0 ||
 		    res->e[i].score != res->e[top].score ||
 		    isnan(res->e[i].tiebreak))
 			continue;
@@ -238,7 +250,7 @@ score_tied(struct score_result *res, size_t top, const char *prefix)
 
 	k = (size_t)snprintf(res->decided, sizeof(res->decided), "%s", prefix);
 	for (i = 0; i < res->n && k < sizeof(res->decided); i++)
-		if (res->e[i].kind == SCORE_ENTRY &&
+		if (res->e[i].kind == SCORE_ENTRY && res->e[i].nballot > 0 &&
 		    res->e[i].score == res->e[top].score)
 			k += (size_t)snprintf(res->decided + k,
 			    sizeof(res->decided) - k, " %s", res->e[i].name);
@@ -372,13 +384,6 @@ score_2009(const struct score_ballots *bs, struct score_result *res)
 			score_note(fl, b->line, "%s ranks %s, whom it took for "
 			    "the human: only those it did not are ranked",
 			    b->judge, b->entity);
-		for (j = 0; j < i && !isnan(b->rank); j++)
-			if (strcmp(bs->v[j].judge, b->judge) == 0 &&
-			    bs->v[j].rank == b->rank &&
-			    strcmp(bs->v[j].entity, b->entity) != 0)
-				score_note(fl, b->line, "%s gives rank %g to "
-				    "both %s and %s", b->judge, b->rank,
-				    bs->v[j].entity, b->entity);
 	}
 	/* The mean rank from the judges who took each for the machine. */
 	for (i = 0; i < res->n; i++) {
@@ -405,7 +410,8 @@ score_2003(const struct score_ballots *bs, struct score_result *res)
 	struct finding_list		*fl = &res->findings;
 	const struct score_ballot	*b;
 	struct score_entity		*e;
-	size_t				 i, top, ntop;
+	size_t				 i, k, top, ntop, most;
+	unsigned long			 line;
 
 	for (i = 0; i < bs->n; i++) {
 		b = &bs->v[i];
@@ -424,6 +430,23 @@ score_2003(const struct score_ballots *bs, struct score_result *res)
 	for (i = 0; i < res->n; i++)
 		res->e[i].score = res->e[i].nballot > 0 ? res->e[i].tiebreak /
 		    (double)res->e[i].nballot : 0;
+	/* A mean over fewer ratings than the others' is not like theirs. */
+	for (i = 0, most = 0; i < res->n; i++)
+		if (res->e[i].nballot > most)
+			most = res->e[i].nballot;
+	for (i = 0; i < res->n; i++) {
+		e = &res->e[i];
+		if (e->nballot == most)
+			continue;
+		for (k = 0, line = 0; k < bs->n && line == 0; k++)
+			if (strcmp(bs->v[k].entity, e->name) == 0 &&
+			    !isnan(bs->v[k].rating))
+				line = bs->v[k].line;
+		score_note(fl, line, "%s is rated by %zu judge%s, others by "
+		    "%zu: its mean is over fewer ratings", e->name,
+		    e->nballot, e->nballot == 1 ? "" : "s", most);
+		e->partial = 1;
+	}
 	for (i = 0; i < res->n; i++)
 		res->e[i].tiebreak = NAN;
 	if ((ntop = score_top(res, &top)) == 0) {
@@ -549,22 +572,74 @@ void
 score_run(enum score_rule rule, const struct score_ballots *bs,
     struct score_result *res)
 {
+	struct score_ballots	 kept;
+	unsigned char		*keep;
+	size_t			 i, k, nf;
+
 	memset(res, 0, sizeof(*res));
 	res->rule = rule;
+	memset(&kept, 0, sizeof(kept));
+	if ((keep = malloc(bs->n + 1)) == NULL || (kept.v =
+	    reallocarray(NULL, bs->n + 1, sizeof(*kept.v))) == NULL) {
+		free(keep);
+		score_note(&res->findings, 0, "out of memory");
+		return;
+	}
+	/* The entities in the order of their ballots, then the checks. */
+	memset(keep, 1, bs->n + 1);
+	for (i = 0; i < bs->n; i++)
+		if (score_entity(res, &bs->v[i]) == NULL)
+			break;
+	if (i < bs->n || score_check(rule, bs, keep, res) == -1)
+		score_note(&res->findings, 0, "out of memory");
+	for (i = 0; i < bs->n; i++)
+		if (keep[i])
+			kept.v[kept.n++] = bs->v[i];
+	nf = res->findings.n;
 	switch (rule) {
 	case SCORE_2004:
-		score_2004(bs, res);
+		score_2004(&kept, res);
 		break;
 	case SCORE_2009:
-		score_2009(bs, res);
+		score_2009(&kept, res);
 		break;
 	case SCORE_2003:
-		score_2003(bs, res);
+		score_2003(&kept, res);
 		break;
 	case SCORE_LONGNOW:
-		score_longnow(bs, res);
+		score_longnow(&kept, res);
 		break;
 	}
+	/*
+	 * What the rule found marks the entity of the ballot on its line,
+	 * and the other of the pair; what names no ballot (a ballot that
+	 * did not read, a trial that does not add up) marks them all.
+	 */
+	for (i = nf; i < res->findings.n; i++) {
+		for (k = 0; k < kept.n; k++)
+			if (kept.v[k].line == res->findings.item[i].line)
+				break;
+		if (k < kept.n) {
+			score_flag(res, kept.v[k].entity);
+			score_flag(res, kept.v[k].vs);
+		} else
+			score_flag(res, NULL);
+	}
+	if (bs->findings.n > 0)
+		score_flag(res, NULL);
+	free(kept.v);
+	free(keep);
+}
+
+/* Mark an entity of a result partial (NULL: every entity). */
+static void
+score_flag(struct score_result *res, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < res->n; i++)
+		if (name == NULL || strcmp(res->e[i].name, name) == 0)
+			res->e[i].partial = 1;
 }
 
 /* Free a result. */

@@ -7,7 +7,11 @@
  * (score_rule_name), and the auditors' tool scores a ballots file
  * (`transcripts score`: score_ballots_read, score_run).
  *
- *	score-ballots	a ballots file read (CSV, as muxd writes it, or JSON)
+ *	score-ballots	a ballots file read (CSV, as muxd writes it, or JSON),
+ *			with the pairs that met when it lists them
+ *	score-check	the ballots checked against the schedule: missing,
+ *			duplicated, for a pair that never met, a rank given
+ *			twice
  *	score		the rules' names, and the scoring
  *
  * Like the capture library it sits on, it never logs and never exits:
@@ -39,11 +43,25 @@ struct score_ballot {
 	double		 rating;	/* 0..5, or NAN */
 	unsigned long	 line;		/* in the ballots file */
 };
+struct score_pair {			/* a judge met a pair, or one */
+	int		 round;		/* 0: not said */
+	char		 judge[SCORE_NAME];
+	char		 a[SCORE_NAME];
+	char		 b[SCORE_NAME];	/* "": a single interview */
+	enum score_kind	 kind[2];	/* of a and b */
+	unsigned long	 line;		/* in the ballots file, 0: none */
+};
 struct score_ballots {
 	struct score_ballot *v;
 	size_t		 n;
 	size_t		 cap;
 	struct finding_list findings;	/* what did not read */
+	struct score_pair *pair;	/* the schedule: who met whom */
+	size_t		 npair;
+	size_t		 cappair;
+	int		 scheduled;	/* the pairs are the schedule (else
+					   only those the ballots name) */
+	char		 schedule[256];	/* where the schedule came from */
 };
 struct score_value {
 	double		 v;		/* points, pick, rating or rank */
@@ -56,6 +74,7 @@ struct score_entity {
 					   mean rating, Long Now fooled */
 	double		 tiebreak;	/* 2004 points, 2009 mean rank */
 	size_t		 nballot;
+	int		 partial;	/* a ballot of it is in error */
 	struct score_value *value;	/* each judge's, for the chart */
 	size_t		 nvalue;
 	size_t		 capvalue;
@@ -92,6 +111,14 @@ void		 score_ballots_free(struct score_ballots *);
 void		 score_ballot_init(struct score_ballot *);
 enum cap_err	 score_ballots_read(const char *, struct score_ballots *,
 		    struct cap_error *);
+int		 score_pair_add(struct score_ballots *, int, const char *,
+		    const char *, const char *, enum score_kind,
+		    enum score_kind, unsigned long);
+int		 score_judge_same(const char *, const char *);
+int		 score_check(enum score_rule, const struct score_ballots *,
+		    unsigned char *, struct score_result *);
+struct score_entity *score_result_entity(struct score_result *,
+		    const char *, enum score_kind);
 int		 score_rule_parse(const char *, enum score_rule *);
 const char	*score_rule_name(enum score_rule);
 void		 score_run(enum score_rule, const struct score_ballots *,

@@ -6,7 +6,10 @@
  * ballots that break rule 15; the 2009 picks with a tie broken by the
  * mean rank; the 2003 means with the silver rule (equal placing
  * allowed) and rule 50's tie; the Long Now trial's two tests; CSV and
- * JSON read alike, bad values found by line.
+ * JSON read alike, bad values found by line.  The ballots checked
+ * against the schedule (score/score-check.c): a duplicate, a ballot for
+ * a pair that never met, a missing ballot, a rank given twice, a 2003
+ * mean over fewer ratings, each found at its line and marked partial.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -33,6 +36,9 @@ static void	score(enum score_rule, const char *, struct score_result *);
 static const struct score_entity *entity(const struct score_result *,
 		    const char *);
 static char	*ballots_2004(const int [4][4]);
+static void	check(enum score_rule, const char *, struct score_result *);
+static int	found(const struct score_result *, unsigned long,
+		    const char *);
 
 /* Read ballots from text, through a file: what the reader returns. */
 static enum cap_err
@@ -353,6 +359,218 @@ test_bad_ballots(void **state)
 	score_ballots_free(&bs);
 }
 
+/* Score ballots given as text that read whole, errors and all. */
+static void
+check(enum score_rule r, const char *text, struct score_result *res)
+{
+	struct score_ballots	bs;
+
+	read_text(text, &bs);
+	assert_int_equal(bs.findings.n, 0);
+	score_run(r, &bs, res);
+	score_ballots_free(&bs);
+}
+
+/* Whether a result has a finding at a line that says what. */
+static int
+found(const struct score_result *res, unsigned long line, const char *what)
+{
+	size_t	i;
+
+	for (i = 0; i < res->findings.n; i++)
+		if (res->findings.item[i].line == line &&
+		    strstr(res->findings.item[i].msg, what) != NULL)
+			return (1);
+	return (0);
+}
+
+/* Judges are compared by number: "J1", "j01", "01" and "1" are one. */
+static void
+test_judge_same(void **state)
+{
+	(void)state;
+	assert_true(score_judge_same("J1", "01"));
+	assert_true(score_judge_same("j01", "1"));
+	assert_true(score_judge_same("07", "J7"));
+	assert_true(score_judge_same("Ann", "Ann"));
+	assert_false(score_judge_same("J1", "J10"));
+	assert_false(score_judge_same("J1", "Ann"));
+	assert_false(score_judge_same("J", "0"));
+}
+
+/*
+ * 2004, a judge's pair given twice: copies that agree leave the first
+ * scored (E1 wins one pair, not two: bronze, not silver); copies that
+ * differ leave neither, and are told as duplicates, not as a pair that
+ * does not make 100 with the wrong half.
+ */
+static void
+test_duplicate_2004(void **state)
+{
+	struct score_result	res;
+
+	(void)state;
+	check(SCORE_2004, "round,judge,entity,kind,vs,points\n"
+	    "1,J1,E1,entry,C1,60\n1,J1,C1,confederate,E1,40\n"
+	    "1,J1,E1,entry,C1,60\n1,J1,C1,confederate,E1,40\n"
+	    "1,J2,E2,entry,C2,45\n1,J2,C2,confederate,E2,55\n", &res);
+	assert_int_equal(res.findings.n, 2);
+	assert_true(found(&res, 4, "judge J1's ballot on E1 again (first at "
+	    "line 2): the first is scored"));
+	assert_true(found(&res, 5, "on C1 again (first at line 3)"));
+	assert_string_equal(res.winner, "E1");
+	assert_string_equal(res.medal, "bronze");
+	assert_true(entity(&res, "E1")->score == 1);
+	assert_int_equal(entity(&res, "E1")->nballot, 1);
+	assert_true(entity(&res, "E1")->partial);
+	assert_false(entity(&res, "E2")->partial);
+	score_result_free(&res);
+	check(SCORE_2004, "round,judge,entity,kind,vs,points\n"
+	    "1,J1,E1,entry,C1,60\n1,J1,C1,confederate,E1,40\n"
+	    "1,J1,E1,entry,C1,55\n1,J1,C1,confederate,E1,45\n"
+	    "1,J2,E2,entry,C2,45\n1,J2,C2,confederate,E2,55\n", &res);
+	assert_int_equal(res.findings.n, 2);
+	assert_true(found(&res, 4, "saying otherwise: neither is scored"));
+	assert_true(found(&res, 5, "saying otherwise: neither is scored"));
+	assert_false(found(&res, 4, "make 100"));
+	assert_int_equal(entity(&res, "E1")->nballot, 0);
+	assert_string_equal(res.winner, "E2");
+	score_result_free(&res);
+}
+
+/*
+ * The ballots file's pairs: a ballot for a pair not in them is told at
+ * its line and left out with the other of its pair; a missing ballot is
+ * told at the line of the other's ballot, or of the pair when neither is
+ * there.
+ */
+static void
+test_schedule_pairs(void **state)
+{
+	struct score_result	res;
+
+	(void)state;
+	check(SCORE_2004, "pair,1,J1,E1,C1\n"
+	    "pair,1,J2,E2,C2\n"
+	    "pair,2,J1,E2,C1\n"
+	    "round,judge,entity,kind,vs,points\n"
+	    "1,J1,E1,entry,C1,60\n1,J1,C1,confederate,E1,40\n"
+	    "1,J2,E2,entry,C2,70\n"
+	    "2,J2,E1,entry,C2,80\n2,J2,C2,confederate,E1,20\n", &res);
+	assert_true(found(&res, 7, "no ballot of judge J2 on C2, met with "
+	    "E2 (the schedule), whose ballot is on this line"));
+	assert_true(found(&res, 3, "round 2: no ballot of judge J1 on E2, "
+	    "met with C1"));
+	assert_true(found(&res, 3, "round 2: no ballot of judge J1 on C1, "
+	    "met with E2"));
+	assert_true(found(&res, 8, "round 2: judge J2 never met E1 and C2"));
+	assert_true(found(&res, 9, "round 2: judge J2 never met C2 and E1"));
+	assert_int_equal(res.findings.n, 5);
+	assert_string_equal(res.winner, "E1");
+	assert_int_equal(entity(&res, "E2")->nballot, 0);
+	assert_true(entity(&res, "E2")->partial);
+	assert_int_equal(entity(&res, "E1")->nballot, 1);
+	assert_true(entity(&res, "E1")->partial);
+	score_result_free(&res);
+	/* The same pairs as JSON, in an object with the ballots. */
+	check(SCORE_2004, "{\"pairs\": [{\"round\": 1, \"judge\": \"J1\", "
+	    "\"entity\": \"E1\", \"vs\": \"C1\"}], \"ballots\": ["
+	    "{\"round\": 1, \"judge\": \"01\", \"entity\": \"E1\", "
+	    "\"kind\": \"entry\", \"vs\": \"C1\", \"points\": 60}]}",
+	    &res);
+	assert_int_equal(res.findings.n, 1);
+	assert_true(found(&res, 1, "no ballot of judge J1 on C1, met with "
+	    "E1"));
+	score_result_free(&res);
+}
+
+/* A pair line that does not read is told at its line. */
+static void
+test_schedule_bad_pair(void **state)
+{
+	struct score_ballots	bs;
+
+	(void)state;
+	read_text("pair,x,J1,E1,C1\njudge,entity,rating\nJ1,E1,3\n"
+	    "pair,1,J1\n", &bs);
+	assert_int_equal(bs.findings.n, 2);
+	assert_int_equal(bs.findings.item[0].line, 1);
+	assert_int_equal(bs.findings.item[1].line, 4);
+	assert_non_null(strstr(bs.findings.item[0].msg,
+	    "pair,ROUND,JUDGE,ENTITY,VS"));
+	assert_int_equal(bs.n, 1);
+	score_ballots_free(&bs);
+}
+
+/*
+ * With no schedule, the pairs the ballots name: a 2003 rating whose
+ * pair's other has none from that judge is a missing ballot.
+ */
+static void
+test_schedule_named(void **state)
+{
+	struct score_result	res;
+
+	(void)state;
+	check(SCORE_2003, "round,judge,entity,kind,vs,rating\n"
+	    "1,J1,E1,entry,C1,4\n1,J1,C1,confederate,E1,3\n"
+	    "1,J2,E1,entry,C1,4\n", &res);
+	assert_true(found(&res, 4, "round 1: no ballot of judge J2 on C1, "
+	    "met with E1, whose ballot is on this line"));
+	assert_true(entity(&res, "C1")->partial);
+	score_result_free(&res);
+}
+
+/*
+ * 2003: an entry rated by one judge of two must not win on its mean
+ * silently: told, and marked partial.
+ */
+static void
+test_2003_fewer(void **state)
+{
+	struct score_result	res;
+
+	(void)state;
+	check(SCORE_2003, "judge,entity,kind,rating\n"
+	    "J1,E1,entry,3\nJ2,E1,entry,3\n"
+	    "J1,C1,confederate,3.5\nJ2,C1,confederate,2\n"
+	    "J1,E2,entry,4.5\n", &res);
+	assert_int_equal(res.findings.n, 1);
+	assert_true(found(&res, 6, "E2 is rated by 1 judge, others by 2: its "
+	    "mean is over fewer ratings"));
+	assert_true(entity(&res, "E2")->partial);
+	assert_false(entity(&res, "E1")->partial);
+	score_result_free(&res);
+}
+
+/*
+ * A rank given twice: in a Long Now trial by one judge; in 2009 by one
+ * judge over the contest.  The same rank in another trial, or from
+ * another judge, is no fault.
+ */
+static void
+test_rank_twice(void **state)
+{
+	struct score_result	res;
+
+	(void)state;
+	check(SCORE_LONGNOW, "round,judge,entity,kind,human,rank\n"
+	    "1,J1,K,computer,yes,4\n1,J1,F1,foil,yes,3\n"
+	    "1,J1,F2,foil,no,3\n1,J1,F3,foil,yes,1\n"
+	    "2,J1,K,computer,yes,3\n1,J2,K,computer,yes,3\n", &res);
+	assert_true(found(&res, 4, "round 1: judge J1 ranks both F1 (line 3) "
+	    "and F2 3: a place is given once"));
+	assert_false(found(&res, 6, "ranks both"));
+	assert_false(found(&res, 7, "ranks both"));
+	assert_true(entity(&res, "F2")->partial);
+	score_result_free(&res);
+	check(SCORE_2009, "round,judge,entity,kind,vs,human,rank\n"
+	    "1,J1,E1,entry,C1,no,2\n1,J1,C1,confederate,E1,yes,\n"
+	    "2,J1,E2,entry,C2,no,2\n2,J1,C2,confederate,E2,yes,\n", &res);
+	assert_true(found(&res, 4, "judge J1 ranks both E1 (line 2) and E2 2"));
+	score_result_free(&res);
+}
+
 int
 main(void)
 {
@@ -364,6 +582,13 @@ main(void)
 		cmocka_unit_test(test_2003),
 		cmocka_unit_test(test_longnow),
 		cmocka_unit_test(test_bad_ballots),
+		cmocka_unit_test(test_judge_same),
+		cmocka_unit_test(test_duplicate_2004),
+		cmocka_unit_test(test_schedule_pairs),
+		cmocka_unit_test(test_schedule_bad_pair),
+		cmocka_unit_test(test_schedule_named),
+		cmocka_unit_test(test_2003_fewer),
+		cmocka_unit_test(test_rank_twice),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
