@@ -339,8 +339,8 @@ spawn_serve_stderr(struct spawn_kid *k)
 		if (room > 0 && write(k->log, buf, room) > 0)
 			k->logged += room;
 		if (room < (size_t)n) {
-			if (k->dropped == 0)
-				spawn_log_note(k, "\ncut: this log has reached "
+			if (k->dropped == 0 && write(k->log, "\n", 1) == 1)
+				spawn_log_note(k, "cut: this log has reached "
 				    "its limit of %llu bytes; the rest of the "
 				    "program's standard error is dropped",
 				    (unsigned long long)spawn_log_limit);
