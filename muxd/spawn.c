@@ -589,7 +589,7 @@ spawn_box_argv(const char **argv, size_t max, const struct spawn_msg *m,
 			break;
 		}
 	}
-	if (spawn_args(argv, &n, max, "--chdir", SPAWN_HOME, "--hostname", "entry",
+	if (spawn_args(argv, &n, max, "--chdir", SPAWN_HOME,
 	    "--", "/bin/sh", "-c", command, NULL) == -1)
 		return (NULL);
 	return (argv);
