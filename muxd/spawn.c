@@ -1038,6 +1038,12 @@ spawn_start(const struct conf *cf, const char *muxd_user, int entries)
 		fatalx("exec: entries cannot be sandboxed: %s; the room may "
 		    "say sandbox = false; to run them without one",
 		    spawn_box_why);
+	if (entries)
+		log_info("exec: entries' limits are setrlimit(2)'s, per uid; no "
+		    "control group of their own: %s", access(
+		    "/sys/fs/cgroup/cgroup.controllers", F_OK) == 0 ?
+		    "cgroup v2 limits are not made" : "this host has no "
+		    "cgroup v2");
 	if (entries && spawn_box && spawn_logdir == NULL)
 		log_info("exec: quick mode: the entries' standard error is "
 		    "dropped (a room's goes to its state directory's logs/)");
