@@ -36,7 +36,7 @@ t environ "head -c 1 /proc/$v/environ"
 t stop "kill -STOP $v"
 t signal "kill -0 $m"
 t state "cat '$D/state/state.json'"
-t forge ": >'$D/state/state.json'"
+t forge "echo forged >'$D/state/state.json'"
 t key "cat '$D/state/room.key'"
 t logs "cat '$D/state/logs/e2.log'"
 t socket "socat -u OPEN:/dev/null UNIX-CONNECT:'$D/ctl.sock'"
@@ -76,7 +76,6 @@ bg socat TCP-LISTEN:"$lport",bind=127.0.0.1,reuseaddr,fork OPEN:/dev/null
 wait_for "ss -Htln 'sport = :$lport' | grep -q ." 5 || fail "no listener on $lport"
 round_start 1
 wait_for "[ -s '$T/state/state.json' ]" 5 || fail "no state saved"
-cp "$T/state/state.json" "$T/state.before"
 
 u1=$(sed -n 's/.*port e1: started .* as uid \([0-9]*\),.*/\1/p' "$T/muxd.log" | tail -1)
 u2=$(sed -n 's/.*port e2: started .* as uid \([0-9]*\),.*/\1/p' "$T/muxd.log" | tail -1)
@@ -101,7 +100,9 @@ done
 grep -q '^State:.*T' /proc/"$v"/status && fail "E2 was stopped"
 tty "$J2" 'type:secret question for E2\r' 'expect:E2 heard: secret question for E2' \
     "save:$T/judge2.bytes" >/dev/null || fail "E2 did not answer its judge: $(cat "$T/judge2.bytes")"
-cmp -s "$T/state/state.json" "$T/state.before" || fail "state.json changed"
+# muxd saves its state as it goes: what it holds must be muxd's.
+jq -e .round "$T/state/state.json" >/dev/null && ! grep -q forged "$T/state/state.json" ||
+	fail "state.json was forged: $(cat "$T/state/state.json")"
 mctl round stop >/dev/null
 tr=$(ls "$T"/state/transcripts/E2/*.TXT)
 grep -q 'secret question for E2' $tr || fail "E2's transcript lacks the question"
