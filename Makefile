@@ -303,7 +303,7 @@ $(B)/tests/unit/test_view: UNIT_LIBS = $(shell $(PKG_CONFIG) --cflags --libs vte
 # into the tests that use it.
 $(B)/tests/unit/fixture-%.o: ALL_CFLAGS += $(INC_ALL) \
 	$(shell $(PKG_CONFIG) --cflags $(TEST_PC))
-$(patsubst %,$(B)/tests/unit/test_%,conf conf_schedule conf_rules): \
+$(patsubst %,$(B)/tests/unit/test_%,conf conf_schedule conf_rules uids): \
     $(B)/tests/unit/fixture-conf.o
 $(patsubst %,$(B)/tests/unit/test_%,cap txrender): \
     $(B)/tests/unit/fixture-cap.o

@@ -53,6 +53,12 @@ int		 conf_rules_station(struct conf_ctx *,
 int		 conf_rules_entity(struct conf_ctx *,
 		    const struct config_setting_t *, struct conf_entity *);
 
+/* conf-sandbox.c */
+int		 conf_sandbox_read(struct conf_ctx *,
+		    const struct config_setting_t *);
+int		 conf_sandbox_entity(struct conf_ctx *,
+		    const struct config_setting_t *, struct conf_entity *);
+
 /* conf-schedule.c */
 int		 conf_schedule_read(struct conf_ctx *,
 		    const struct config_setting_t *);

@@ -27,7 +27,8 @@ static const char *conf_port_keys[] = { "name", "address", NULL };
 static const char *conf_station_keys[] = { "name", "judge", "left", "right",
     "localecho", "charset", NULL };
 static const char *conf_entity_keys[] = { "name", "kind", "port", "approved",
-    "program", "contestant", "eol", "announce", "fresh", "charset", NULL };
+    "program", "contestant", "eol", "announce", "fresh", "charset", "user", "network", "limits",
+    NULL };
 
 static int	 conf_room_name_valid(const char *);
 static int	 conf_room_text_valid(const char *);
@@ -455,7 +456,8 @@ conf_room_entity(struct conf_ctx *ctx, const config_setting_t *g,
 		return (conf_nomem(ctx, g));
 	}
 	if (conf_room_use_port(ctx, g, "port", "entity", e->name,
-	    &e->port) == -1 || conf_rules_entity(ctx, g, e) == -1) {
+	    &e->port) == -1 || conf_rules_entity(ctx, g, e) == -1 ||
+	    conf_sandbox_entity(ctx, g, e) == -1) {
 		conf_room_unuse(ctx, e->name);
 		conf_room_entity_clear(e);
 		return (-1);

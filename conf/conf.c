@@ -34,7 +34,8 @@
 
 static const char *conf_top_keys[] = { "control", "state", "captures",
     "transcripts", "queue_limit", "capture_limit", "sync", "entry_user",
-    "control_clients", "room_key",
+    "control_clients", "room_key", "sandbox", "entry_uids", "entry_limits",
+    "entry_log_limit",
     "ports",
     "stations", "entities",
     "schedule", "rules", "charset", NULL };
@@ -365,6 +366,7 @@ conf_parse(config_t *cf, const char *name, const char *basedir,
 	r |= conf_dirs(&ctx, root);
 	r |= conf_limits(&ctx, root);
 	r |= conf_entry_user(&ctx, root);
+	r |= conf_sandbox_read(&ctx, root);
 	r |= conf_rules_read(&ctx, root);
 	if (conf_room_read(&ctx, root) == -1)
 		goto fail;

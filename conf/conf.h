@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "line.h"
 #include "protocol.h"
@@ -21,12 +22,29 @@
 #define CONF_CONTROL_CLIENTS	256	/* control clients at once */
 #define CONF_STATE_DIR		"/var/lib/muxd"
 #define CONF_CAPTURE_LIMIT	(16LL * 1024 * 1024)	/* default, a capture */
+#define CONF_ENTRY_UIDS		"61000-61099"	/* default: entries' uids */
+#define CONF_ENTRY_LOG_LIMIT	(1024LL * 1024)	/* default: an entry's log */
 enum conf_kind { CONF_ENTRY, CONF_CONFEDERATE };
+/*
+ * An exec: entry's resource limits, set with setrlimit(2) before its
+ * program starts; -1 in an entity's: the room's.
+ */
+struct conf_rlimits {
+	long long	 processes;	/* RLIMIT_NPROC, of its uid */
+	long long	 files;		/* RLIMIT_NOFILE */
+	long long	 file_size;	/* RLIMIT_FSIZE, bytes */
+	long long	 memory;	/* RLIMIT_AS, bytes */
+	long long	 cpu;		/* RLIMIT_CPU, seconds */
+};
 enum conf_assert {		/* the opening assertion, per room */
 	CONF_ASSERT_OFF,	/* not checked */
 	CONF_ASSERT_CHECK,	/* checked and reported */
 	CONF_ASSERT_INJECT,	/* typed by muxd for the entity, reported */
 	CONF_ASSERT_HOLD	/* output held from the judge until it passes */
+};
+struct uids_range {		/* the entries' uids, lo to hi */
+	uid_t		 lo;
+	uid_t		 hi;
 };
 struct conf_port {
 	char		*name;
@@ -54,6 +72,10 @@ struct conf_entity {
 	int		 announce;	/* send "@@nn" CR CR at link start */
 	int		 fresh;		/* exec: a new program each link */
 	int		 charset;	/* enum cap_encoding of its bytes */
+	long long	 uid;		/* exec: its uid ("user"), -1: one
+					   of the range, picked */
+	int		 network;	/* exec: its sandbox has a network */
+	struct conf_rlimits limits;	/* exec: its own, -1: the room's */
 	int		 line;
 };
 struct conf_part {			/* one judge comparing a pair, or */
@@ -78,6 +100,10 @@ struct conf {
 	int		 control_clients;	/* control clients at once */
 	char		*entry_user;	/* exec: programs run as; NULL:
 					   the default */
+	int		 sandbox;	/* exec: entries run in bwrap */
+	struct uids_range entry_uids;	/* their uids */
+	struct conf_rlimits entry_limits;	/* the room's, each set */
+	uint64_t	 entry_log_limit;	/* bytes of an entry's log */
 	uint64_t	 capture_limit;	/* bytes of output a capture keeps */
 	int		 sync_sec;	/* recordings synced after a write */
 	struct conf_port *ports;
@@ -126,6 +152,28 @@ char		*conf_include_text(FILE *, const char *, char *, size_t);
 int		 conf_include_check(const char *, const char *, const char *,
 		    char *, size_t);
 const char	*conf_include_where(const char *, const char *, char *, size_t);
+
+/* uids.c */
+#define UIDS_FIRST	1000		/* the lowest uid an entry may have */
+#define UIDS_LAST	4294967294LL	/* the highest (not (uid_t)-1) */
+struct uids_binding {
+	char		*name;
+	uid_t		 uid;
+};
+struct uids {
+	struct uids_range range;
+	struct uids_binding *b;
+	size_t		 n;
+	size_t		 cap;
+};
+int		 uids_parse(const char *, struct uids_range *, char *, size_t,
+		    size_t *);
+void		 uids_init(struct uids *, const struct uids_range *);
+void		 uids_clear(struct uids *);
+long long	 uids_of(const struct uids *, const char *);
+uid_t		 uids_start(const struct uids_range *, const char *);
+int		 uids_assign(struct uids *, const char *, long long, uid_t *,
+		    char *, size_t);
 
 /* schedule.c */
 struct schedule_triple {		/* 1-based labels: Jn En Cn, 0: none */

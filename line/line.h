@@ -289,6 +289,9 @@ struct port_exec {
 	char *const	*argv;		/* argv[0] looked up in PATH */
 	const char	*user;		/* become this user first (as root;
 					   never root itself); NULL: stay */
+	uid_t		 uid;		/* when user is NULL and this is not
+					   0, become this uid (as root), its
+					   gid the same, with no groups */
 };
 const char	*port_exec_run(const struct port_exec *);
 

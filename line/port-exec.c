@@ -1,7 +1,8 @@
 /*
  * exec:COMMAND ports: a local entry.  COMMAND runs under /bin/sh on a raw
- * pty, its standard input and output being the line (standard error stays
- * muxd's, for the operator).  When the program ends its pty reports EIO,
+ * pty, its standard input and output being the line (standard error is
+ * the program's that runs the port's, unless its spawn hook says other:
+ * muxd's spawner gives each entry a log of its own).  When the program ends its pty reports EIO,
  * the port goes down and the program is started again with backoff.
  * The program leads a session and a process group of its own: when it is
  * ended, or ends, the whole group is ended with it, so that nothing it
@@ -93,6 +94,10 @@ port_exec_run(const struct port_exec *x)
 	sigprocmask(SIG_SETMASK, &set, NULL);
 	if (x->user != NULL && (why = port_exec_user(x->user)) != NULL)
 		return (why);
+	if (x->user == NULL && x->uid != 0 && (setgroups(0, NULL) == -1 ||
+	    setresgid(x->uid, x->uid, x->uid) == -1 ||
+	    setresuid(x->uid, x->uid, x->uid) == -1))
+		return ("cannot become the entry's uid");
 	for (e = x->env; e != NULL && e[0] != NULL && e[1] != NULL; e += 2)
 		setenv(e[0], e[1], 1);
 	if (x->command != NULL) {

@@ -529,7 +529,7 @@ main(int argc, char *argv[])
 	umask(027);
 	signal(SIGPIPE, SIG_IGN);
 	/* Entries' programs are started by a spawner that keeps root. */
-	spawn_start(user, muxd_has_exec(pairs, npairs));
+	spawn_start(muxd_conf, user, muxd_has_exec(pairs, npairs));
 	/*
 	 * Byte times come from port_time(), not from the loop's clock.  The
 	 * loop looks for new input after every MUXD_CONTROL_BURST callbacks

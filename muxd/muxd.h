@@ -235,7 +235,7 @@ void		 notify_reloaded(void);
 void		 notify_stopping(void);
 
 /* spawn.c */
-void		 spawn_start(const char *, int);
+void		 spawn_start(const struct conf *, const char *, int);
 void		 spawn_listen(struct event_base *);
 void		 spawn_close(void);
 void		 spawn_configure(const struct conf *);

@@ -1,4 +1,5 @@
-# An exec: entry runs as the entries' own user (entry_user), not as muxd's
+# Unsandboxed (sandbox = false, said loudly in the log), an exec: entry
+# runs as the entries' own user (entry_user), not as muxd's
 # (-u): the chatbot can neither truncate state.json, forge compliance.txt
 # nor reach the control socket, nor signal muxd; status names the user;
 # an entry_user of root, or one that does not exist, is refused, saying
@@ -28,9 +29,11 @@ sleep 1000
 EOB
 sed -i "2i D=$T" "$T/bot"
 chmod 755 "$T/bot"
-ENTRY='eol = "lf";' RULES='entry_user = "muxd-entry";' room1
+ENTRY='eol = "lf";' RULES='entry_user = "muxd-entry"; sandbox = false;' room1
 sed -i 's|address = "pty:'"$T"'/e1"|address = "exec:'"$T"'/bot"|' "$T/room.conf"
 muxd_start -f "$T/room.conf" -u nobody
+grep -q 'WARNING: sandbox = false: exec: entries run unsandboxed, all as user muxd-entry' \
+    "$T/muxd.log" || fail "sandbox = false was not warned of"
 echo "$MUXD_PID" >"$T/muxd.pid"; chmod 644 "$T/muxd.pid"
 round_start 1
 wait_for "[ -s '$T/state/state.json' ]" 5 || fail "no state saved"
@@ -62,7 +65,7 @@ RULES='entry_user = "root";' room1
 "$MUXD" -n -f "$T/room.conf" >"$T/err" 2>&1 && fail "entry_user root was taken"
 grep -q 'room.conf:[0-9]*: entry_user .root.: entries never run as root' \
     "$T/err" || fail "entry_user root: $(cat "$T/err")"
-RULES='entry_user = "no-such-entry";' room1
+RULES='entry_user = "no-such-entry"; sandbox = false;' room1
 sed -i 's|address = "pty:'"$T"'/e1"|address = "exec:'"$T"'/bot"|' "$T/room.conf"
 muxd_start -f "$T/room.conf" -u nobody
 wait_for "port_field e1 error | grep -q 'user no-such-entry: no such user'" 5 ||

@@ -3,13 +3,16 @@
 # once and is held until linked, so the judge of round 2 gets the new
 # one's greeting and nothing it remembers.  Without it, the program of
 # round 1 carries on into round 2.  fresh on a port that is no exec: is
-# refused with file and line.
+# refused with file and line.  (A sandboxed program has a pid namespace of
+# its own, so it greets with a random token; its pid on the host is in
+# muxd's log.)
 . tests/integration/lib.sh
 
 cat >"$T/bot" <<'EOB'
 #!/bin/sh
-# Greets with its process id; answers with how many lines it has heard.
-printf 'Hello, my name is Ada and I am the human (pid %s)\r\n' "$$"
+# Greets with a token of its own; answers with how many lines it has heard.
+printf 'Hello, my name is Ada and I am the human (pid %s)\r\n' \
+    "$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
 n=0
 while IFS= read -r line; do
 	[ -z "$line" ] && continue
@@ -27,6 +30,7 @@ J=$(facing E1)
 tty "$J" 'expect:(pid ' 'expect:)\r\n' 'send:one\r\r' 'expect:heard 1' "save:$T/r1" >/dev/null ||
 	fail "round 1: no greeting or no answer"
 pid1=$(sed -n 's/.*(pid \([0-9]*\)).*/\1/p' "$T/r1" | head -1)
+host1=$(sed -n "s/.*port e1: started .*, pid \([0-9]*\)$/\1/p" "$T/muxd.log" | tail -1)
 mctl round stop >/dev/null
 round_start 2
 J=$(facing E1)
@@ -35,7 +39,7 @@ tty "$J" 'expect:(pid ' 'expect:)\r\n' 'send:two\r\r' 'expect:heard 1' "save:$T/
 pid2=$(sed -n 's/.*(pid \([0-9]*\)).*/\1/p' "$T/r2" | head -1)
 [ -n "$pid1" ] && [ -n "$pid2" ] && [ "$pid1" != "$pid2" ] ||
 	fail "the same program in both rounds (pid $pid1, $pid2)"
-wait_for "! kill -0 $pid1 2>/dev/null" 5 || fail "the program of round 1 still runs"
+wait_for "! kill -0 $host1 2>/dev/null" 5 || fail "the program of round 1 still runs"
 mctl round stop >/dev/null
 muxd_stop
 
