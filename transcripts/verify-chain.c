@@ -190,15 +190,17 @@ verify_chain_event(struct verify_chain *v, struct verify_report *rep,
 
 /*
  * At the end of the capture: the lines after the last seal, the closing
- * seal, the link down of a link's capture; the head of the whole lines
- * goes into the report.  -1 when out of memory.
+ * seal (a capture left open by a crash is an event when the room's chain
+ * sealed it as it was in a crash recovery manifest), the link down of a
+ * link's capture; the head of the whole lines goes into the report.  -1
+ * when out of memory.
  */
 int
 verify_chain_finish(struct verify_chain *v, struct verify_report *rep,
-    const struct cap_meta *m)
+    const struct cap_meta *m, const struct verify_room *room)
 {
 	unsigned long	last;
-	int		muxd;
+	int		muxd, rv;
 
 	verify_chain_upto(v, (unsigned long)-1);
 	last = cap_chain_lines(v->chain);
@@ -213,6 +215,9 @@ verify_chain_finish(struct verify_chain *v, struct verify_report *rep,
 		return (verify_add(rep, VERIFY_NOTE, 0, -1, "not sealed "
 		    "(written by %s)", m->software != NULL ? m->software :
 		    "another program"));
+	if (v->end == 0 && (rv = verify_room_unclosed(room, v->path, v->bytes,
+	    rep, last)) != 0)
+		return (rv == -1 ? -1 : 0);
 	if (v->end == 0)
 		return (verify_add(rep, VERIFY_END, last, -1, "no closing "
 		    "seal: still being written, cut short, or muxd stopped "
