@@ -31,7 +31,7 @@ static int	cmd_verify_print(const struct verify_report *, size_t *);
 static void	cmd_verify_kinds(const struct verify_report *, enum verify_class);
 
 const struct cmd_entry cmd_verify_entry = {
-	"verify", "[-g seconds] [-k pubkey] [-t dir] [-w witness.pub] "
+	"verify", "[-e] [-g seconds] [-k pubkey] [-t dir] [-w witness.pub] "
 	"dir | file ...",
 	cmd_verify_exec
 };
@@ -39,13 +39,13 @@ const struct cmd_entry cmd_verify_entry = {
 /*
  * Verify the manifests with the public key (-k) or the room's room.pub
  * beside them, and a witness's key (-w), then their chain as a whole
- * (walked: a directory was searched); the room, for the files' checks.
+ * (flags: VERIFY_ROOM_*); the room, for the files' checks.
  * Findings are counted by class into nclass, reports with failures in
  * *nbad.
  */
 static struct verify_room *
 cmd_verify_manifests(struct cmd_files *mans, const char *pubpath,
-    const char *wpath, int walked, size_t *nclass, int *nbad)
+    const char *wpath, int flags, size_t *nclass, int *nbad)
 {
 	static struct sign_pub	 pub, wpub;
 	struct verify_report	 rep;
@@ -98,7 +98,7 @@ cmd_verify_manifests(struct cmd_files *mans, const char *pubpath,
 	else if ((mdir = strdup("manifests")) == NULL)
 		err(1, NULL);
 	if (verify_report_init(&rep, mdir) == -1 ||
-	    verify_room_finish(room, walked, &rep) == -1)
+	    verify_room_finish(room, flags, &rep) == -1)
 		err(1, NULL);
 	free(mdir);
 	*nbad += cmd_verify_print(&rep, nclass);
@@ -196,12 +196,15 @@ cmd_verify_exec(int argc, char **argv)
 	long long		 g;
 	size_t			 i;
 	int			 ch, status = 0, nbad = 0, nfiles = 0;
-	int			 walked = 0;
+	int			 flags = 0;
 
 	verify_opts_init(&o);
 	memset(nclass, 0, sizeof(nclass));
-	while ((ch = getopt(argc, argv, "g:k:t:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "eg:k:t:w:")) != -1) {
 		switch (ch) {
+		case 'e':
+			flags |= VERIFY_ROOM_ENDED;
+			break;
 		case 'g':
 			errno = 0;
 			g = strtoll(optarg, &end, 10);
@@ -241,7 +244,7 @@ cmd_verify_exec(int argc, char **argv)
 			warn("%s", argv[0]);
 			status = 1;
 		} else if (S_ISDIR(st.st_mode)) {
-			walked = 1;
+			flags |= VERIFY_ROOM_WALKED;
 			if (cmd_files_walk(argv[0], &caps, &txs, &mans, 0) ==
 			    -1)
 				status = 1;
@@ -259,7 +262,7 @@ cmd_verify_exec(int argc, char **argv)
 	cmd_files_sort(&caps);
 	cmd_files_sort(&txs);
 	cmd_files_sort(&mans);
-	room = cmd_verify_manifests(&mans, pubpath, wpath, walked, nclass,
+	room = cmd_verify_manifests(&mans, pubpath, wpath, flags, nclass,
 	    &nbad);
 	nfiles += (int)mans.n;
 	o.room = room;

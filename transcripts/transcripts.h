@@ -179,6 +179,8 @@ const struct sign_pub *verify_room_key(const struct verify_room *);
 const struct sign_pub *verify_room_witness(const struct verify_room *);
 int		 verify_room_add(struct verify_room *, const char *, json_t *,
 		    enum verify_sig, int);
+#define VERIFY_ROOM_WALKED	0x1	/* a directory was searched */
+#define VERIFY_ROOM_ENDED	0x2	/* the room is over: an open chain fails */
 int		 verify_room_finish(struct verify_room *, int,
 		    struct verify_report *);
 int		 verify_room_check(const struct verify_room *, const char *,

@@ -291,13 +291,15 @@ verify_room_keys(struct verify_room *r, struct verify_report *rep)
 
 /*
  * Check the chain as a whole into rep, once every manifest was added;
- * walked: a directory was searched (its files must all be in the
- * chain).  -1 when out of memory.
+ * flags VERIFY_ROOM_WALKED: a directory was searched (its files must all
+ * be in the chain), VERIFY_ROOM_ENDED: the room is over, so a chain that
+ * does not end with a shutdown lost its end.  -1 when out of memory.
  */
 int
-verify_room_finish(struct verify_room *r, int walked,
+verify_room_finish(struct verify_room *r, int flags,
     struct verify_report *rep)
 {
+	int	walked = (flags & VERIFY_ROOM_WALKED) != 0;
 	struct verify_room_man	*v, *p;
 	char			 wid[SIGN_ID_LEN], list[256];
 	size_t			 i, len = 0, nw = 0;
@@ -386,6 +388,12 @@ verify_room_finish(struct verify_room *r, int walked,
 		    list) == -1)
 			return (-1);
 	}
+	if (!r->complete && (flags & VERIFY_ROOM_ENDED))
+		return (verify_add(rep, VERIFY_CHAIN, 0, -1, "the chain ends "
+		    "at manifest %d (%s, %s), not at a shutdown, and the room "
+		    "is over (-e): the manifests after it were removed, or "
+		    "muxd was not started again after a crash", v->seq, v->why,
+		    v->time));
 	if (!r->complete)
 		return (verify_add(rep, VERIFY_OPENCHAIN, 0, -1, "the chain "
 		    "ends at manifest %d (%s, %s), not at a shutdown: muxd is "
