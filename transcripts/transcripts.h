@@ -188,6 +188,8 @@ int		 verify_room_check(const struct verify_room *, const char *,
 int		 verify_room_unclosed(const struct verify_room *,
 		    const char *, int64_t, struct verify_report *,
 		    unsigned long);
+int		 verify_room_closed(const struct verify_room *, const char *,
+		    int64_t, struct verify_report *, const char *);
 
 /* verify-compliance.c: compliance.txt against the verdict markers */
 struct verify_verdict {

@@ -13,8 +13,11 @@
  * after its last were removed, which no check can tell apart.  Then the
  * files written since the last manifest (the round still open) are
  * notes, not sealed yet, and a capture still without its closing seal is
- * one being written.  A capture that a crash left without its closing
- * seal is an event once a crash recovery manifest sealed it as it is.
+ * one being written; but one closed at a round's stop or at muxd's,
+ * after which muxd always writes a manifest, that no manifest has whole
+ * tells that manifest removed.  A capture that a crash left without its
+ * closing seal is an event once a crash recovery manifest sealed it as it
+ * is.
  */
 #include <sys/stat.h>
 
@@ -474,4 +477,29 @@ verify_room_unclosed(const struct verify_room *r, const char *file,
 		    "seal yet: being written (the chain is open after "
 		    "manifest %d)", r->last) == -1 ? -1 : 1);
 	return (0);
+}
+
+/*
+ * A capture of bytes whole lines, closed at a round's stop or muxd's
+ * (why, its link down's reason), after which muxd writes a manifest:
+ * while the chain is open, in no manifest at that size means that
+ * manifest was removed, an integrity failure.  -1 when out of memory.
+ */
+int
+verify_room_closed(const struct verify_room *r, const char *file,
+    int64_t bytes, struct verify_report *rep, const char *why)
+{
+	const struct verify_room_file	*f;
+	char				 real[PATH_MAX];
+
+	if (r == NULL || !r->finished || r->n == 0 || r->complete ||
+	    realpath(file, real) == NULL)
+		return (0);
+	f = verify_room_find(r, real);
+	if (f != NULL && f->size >= bytes)
+		return (0);
+	return (verify_add(rep, VERIFY_CHAIN, 0, -1, "closed at \"%s\", "
+	    "after which muxd seals it in a manifest, but no manifest has it "
+	    "whole: the manifests after manifest %d (%s) were removed",
+	    why, r->last, r->lastwhy));
 }

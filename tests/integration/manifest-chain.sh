@@ -129,6 +129,12 @@ said "manifest-0002.json: manifest: transcripts/E1/$tx: sealed with [0-9]* bytes
 fresh; forge; rm -r "$M"
 status 1 "a forged capture, the manifests removed" -k "$T/room.pub" "$T/s2"
 said "manifests: chain: no manifest" "a forged capture, the manifests removed"
+# ... all but the first: the chain is open, but the forged capture was
+# closed at its round's stop, after which a manifest always follows.
+fresh; forge; for k in $(seq 2 "$N"); do rmman "$k"; done
+status 1 "a forged capture, the manifests but the first removed" -k "$T/room.pub" "$T/s2"
+said "$(basename "$ecap"): chain: closed at \"round stopped\", after which muxd seals it in a manifest, but no manifest has it whole: the manifests after manifest 1 (start) were removed" \
+    "a forged capture, the manifests but the first removed"
 fresh; forge
 python3 "$ROOT/tests/tools/remanifest.py" "$T/s2" "$T/wrong.key" "$T/wrong.pub" || fail "remanifest"
 status 3 "a forged capture, the manifests made again" -k "$T/room.pub" "$T/s2"
@@ -186,4 +192,18 @@ minisign -S -s "$T/wrong.key" -m "$M/manifest-0003.json" -x "$M/manifest-0003.js
     >/dev/null 2>&1 <&- || fail "minisign -S -x"
 status 1 "a countersignature by another key" -k "$T/room.pub" -w "$T/witness.pub" "$T/s2"
 said "manifest-0003.json: witness: .*signed with key [0-9A-F]*, not with key" "another witness key"
+
+# muxd stopped in the middle of a round: its links close at its stop, so
+# the shutdown manifest removed is found even without -e.
+muxd_start -f "$T/room.conf"
+grep -q 'manifest .*manifest-[0-9]*\.json (start)' "$T/muxd.log" || fail "no start manifest after a shutdown"
+round_start 1
+tty -d 5 "$T/e1" 'type:Hello again.\r\n' >/dev/null
+muxd_stop
+N=$((N + 2))
+status 0 "a run stopped in a round" -k "$T/room.pub" "$S"
+fresh; rmman "$N"
+status 1 "the shutdown manifest of a run stopped in a round removed" -k "$T/room.pub" "$T/s2"
+said "chain: closed at \"muxd stopping\", after which muxd seals it in a manifest, but no manifest has it whole: the manifests after manifest $((N - 1)) (start) were removed" \
+    "the shutdown removed after a stop in a round"
 echo ok
