@@ -7,8 +7,8 @@
 # rewritten and the capture sealed again (the manifest), the compliance
 # file edited (the manifest, and the verdict markers it no longer matches), a manifest re-signed with another key, a manifest removed,
 # the closing markers cut off.  A killed muxd leaves captures that verify
-# up to their last line and say "crash"; the restart seals them as they
-# are in its start manifest.  `transcripts index` tells the auditors who
+# up to their last line, a "crash" event once the restart's crash
+# recovery manifest sealed them as they are.  `transcripts index` tells the auditors who
 # met whom, the verdicts, and every file with its hash.
 . tests/integration/lib.sh
 
