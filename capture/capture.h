@@ -428,20 +428,31 @@ enum cap_err	 sign_file(const struct sign_key *, const char *, const char *,
 		    struct cap_error *);
 enum cap_err	 sign_verify_file(const struct sign_pub *, const char *, char *,
 		    size_t, struct cap_error *);
+enum cap_err	 sign_file_to(const struct sign_key *, const char *,
+		    const char *, const char *, const char *,
+		    struct cap_error *);
+enum cap_err	 sign_verify_to(const struct sign_pub *, const char *,
+		    const char *, char *, size_t, struct cap_error *);
 
 /* manifest.c: round manifests, the evidence sealed and signed */
+#define MANIFEST_FORMAT		2	/* "muxd_manifest": the chain's */
+#define MANIFEST_WITNESS_EXT	".witness.minisig"	/* a countersignature */
 struct manifest_opts {
 	const char	 *dir;		/* state directory: manifests/ in it */
 	const char	**roots;	/* directories of evidence listed */
 	size_t		  nroots;
 	const char	 *conf;		/* configuration file, or NULL */
-	const char	 *why;		/* "round 1 end", "shutdown", "start" */
+	const char	 *why;		/* "round 1 end", "shutdown", "start",
+					   "crash recovery" */
 	int		  round;	/* 0: none */
 	const char	 *software;
 	const struct sign_key *key;	/* NULL: not signed */
 	time_t		  now;
 };
 enum cap_err	 manifest_write(const struct manifest_opts *, char **,
+		    struct cap_error *);
+int		 manifest_tail(const char *, int *, char *, size_t);
+enum cap_err	 manifest_witness(const char *, const struct sign_key *,
 		    struct cap_error *);
 
 #endif /* CAPTURE_H */

@@ -5,13 +5,30 @@
  * size and BLAKE2b-256 (what `b2sum -l 256` prints; for a capture still
  * being written, of its whole lines, the zero tail left out), and for a capture
  * the line count and head of its hash chain; the configuration file's
- * hash; the manifest before it, by name and hash.  It is written into
- * DIR/manifests/manifest-NNNN.json (NNNN counting up, never reused) and
- * signed with the room key in minisign's format (sign.c), so that
+ * hash; the room key's id; the manifest before it, by sequence number,
+ * name and hash.  It is written into DIR/manifests/manifest-NNNN.json
+ * (NNNN counting up, never reused) and signed with the room key in
+ * minisign's format (sign.c), so that
  *
  *   minisign -Vm manifest-0003.json -p room.pub
  *
  * checks it.  Paths are relative to DIR when they are under it.
+ *
+ * The manifests form a chain (format 2, "muxd_manifest": 2): the first,
+ * sequence 1, is the room's start and names no manifest before it; each
+ * later one names the one before it; every run of muxd ends with a
+ * "shutdown" one, and a run that ended otherwise (a crash) is followed
+ * by a "crash recovery" one where a run that ended cleanly is followed by
+ * a "start" one.  Format 1 had the same fields but the previous
+ * manifest's sequence, and called every run's first manifest "start".
+ *
+ * A witness (a referee's key) may countersign a manifest:
+ * MANIFEST.witness.minisig beside it, minisign's format, so that
+ *
+ *   minisign -Vm manifest-0003.json -x manifest-0003.json.witness.minisig \
+ *       -p referee.pub
+ *
+ * checks it too.
  *
  * Captures and the compliance file only grow, so a file checked against
  * an older manifest is checked as a prefix: its first SIZE bytes must
@@ -205,6 +222,77 @@ manifest_last(const char *mdir, char **last, int *seq)
 }
 
 /*
+ * The newest manifest of a state directory: its sequence number in *seq
+ * (0 when there is none) and why it was written in why ("" when it does
+ * not read).  -1 when out of memory.
+ */
+int
+manifest_tail(const char *dir, int *seq, char *why, size_t size)
+{
+	char	*mdir, *last;
+	json_t	*m;
+	int	 rv;
+
+	why[0] = '\0';
+	*seq = 0;
+	if (asprintf(&mdir, "%s/manifests", dir) == -1)
+		return (-1);
+	rv = manifest_last(mdir, &last, seq);
+	free(mdir);
+	if (rv == -1 || last == NULL)
+		return (rv);
+	if ((m = json_load_file(last, 0, NULL)) != NULL &&
+	    json_is_string(json_object_get(m, "why")))
+		snprintf(why, size, "%s", json_string_value(json_object_get(m,
+		    "why")));
+	json_decref(m);
+	free(last);
+	return (0);
+}
+
+/*
+ * Countersign a manifest with a witness's key (a referee's, minisign's
+ * secret key file unencrypted, sign_load_secret()): write
+ * MANIFEST.witness.minisig beside it, replacing one there, its trusted
+ * comment "muxd manifest N witnessed: WHY, TIME".
+ */
+enum cap_err
+manifest_witness(const char *path, const struct sign_key *k,
+    struct cap_error *err)
+{
+	char		 trusted[512], *sigpath;
+	json_error_t	 je;
+	json_t		*m;
+	enum cap_err	 e;
+
+	cap_error_clear(err);
+	if ((m = json_load_file(path, 0, &je)) == NULL || !json_is_object(m) ||
+	    !json_is_integer(json_object_get(m, "sequence"))) {
+		json_decref(m);
+		cap_error_set(err, CAP_EHEADER, path, m == NULL ? (unsigned long)
+		    je.line : 0, m == NULL ? je.position : -1, "not a muxd "
+		    "manifest%s%s", m == NULL ? ": " : "", m == NULL ? je.text :
+		    "");
+		return (CAP_EHEADER);
+	}
+	snprintf(trusted, sizeof(trusted), "muxd manifest %lld witnessed: "
+	    "%s, %s", (long long)json_integer_value(json_object_get(m,
+	    "sequence")), json_is_string(json_object_get(m, "why")) ?
+	    json_string_value(json_object_get(m, "why")) : "?",
+	    json_is_string(json_object_get(m, "time")) ?
+	    json_string_value(json_object_get(m, "time")) : "?");
+	json_decref(m);
+	if (asprintf(&sigpath, "%s%s", path, MANIFEST_WITNESS_EXT) == -1) {
+		cap_error_set(err, CAP_ENOMEM, path, 0, -1, "out of memory");
+		return (CAP_ENOMEM);
+	}
+	e = sign_file_to(k, path, sigpath, "countersignature from witness key",
+	    trusted, err);
+	free(sigpath);
+	return (e);
+}
+
+/*
  * Write and sign the next manifest of the evidence under roots (and
  * DIR/compliance.txt); its path in *out (the caller's to free).
  */
@@ -239,7 +327,8 @@ manifest_write(const struct manifest_opts *o, char **out,
 		goto nomem;
 	gmtime_r(&o->now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	json_object_set_new(m, "muxd_manifest", json_integer(1));
+	json_object_set_new(m, "muxd_manifest", json_integer(
+	    MANIFEST_FORMAT));
 	json_object_set_new(m, "sequence", json_integer(seq + 1));
 	json_object_set_new(m, "why", json_string(o->why));
 	if (o->round > 0)
@@ -258,9 +347,9 @@ manifest_write(const struct manifest_opts *o, char **out,
 	if (last != NULL && cap_file_hash(last, -1, hash, CAP_CHAIN_BYTES,
 	    &size, NULL) == CAP_OK) {
 		rel = strrchr(last, '/') + 1;
-		json_object_set_new(m, "previous", json_pack("{sssIss}",
-		    "path", rel, "size", (json_int_t)size, "blake2b",
-		    cap_chain_hex(hash, hex)));
+		json_object_set_new(m, "previous", json_pack("{sisssIss}",
+		    "sequence", seq, "path", rel, "size", (json_int_t)size,
+		    "blake2b", cap_chain_hex(hash, hex)));
 	}
 	for (i = 0; i < o->nroots; i++)
 		if (o->roots[i] != NULL && manifest_walk(o->dir, o->roots[i],

@@ -246,6 +246,27 @@ enum cap_err
 sign_file(const struct sign_key *k, const char *path, const char *trusted,
     struct cap_error *err)
 {
+	char		*sigpath;
+	enum cap_err	 e;
+
+	if (asprintf(&sigpath, "%s.minisig", path) == -1) {
+		cap_error_set(err, CAP_ENOMEM, path, 0, -1, "out of memory");
+		return (CAP_ENOMEM);
+	}
+	e = sign_file_to(k, path, sigpath, "signature from muxd room key",
+	    trusted, err);
+	free(sigpath);
+	return (e);
+}
+
+/*
+ * Sign a file into the signature file sigpath (replaced), its untrusted
+ * comment "WHO ID", with a trusted comment (one line, signed too).
+ */
+enum cap_err
+sign_file_to(const struct sign_key *k, const char *path, const char *sigpath,
+    const char *who, const char *trusted, struct cap_error *err)
+{
 	unsigned char	 hash[crypto_generichash_BYTES_MAX];
 	unsigned char	 sig[SIGN_SIG_LEN], global[crypto_sign_BYTES];
 	unsigned char	*m;
@@ -253,7 +274,7 @@ sign_file(const struct sign_key *k, const char *path, const char *trusted,
 			    sodium_base64_VARIANT_ORIGINAL)];
 	char		 b64g[sodium_base64_ENCODED_LEN(crypto_sign_BYTES,
 			    sodium_base64_VARIANT_ORIGINAL)];
-	char		*text = NULL, *sigpath = NULL, id[SIGN_ID_LEN];
+	char		*text = NULL, id[SIGN_ID_LEN];
 	size_t		 tlen = strlen(trusted);
 	int64_t		 hashed;
 	enum cap_err	 e;
@@ -281,17 +302,14 @@ sign_file(const struct sign_key *k, const char *path, const char *trusted,
 	    sodium_base64_VARIANT_ORIGINAL);
 	sodium_bin2base64(b64g, sizeof(b64g), global, sizeof(global),
 	    sodium_base64_VARIANT_ORIGINAL);
-	if (asprintf(&sigpath, "%s.minisig", path) == -1 ||
-	    asprintf(&text, "untrusted comment: signature from muxd room key "
-	    "%s\n%s\ntrusted comment: %s\n%s\n", sign_key_id(k->keynum, id),
-	    b64s, trusted, b64g) == -1)
+	if (asprintf(&text, "untrusted comment: %s %s\n%s\ntrusted comment: "
+	    "%s\n%s\n", who, sign_key_id(k->keynum, id), b64s, trusted,
+	    b64g) == -1)
 		goto nomem;
 	e = cap_file_write(sigpath, text, 0644, 0, err);
 	free(text);
-	free(sigpath);
 	return (e);
 nomem:
-	free(sigpath);
 	cap_error_set(err, CAP_ENOMEM, path, 0, -1, "out of memory");
 	return (CAP_ENOMEM);
 }
@@ -304,10 +322,33 @@ enum cap_err
 sign_verify_file(const struct sign_pub *p, const char *path, char *trusted,
     size_t tsize, struct cap_error *err)
 {
+	char		*sigpath;
+	enum cap_err	 e;
+
+	if (asprintf(&sigpath, "%s.minisig", path) == -1) {
+		trusted[0] = '\0';
+		cap_error_set(err, CAP_ENOMEM, path, 0, -1, "out of memory");
+		return (CAP_ENOMEM);
+	}
+	e = sign_verify_to(p, path, sigpath, trusted, tsize, err);
+	free(sigpath);
+	return (e);
+}
+
+/*
+ * Check a file's signature in the signature file sigpath with a public
+ * key; its trusted comment in trusted.  CAP_OK when it is good, else err
+ * says why (a signature by another key: CAP_EHEADER, the message naming
+ * both keys).
+ */
+enum cap_err
+sign_verify_to(const struct sign_pub *p, const char *path, const char *sigpath,
+    char *trusted, size_t tsize, struct cap_error *err)
+{
 	unsigned char	 hash[crypto_generichash_BYTES_MAX];
 	unsigned char	 sig[SIGN_SIG_LEN], global[crypto_sign_BYTES], *m;
 	const char	*comment, *t;
-	char		*sigpath = NULL, *text = NULL, id[SIGN_ID_LEN];
+	char		*text = NULL, id[SIGN_ID_LEN];
 	char		 id2[SIGN_ID_LEN];
 	size_t		 len, off = 0, got, tlen;
 	int64_t		 hashed;
@@ -315,14 +356,8 @@ sign_verify_file(const struct sign_pub *p, const char *path, char *trusted,
 
 	cap_error_clear(err);
 	trusted[0] = '\0';
-	if (asprintf(&sigpath, "%s.minisig", path) == -1) {
-		cap_error_set(err, CAP_ENOMEM, path, 0, -1, "out of memory");
-		return (CAP_ENOMEM);
-	}
-	if ((e = sign_read(sigpath, &text, &len, err)) != CAP_OK) {
-		free(sigpath);
+	if ((e = sign_read(sigpath, &text, &len, err)) != CAP_OK)
 		return (e);
-	}
 	e = CAP_EHEADER;
 	if (sodium_init() == -1 || strncmp(text, "untrusted comment: ", 19) !=
 	    0 || sign_b64_line(text, &off, &comment, sig, sizeof(sig),
@@ -373,6 +408,5 @@ sign_verify_file(const struct sign_pub *p, const char *path, char *trusted,
 	free(m);
 done:
 	free(text);
-	free(sigpath);
 	return (e);
 }

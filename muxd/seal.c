@@ -4,7 +4,9 @@
  * shutdown, muxd lists every capture, transcript and the compliance file
  * with their sizes and hashes in the next manifest of the state
  * directory and signs it with the room key (capture/manifest.c), in
- * minisign's format.  The key is read before muxd gives up root, so the
+ * minisign's format.  The manifests form a chain from the room's start:
+ * a start-up after a run that wrote no shutdown manifest (killed, a
+ * crash) writes a "crash recovery" manifest rather than a "start" one.  The key is read before muxd gives up root, so the
  * file can stay root's alone; when it does not exist muxd makes it, and
  * `muxd keygen` makes it beforehand.
  */
@@ -107,7 +109,8 @@ seal_init(const struct conf *cf)
 
 /*
  * Write and sign the next manifest of the evidence, saying why ("round 3
- * end", "start", "shutdown").
+ * end", "start", "shutdown"); a start after a run that ended without its
+ * shutdown manifest is a "crash recovery".
  */
 void
 seal_manifest(const char *why, int round)
@@ -115,10 +118,22 @@ seal_manifest(const char *why, int round)
 	struct manifest_opts	 o;
 	struct cap_error	 err;
 	const char		*roots[2];
-	char			*path, soft[64];
+	char			*path, soft[64], last[64];
+	int			 seq;
 
 	if (!seal_on || muxd_conf == NULL)
 		return;
+	if (strcmp(why, "start") == 0) {
+		if (manifest_tail(muxd_conf->state_dir, &seq, last,
+		    sizeof(last)) == -1)
+			fatal("manifest_tail");
+		if (seq > 0 && strcmp(last, "shutdown") != 0) {
+			why = "crash recovery";
+			log_warnx("manifest %d (%s) is the last: the run before "
+			    "this one ended without its shutdown manifest", seq,
+			    last[0] != '\0' ? last : "unreadable");
+		}
+	}
 	roots[0] = muxd_conf->capture_dir;
 	roots[1] = muxd_conf->transcript_dir;
 	snprintf(soft, sizeof(soft), "muxd %s", MUXD_VERSION);

@@ -1,11 +1,14 @@
 /*
  * transcripts verify: check captures and transcripts (verify.c), round
- * manifests (verify-manifest.c), files named or every *.cast, transcript
- * (LPyy-nn.TXT) and manifest (manifest-NNNN.json) under a directory,
- * such as muxd's state directory.  Manifests come first; what the newest
- * one of a directory does not cover is told with each file.
- * A transcript compared with its capture is not checked a second time.
- * One report per file; the exit status is 1 when anything was found.
+ * manifests (verify-manifest.c) and their chain (verify-room.c), files
+ * named or every *.cast, transcript (LPyy-nn.TXT) and manifest
+ * (manifest-NNNN.json) under a directory, such as muxd's state
+ * directory.  Manifests come first, then the chain as a whole; what the
+ * chain does not cover is told with each file.  A transcript compared
+ * with its capture is not checked a second time.  One report per file;
+ * the exit status is the gravest class found (verify_status()): 0
+ * intact, complete and signed by the key given, 1 an integrity failure,
+ * 3 unverified (no key, or not the room's), 4 an open chain.
  */
 #include <sys/stat.h>
 
@@ -22,48 +25,57 @@
 #include "cmd.h"
 
 static int	cmd_verify_exec(int, char **);
-static int	cmd_verify_manifests(struct cmd_files *, const char *,
-		    struct verify_cover **);
-static int	cmd_verify_print(const struct verify_report *);
+static struct verify_room *cmd_verify_manifests(struct cmd_files *,
+		    const char *, const char *, int, size_t *, int *);
+static int	cmd_verify_print(const struct verify_report *, size_t *);
+static void	cmd_verify_kinds(const struct verify_report *, enum verify_class);
 
 const struct cmd_entry cmd_verify_entry = {
-	"verify", "[-g seconds] [-k pubkey] [-t dir] dir | file ...",
+	"verify", "[-e] [-g seconds] [-k pubkey] [-t dir] [-w witness.pub] "
+	"dir | file ...",
 	cmd_verify_exec
 };
 
 /*
- * Verify the manifests, in order, with the public key (-k) or the room's
- * room.pub beside them; *cover is what the newest one covers.  The
- * number of reports with findings.
+ * Verify the manifests with the public key (-k) or the room's room.pub
+ * beside them, and a witness's key (-w), then their chain as a whole
+ * (flags: VERIFY_ROOM_*); the room, for the files' checks.
+ * Findings are counted by class into nclass, reports with failures in
+ * *nbad.
  */
-static int
+static struct verify_room *
 cmd_verify_manifests(struct cmd_files *mans, const char *pubpath,
-    struct verify_cover **cover)
+    const char *wpath, int flags, size_t *nclass, int *nbad)
 {
+	static struct sign_pub	 pub, wpub;
 	struct verify_report	 rep;
-	struct sign_pub		 pub;
+	struct verify_room	*room;
 	struct cap_error	 e;
-	char			*base, *found = NULL;
+	char			*base, *found = NULL, *mdir;
 	size_t			 i;
-	int			 have = 0, nbad = 0;
+	int			 have = 0;
 
-	*cover = NULL;
 	if (pubpath != NULL) {
 		if (sign_load_public(pubpath, &pub, &e) != CAP_OK)
-			errx(1, "%s: %s", pubpath, e.msg);
+			errx(VERIFY_EXIT_USAGE, "%s: %s", pubpath, e.msg);
 		have = 1;
 	}
-	for (i = 0; i < mans->n; i++) {
-		if (!have && found == NULL) {
-			if ((base = verify_manifest_base(mans->v[i])) == NULL ||
-			    asprintf(&found, "%s/room.pub", base) == -1)
-				err(1, NULL);
-			free(base);
-			if (sign_load_public(found, &pub, &e) != CAP_OK) {
-				free(found);
-				found = NULL;
-			}
+	if (wpath != NULL && sign_load_public(wpath, &wpub, &e) != CAP_OK)
+		errx(VERIFY_EXIT_USAGE, "%s: %s", wpath, e.msg);
+	for (i = 0; !have && found == NULL && i < mans->n; i++) {
+		if ((base = verify_manifest_base(mans->v[i])) == NULL ||
+		    asprintf(&found, "%s/room.pub", base) == -1)
+			err(1, NULL);
+		free(base);
+		if (sign_load_public(found, &pub, &e) != CAP_OK) {
+			free(found);
+			found = NULL;
 		}
+	}
+	if ((room = verify_room_new(have || found != NULL ? &pub : NULL, have,
+	    wpath != NULL ? &wpub : NULL)) == NULL)
+		err(1, NULL);
+	for (i = 0; i < mans->n; i++) {
 		if (verify_report_init(&rep, mans->v[i]) == -1)
 			err(1, NULL);
 		if (!have && found != NULL && verify_add(&rep, VERIFY_NOTE, 0,
@@ -71,29 +83,59 @@ cmd_verify_manifests(struct cmd_files *mans, const char *pubpath,
 		    "the room's own key (-k) to rule out a replaced one",
 		    found) == -1)
 			err(1, NULL);
-		if (verify_manifest(mans->v[i], have || found != NULL ? &pub :
-		    NULL, &rep, &e) != CAP_OK) {
+		if (verify_manifest(mans->v[i], room, &rep, &e) != CAP_OK) {
 			cmd_warn_error(&e);
 			exit(1);
 		}
-		nbad += cmd_verify_print(&rep);
+		*nbad += cmd_verify_print(&rep, nclass);
 		verify_report_free(&rep);
 	}
 	free(found);
-	/* The newest: the last in name order (numbers are zero-padded). */
-	if (mans->n > 0)
-		*cover = verify_cover_load(mans->v[mans->n - 1]);
-	return (nbad);
+	/* The chain's report: named after the manifests' directory. */
+	if (mans->n > 0 && (mdir = strdup(mans->v[0])) != NULL &&
+	    strrchr(mdir, '/') != NULL)
+		*strrchr(mdir, '/') = '\0';
+	else if ((mdir = strdup("manifests")) == NULL)
+		err(1, NULL);
+	if (verify_report_init(&rep, mdir) == -1 ||
+	    verify_room_finish(room, flags, &rep) == -1)
+		err(1, NULL);
+	free(mdir);
+	*nbad += cmd_verify_print(&rep, nclass);
+	verify_report_free(&rep);
+	return (room);
 }
 
-/* Print a report; 1 when it has findings. */
+/*
+ * Print a report's findings and the kinds of each class counted, after
+ * "KIND n, ...".
+ */
+static void
+cmd_verify_kinds(const struct verify_report *rep, enum verify_class c)
+{
+	int	k, first = 1;
+
+	for (k = 0; k < VERIFY_COUNT; k++) {
+		if (verify_kind_class(k) != c || rep->count[k] == 0)
+			continue;
+		printf("%s%s %zu", first ? " (" : ", ", verify_kind_name(k),
+		    rep->count[k]);
+		first = 0;
+	}
+	printf(")");
+}
+
+/*
+ * Print a report, its findings then a line of the file's classes; add
+ * its counts by class into nclass.  1 when it has integrity failures.
+ */
 static int
-cmd_verify_print(const struct verify_report *rep)
+cmd_verify_print(const struct verify_report *rep, size_t *nclass)
 {
 	const struct finding	*f;
-	const char			*file;
-	size_t				 i;
-	int				 k, first = 1;
+	const char		*file;
+	size_t			 i, n;
+	int			 c;
 
 	for (i = 0; i < rep->findings.n; i++) {
 		f = &rep->findings.item[i];
@@ -112,24 +154,29 @@ cmd_verify_print(const struct verify_report *rep)
 	}
 	if (rep->findings.n >= VERIFY_FINDING_MAX)
 		printf("%s: more findings not shown\n", rep->file);
-	if (rep->total == 0) {
-		printf("%s: ok", rep->file);
+	for (c = 0; c < VERIFY_C_COUNT; c++)
+		nclass[c] += rep->nclass[c];
+	printf("%s:", rep->file);
+	if ((n = rep->nclass[VERIFY_C_FAILURE]) > 0) {
+		printf(" %zu integrity failure%s", n, n == 1 ? "" : "s");
+		cmd_verify_kinds(rep, VERIFY_C_FAILURE);
+	} else {
+		printf(" ok");
 		if (rep->transcript != NULL)
 			printf(", transcript %s matches", rep->transcript);
-		printf("\n");
-		return (0);
 	}
-	printf("%s: %zu finding%s", rep->file, rep->total, rep->total == 1 ?
-	    "" : "s");
-	for (k = 0; k < VERIFY_COUNT; k++) {
-		if (k == VERIFY_NOTE || rep->count[k] == 0)
-			continue;
-		printf("%s%s %zu", first ? " (" : ", ", verify_kind_name(k),
-		    rep->count[k]);
-		first = 0;
+	if (rep->nclass[VERIFY_C_UNVERIFIED] > 0) {
+		printf("; unverified");
+		cmd_verify_kinds(rep, VERIFY_C_UNVERIFIED);
 	}
-	printf(")\n");
-	return (1);
+	if (rep->nclass[VERIFY_C_OPEN] > 0)
+		printf("; open: the chain does not end at a shutdown");
+	if ((n = rep->nclass[VERIFY_C_EVENT]) > 0) {
+		printf("; %zu event%s", n, n == 1 ? "" : "s");
+		cmd_verify_kinds(rep, VERIFY_C_EVENT);
+	}
+	printf("\n");
+	return (rep->nclass[VERIFY_C_FAILURE] > 0);
 }
 
 /* Verify every file and directory named. */
@@ -139,19 +186,25 @@ cmd_verify_exec(int argc, char **argv)
 	struct verify_opts	 o;
 	struct verify_report	 rep;
 	struct cmd_files	 caps, txs, done, mans;
-	struct verify_cover	*cover;
+	struct verify_room	*room;
 	struct verify_verdicts	 verdicts;
-	const char		*pubpath = NULL;
+	const char		*pubpath = NULL, *wpath = NULL;
+	size_t			 nclass[VERIFY_C_COUNT];
 	struct cap_error	 e;
 	struct stat		 st;
 	char			*end;
 	long long		 g;
 	size_t			 i;
 	int			 ch, status = 0, nbad = 0, nfiles = 0;
+	int			 flags = 0;
 
 	verify_opts_init(&o);
-	while ((ch = getopt(argc, argv, "g:k:t:")) != -1) {
+	memset(nclass, 0, sizeof(nclass));
+	while ((ch = getopt(argc, argv, "eg:k:t:w:")) != -1) {
 		switch (ch) {
+		case 'e':
+			flags |= VERIFY_ROOM_ENDED;
+			break;
 		case 'g':
 			errno = 0;
 			g = strtoll(optarg, &end, 10);
@@ -168,6 +221,9 @@ cmd_verify_exec(int argc, char **argv)
 			break;
 		case 't':
 			o.txdir = optarg;
+			break;
+		case 'w':
+			wpath = optarg;
 			break;
 		default:
 			cmd_usage(&cmd_verify_entry);
@@ -188,6 +244,7 @@ cmd_verify_exec(int argc, char **argv)
 			warn("%s", argv[0]);
 			status = 1;
 		} else if (S_ISDIR(st.st_mode)) {
+			flags |= VERIFY_ROOM_WALKED;
 			if (cmd_files_walk(argv[0], &caps, &txs, &mans, 0) ==
 			    -1)
 				status = 1;
@@ -205,9 +262,10 @@ cmd_verify_exec(int argc, char **argv)
 	cmd_files_sort(&caps);
 	cmd_files_sort(&txs);
 	cmd_files_sort(&mans);
-	nbad += cmd_verify_manifests(&mans, pubpath, &cover);
+	room = cmd_verify_manifests(&mans, pubpath, wpath, flags, nclass,
+	    &nbad);
 	nfiles += (int)mans.n;
-	o.cover = cover;
+	o.room = room;
 	for (i = 0; i < caps.n; i++) {
 		if (verify_report_init(&rep, caps.v[i]) == -1)
 			err(1, NULL);
@@ -218,7 +276,7 @@ cmd_verify_exec(int argc, char **argv)
 		if (rep.transcript != NULL &&
 		    cmd_files_push(&done, rep.transcript) == -1)
 			err(1, NULL);
-		nbad += cmd_verify_print(&rep);
+		nbad += cmd_verify_print(&rep, nclass);
 		nfiles++;
 		verify_report_free(&rep);
 	}
@@ -238,19 +296,31 @@ cmd_verify_exec(int argc, char **argv)
 			cmd_warn_error(&e);
 			exit(1);
 		}
-		if (verify_cover_check(cover, txs.v[i], &rep) == -1)
+		if (verify_room_check(room, txs.v[i], &rep) == -1)
 			err(1, NULL);
-		nbad += cmd_verify_print(&rep);
+		nbad += cmd_verify_print(&rep, nclass);
 		nfiles++;
 		verify_report_free(&rep);
 	}
-	printf("verify: %d file%s, %d with findings\n", nfiles, nfiles == 1 ?
-	    "" : "s", nbad);
+	if (status != 0)
+		nclass[VERIFY_C_FAILURE]++;
+	else if (nfiles == 0)
+		nclass[VERIFY_C_UNVERIFIED]++;
+	printf("verify: %d file%s, %d with integrity failures\n", nfiles,
+	    nfiles == 1 ? "" : "s", nbad);
+	status = verify_status(nclass);
+	printf("verify: %s\n", status == VERIFY_EXIT_INTACT ? "intact: a "
+	    "complete chain of manifests signed by the key given, every file "
+	    "in it as sealed" : status == VERIFY_EXIT_FAILURE ? "integrity "
+	    "failure" : status == VERIFY_EXIT_UNVERIFIED ? nfiles == 0 ?
+	    "unverified: nothing to check" : "unverified: not proven signed by "
+	    "the key given" : "open: intact so far, but the chain does not end "
+	    "at a shutdown");
 	cmd_files_free(&caps);
 	cmd_files_free(&txs);
 	cmd_files_free(&done);
 	cmd_files_free(&mans);
-	verify_cover_free(cover);
+	verify_room_free(room);
 	verify_verdicts_free(&verdicts);
-	return (status || nbad > 0 || nfiles == 0 ? 1 : 0);
+	return (status);
 }

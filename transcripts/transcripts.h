@@ -8,6 +8,8 @@
  *	verify-manifest	a round manifest, its signature and its files
  *	verify-compliance  compliance.txt against the verdict markers
  *	verify-chain	a capture's seals, end and segments
+ *	verify-room	the room's chain of manifests, start to end, and the
+ *			files on disk against it
  *
  * Like the libraries below it, these parts never log and never exit:
  * what they find is a finding of a report, kept with its line and
@@ -84,15 +86,40 @@ enum verify_kind {
 	VERIFY_SIGNATURE,	/* a manifest's signature does not verify */
 	VERIFY_MANIFEST,	/* a file is not as its manifest sealed it */
 	VERIFY_COMPLIANCE,	/* compliance.txt and the markers differ */
+	VERIFY_CHAIN,		/* a manifest missing, extra, replaced, moved */
+	VERIFY_WITNESS,		/* a countersignature does not verify */
+	VERIFY_KEY,		/* no key, or not the key of the manifests */
+	VERIFY_OPENCHAIN,	/* the chain ends without a shutdown */
+	VERIFY_OLDFORMAT,	/* a manifest of format 1, before the chain */
+	VERIFY_CRASH,		/* a crash, recovered and sealed */
+	VERIFY_DISCONNECT,	/* a link the operator disconnected */
+	VERIFY_VERDICT,		/* a verdict marker */
 	VERIFY_COUNT
 };
-struct verify_cover;
+/*
+ * What a kind of finding says of the evidence, from the least to the
+ * most grave: the exit status is that of the gravest found.
+ */
+enum verify_class {
+	VERIFY_C_NOTE,		/* said, nothing more */
+	VERIFY_C_EVENT,		/* the contest's: faults, crashes, verdicts */
+	VERIFY_C_OPEN,		/* the chain is intact but not ended */
+	VERIFY_C_UNVERIFIED,	/* no key, or another key: not proven */
+	VERIFY_C_FAILURE,	/* integrity: not as muxd sealed it */
+	VERIFY_C_COUNT
+};
+#define VERIFY_EXIT_INTACT	0	/* intact, complete, signed by -k */
+#define VERIFY_EXIT_FAILURE	1	/* an integrity failure */
+#define VERIFY_EXIT_USAGE	2
+#define VERIFY_EXIT_UNVERIFIED	3	/* no key, or not the room's */
+#define VERIFY_EXIT_OPEN	4	/* the chain not ended by a shutdown */
+struct verify_room;
 struct verify_verdicts;
 struct verify_opts {
 	int64_t		 gap;		/* longest silence allowed, usec */
 	const char	*txdir;		/* transcripts' directory, NULL: */
 					/* the capture's own */
-	const struct verify_cover *cover;	/* the newest manifest's */
+	const struct verify_room *room;	/* the chain of manifests, or NULL */
 	struct verify_verdicts *verdicts;	/* markers kept, or NULL */
 };
 struct verify_report {
@@ -103,6 +130,7 @@ struct verify_report {
 					   kinds enum verify_kind */
 	size_t		 count[VERIFY_COUNT];	/* all, by kind */
 	size_t		 total;		/* findings, notes not counted */
+	size_t		 nclass[VERIFY_C_COUNT];	/* all, by class */
 	size_t		 nevent;	/* events read */
 	int64_t		 duration;	/* time of the last event, usec */
 	unsigned char	 chain_head[CAP_CHAIN_BYTES];	/* of the whole */
@@ -122,6 +150,8 @@ int		 verify_transcript(struct verify_report *, const void *,
 int		 verify_forbidden(const void *, size_t, size_t *,
 		    const char **);
 const char	*verify_kind_name(enum verify_kind);
+enum verify_class verify_kind_class(enum verify_kind);
+int		 verify_status(const size_t *);
 char		*verify_tx_path(const char *, const struct cap_meta *,
 		    const struct verify_opts *, int *);
 int		 verify_add(struct verify_report *, enum verify_kind,
@@ -129,21 +159,37 @@ int		 verify_add(struct verify_report *, enum verify_kind,
 		    __attribute__((format(printf, 5, 6)));
 
 /* verify-manifest.c: a round manifest, its signature and its files */
-enum cap_err	 verify_manifest(const char *, const struct sign_pub *,
+enum cap_err	 verify_manifest(const char *, struct verify_room *,
 		    struct verify_report *, struct cap_error *);
 char		*verify_manifest_base(const char *);
 char		*verify_manifest_path(const char *, const char *);
-struct verify_cover {
-	char		 manifest[CAP_ERR_FILE];
-	int		 shutdown;	/* written at muxd's shutdown */
-	char		**path;		/* the files, resolved */
-	int64_t		*size;		/* their sizes when sealed */
-	size_t		 n;
+
+/* verify-room.c: the chain of manifests, and the files against it */
+enum verify_sig {
+	VERIFY_SIG_UNCHECKED,	/* no key to check it with */
+	VERIFY_SIG_OK,		/* good, by the key */
+	VERIFY_SIG_OTHER,	/* by another key */
+	VERIFY_SIG_UNSIGNED,	/* not signed, and names no key */
+	VERIFY_SIG_BAD		/* missing or does not verify */
 };
-struct verify_cover *verify_cover_load(const char *);
-void		 verify_cover_free(struct verify_cover *);
-int		 verify_cover_check(const struct verify_cover *, const char *,
+struct verify_room *verify_room_new(const struct sign_pub *, int,
+		    const struct sign_pub *);
+void		 verify_room_free(struct verify_room *);
+const struct sign_pub *verify_room_key(const struct verify_room *);
+const struct sign_pub *verify_room_witness(const struct verify_room *);
+int		 verify_room_add(struct verify_room *, const char *, json_t *,
+		    enum verify_sig, int);
+#define VERIFY_ROOM_WALKED	0x1	/* a directory was searched */
+#define VERIFY_ROOM_ENDED	0x2	/* the room is over: an open chain fails */
+int		 verify_room_finish(struct verify_room *, int,
 		    struct verify_report *);
+int		 verify_room_check(const struct verify_room *, const char *,
+		    struct verify_report *);
+int		 verify_room_unclosed(const struct verify_room *,
+		    const char *, int64_t, struct verify_report *,
+		    unsigned long);
+int		 verify_room_closed(const struct verify_room *, const char *,
+		    int64_t, struct verify_report *, const char *);
 
 /* verify-compliance.c: compliance.txt against the verdict markers */
 struct verify_verdict {
@@ -174,6 +220,7 @@ void		 verify_chain_close(struct verify_chain *);
 int		 verify_chain_event(struct verify_chain *,
 		    struct verify_report *, const struct cap_event *);
 int		 verify_chain_finish(struct verify_chain *,
-		    struct verify_report *, const struct cap_meta *);
+		    struct verify_report *, const struct cap_meta *,
+		    const struct verify_room *);
 
 #endif /* TRANSCRIPTS_H */

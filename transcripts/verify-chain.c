@@ -30,6 +30,7 @@ struct verify_chain {
 	long			 shift;		/* lines the seals count more */
 	size_t			 nseal;
 	int			 linkdown;	/* a link down marker was read */
+	char			 downwhy[64];	/* the last one's reason */
 	int			 resumed;	/* a resume marker was read */
 };
 
@@ -153,8 +154,12 @@ verify_chain_event(struct verify_chain *v, struct verify_report *rep,
 		return (-1);
 	if (ev->kind != CAP_MARKER)
 		return (0);
-	if (ev->len >= 9 && memcmp(ev->data, "link down", 9) == 0)
+	if (ev->len >= 9 && memcmp(ev->data, "link down", 9) == 0) {
 		v->linkdown = 1;
+		snprintf(v->downwhy, sizeof(v->downwhy), "%.*s", ev->len > 10 ?
+		    (int)(ev->len - 10) : 0, ev->len > 10 ?
+		    (const char *)ev->data + 10 : "");
+	}
 	if (ev->len > 7 && memcmp(ev->data, "resume ", 7) == 0)
 		return (verify_chain_resume(v, rep, ev));
 	if ((rv = cap_chain_seal_parse(ev->data, ev->len, &lines, head,
@@ -190,15 +195,17 @@ verify_chain_event(struct verify_chain *v, struct verify_report *rep,
 
 /*
  * At the end of the capture: the lines after the last seal, the closing
- * seal, the link down of a link's capture; the head of the whole lines
- * goes into the report.  -1 when out of memory.
+ * seal (a capture left open by a crash is an event when the room's chain
+ * sealed it as it was in a crash recovery manifest), the link down of a
+ * link's capture; the head of the whole lines goes into the report.  -1
+ * when out of memory.
  */
 int
 verify_chain_finish(struct verify_chain *v, struct verify_report *rep,
-    const struct cap_meta *m)
+    const struct cap_meta *m, const struct verify_room *room)
 {
 	unsigned long	last;
-	int		muxd;
+	int		muxd, rv;
 
 	verify_chain_upto(v, (unsigned long)-1);
 	last = cap_chain_lines(v->chain);
@@ -213,6 +220,9 @@ verify_chain_finish(struct verify_chain *v, struct verify_report *rep,
 		return (verify_add(rep, VERIFY_NOTE, 0, -1, "not sealed "
 		    "(written by %s)", m->software != NULL ? m->software :
 		    "another program"));
+	if (v->end == 0 && (rv = verify_room_unclosed(room, v->path, v->bytes,
+	    rep, last)) != 0)
+		return (rv == -1 ? -1 : 0);
 	if (v->end == 0)
 		return (verify_add(rep, VERIFY_END, last, -1, "no closing "
 		    "seal: still being written, cut short, or muxd stopped "
@@ -226,5 +236,10 @@ verify_chain_finish(struct verify_chain *v, struct verify_report *rep,
 	if (m->station != NULL && !v->linkdown)
 		return (verify_add(rep, VERIFY_END, v->end, -1, "the capture "
 		    "of a link closes without its \"link down\" marker"));
+	/* Closed at a round's stop or muxd's: a manifest came next. */
+	if (strcmp(v->downwhy, "round stopped") == 0 ||
+	    strcmp(v->downwhy, "muxd stopping") == 0)
+		return (verify_room_closed(room, v->path, v->bytes, rep,
+		    v->downwhy));
 	return (0);
 }

@@ -1,10 +1,13 @@
 /*
- * The auditor's checks of a round manifest (manifest.c): its signature
- * with the room's public key, the manifest before it, and every file it
- * lists, each of which must still begin with the bytes it sealed (the
- * captures and the compliance file grow; a transcript or a closed
- * capture does not change).  Paths are taken relative to the directory
- * that holds manifests/, so a copied state directory checks as well.
+ * The auditor's checks of a round manifest (manifest.c): its format,
+ * its signature with the room's public key, a witness's countersignature
+ * (MANIFEST.witness.minisig) with the witness's key, the manifest before
+ * it, and every file it lists, each of which must still begin with the
+ * bytes it sealed (the captures and the compliance file grow; a
+ * transcript or a closed capture does not change).  Paths are taken
+ * relative to the directory that holds manifests/, so a copied state
+ * directory checks as well.  What the chain of them proves is
+ * verify-room.c's.
  */
 #include <sys/stat.h>
 
@@ -22,6 +25,10 @@ static int	verify_manifest_file(struct verify_report *, const char *,
 		    json_t *);
 static int	verify_manifest_previous(struct verify_report *,
 		    const char *, json_t *, int);
+static int	verify_manifest_sign(struct verify_report *, const char *,
+		    json_t *, const struct sign_pub *, enum verify_sig *);
+static int	verify_manifest_witness(struct verify_report *, const char *,
+		    const struct sign_pub *, int *);
 
 /*
  * The directory a manifest's relative paths start from: the parent of
@@ -132,16 +139,25 @@ verify_manifest_previous(struct verify_report *rep, const char *path,
 	int		 rv, k;
 
 	if (prev == NULL)
-		return (seq > 1 ? verify_add(rep, VERIFY_MANIFEST, 0, -1,
+		return (seq > 1 ? verify_add(rep, VERIFY_CHAIN, 0, -1,
 		    "manifest %d names no manifest before it", seq) : 0);
+	if (seq <= 1)
+		return (verify_add(rep, VERIFY_CHAIN, 0, -1, "manifest %d, the "
+		    "room's start, names a manifest before it", seq));
 	rel = json_string_value(json_object_get(prev, "path"));
 	hex = json_string_value(json_object_get(prev, "blake2b"));
 	if (rel == NULL || strchr(rel, '/') != NULL || hex == NULL ||
 	    cap_chain_unhex(hex, want) == -1)
-		return (verify_add(rep, VERIFY_MANIFEST, 0, -1, "the previous "
+		return (verify_add(rep, VERIFY_CHAIN, 0, -1, "the previous "
 		    "manifest's entry does not read"));
+	if (json_object_get(prev, "sequence") != NULL &&
+	    json_integer_value(json_object_get(prev, "sequence")) != seq - 1 &&
+	    verify_add(rep, VERIFY_CHAIN, 0, -1, "manifest %d names manifest "
+	    "%lld before it, not %d", seq, (long long)json_integer_value(
+	    json_object_get(prev, "sequence")), seq - 1) == -1)
+		return (-1);
 	if (sscanf(rel, "manifest-%d.json", &k) != 1 || k != seq - 1)
-		if (verify_add(rep, VERIFY_MANIFEST, 0, -1, "manifest %d "
+		if (verify_add(rep, VERIFY_CHAIN, 0, -1, "manifest %d "
 		    "follows %s, not manifest %d: one was removed", seq, rel,
 		    seq - 1) == -1)
 			return (-1);
@@ -150,12 +166,12 @@ verify_manifest_previous(struct verify_report *rep, const char *path,
 	    rel) == -1)
 		return (-1);
 	if (cap_file_hash(p, -1, got, CAP_CHAIN_BYTES, &n, &e) != CAP_OK)
-		rv = verify_add(rep, VERIFY_MANIFEST, 0, -1, "the manifest "
+		rv = verify_add(rep, VERIFY_CHAIN, 0, -1, "the manifest "
 		    "before it, %s, is missing", rel);
 	else if (memcmp(want, got, sizeof(want)) != 0)
-		rv = verify_add(rep, VERIFY_MANIFEST, 0, -1, "the manifest "
-		    "before it, %s, was changed after this one sealed it",
-		    rel);
+		rv = verify_add(rep, VERIFY_CHAIN, 0, -1, "the manifest "
+		    "before it, %s, is not the one this one sealed: it was "
+		    "changed or replaced", rel);
 	else
 		rv = 0;
 	free(p);
@@ -163,21 +179,118 @@ verify_manifest_previous(struct verify_report *rep, const char *path,
 }
 
 /*
- * Check a manifest into rep, with the room's public key (NULL: the
- * signature is not checked, and a note says so).  CAP_OK whatever was
- * found, or CAP_ENOMEM.
+ * Check a manifest's signature with the key (NULL: not checked, a note
+ * says so); how it went in *sig.  -1 when out of memory.
+ */
+static int
+verify_manifest_sign(struct verify_report *rep, const char *path, json_t *m,
+    const struct sign_pub *pub, enum verify_sig *sig)
+{
+	struct cap_error	 e;
+	char			 trusted[512], id[SIGN_ID_LEN];
+	const char		*named;
+	struct stat		 st;
+	char			*sigpath;
+	int			 have;
+
+	named = json_string_value(json_object_get(m, "key"));
+	if (asprintf(&sigpath, "%s.minisig", path) == -1)
+		return (-1);
+	have = stat(sigpath, &st) == 0;
+	free(sigpath);
+	if (!have && named == NULL) {
+		*sig = VERIFY_SIG_UNSIGNED;
+		return (verify_add(rep, VERIFY_KEY, 0, -1, "not signed, and it "
+		    "names no room key: muxd had none when it wrote it"));
+	}
+	if (pub == NULL) {
+		*sig = VERIFY_SIG_UNCHECKED;
+		return (verify_add(rep, VERIFY_NOTE, 0, -1, "signature not "
+		    "checked: no public key (-k room.pub)"));
+	}
+	sign_key_id(pub->keynum, id);
+	if (named != NULL && strcmp(named, id) != 0) {
+		*sig = VERIFY_SIG_OTHER;
+		return (verify_add(rep, VERIFY_KEY, 0, -1, "signed with room "
+		    "key %s, it says, not with key %s (the key given)", named,
+		    id));
+	}
+	if (sign_verify_file(pub, path, trusted, sizeof(trusted), &e) ==
+	    CAP_OK) {
+		*sig = VERIFY_SIG_OK;
+		return (verify_add(rep, VERIFY_NOTE, 0, -1, "signed: %s",
+		    trusted));
+	}
+	if (e.code == CAP_ENOMEM)
+		return (-1);
+	if (named == NULL && strncmp(e.msg, "signed with key ", 16) == 0) {
+		*sig = VERIFY_SIG_OTHER;
+		return (verify_add(rep, VERIFY_KEY, 0, -1, "%s", e.msg));
+	}
+	*sig = VERIFY_SIG_BAD;
+	return (verify_add(rep, VERIFY_SIGNATURE, 0, -1, "%s%s%s",
+	    e.sys == ENOENT ? "not signed: " : "", e.sys == ENOENT ? e.file :
+	    "", e.sys == ENOENT ? " is missing" : e.msg));
+}
+
+/*
+ * Check a witness's countersignature when there is one: with the
+ * witness's key, or a note when none was given.  *witnessed: 1 good, -1
+ * bad, 0 none.  -1 when out of memory.
+ */
+static int
+verify_manifest_witness(struct verify_report *rep, const char *path,
+    const struct sign_pub *w, int *witnessed)
+{
+	struct cap_error	 e;
+	struct stat		 st;
+	char			*sigpath, trusted[512];
+	int			 rv;
+
+	*witnessed = 0;
+	if (asprintf(&sigpath, "%s%s", path, MANIFEST_WITNESS_EXT) == -1)
+		return (-1);
+	if (stat(sigpath, &st) == -1) {
+		free(sigpath);
+		return (0);
+	}
+	if (w == NULL)
+		rv = verify_add(rep, VERIFY_NOTE, 0, -1, "countersigned in %s, "
+		    "not checked: no witness key (-w)", sigpath);
+	else if (sign_verify_to(w, path, sigpath, trusted, sizeof(trusted),
+	    &e) == CAP_OK) {
+		*witnessed = 1;
+		rv = verify_add(rep, VERIFY_NOTE, 0, -1, "witnessed: %s",
+		    trusted);
+	} else if (e.code == CAP_ENOMEM)
+		rv = -1;
+	else {
+		*witnessed = -1;
+		rv = verify_add(rep, VERIFY_WITNESS, 0, -1, "the "
+		    "countersignature %s does not verify with the witness's "
+		    "key: %s", sigpath, e.msg);
+	}
+	free(sigpath);
+	return (rv);
+}
+
+/*
+ * Check a manifest into rep, with the room's public key and the witness's
+ * (verify_room_key(), verify_room_witness()), and add it to the room's
+ * chain.  CAP_OK whatever was found, or CAP_ENOMEM.
  */
 enum cap_err
-verify_manifest(const char *path, const struct sign_pub *pub,
+verify_manifest(const char *path, struct verify_room *room,
     struct verify_report *rep, struct cap_error *err)
 {
 	struct cap_error	 e;
 	json_error_t		 je;
 	json_t			*m = NULL, *files, *f;
-	char			*text = NULL, *base = NULL, trusted[512];
+	char			*text = NULL, *base = NULL;
 	const char		*s;
+	enum verify_sig		 sig;
 	size_t			 len, i;
-	int			 seq, k;
+	int			 seq, k, format, witnessed;
 
 	if (cap_file_read(path, VERIFY_MANIFEST_MAX, &text, &len, &e) !=
 	    CAP_OK) {
@@ -186,8 +299,9 @@ verify_manifest(const char *path, const struct sign_pub *pub,
 		return (CAP_OK);
 	}
 	if ((m = json_loadb(text, len, 0, &je)) == NULL ||
-	    !json_is_object(m) || json_integer_value(json_object_get(m,
-	    "muxd_manifest")) != 1) {
+	    !json_is_object(m) || (format = (int)json_integer_value(
+	    json_object_get(m, "muxd_manifest"))) < 1 ||
+	    format > MANIFEST_FORMAT) {
 		if (verify_add(rep, VERIFY_HEADER, m == NULL ? (unsigned long)
 		    je.line : 0, m == NULL ? je.position : -1, "not a muxd "
 		    "manifest%s%s", m == NULL ? ": " : "", m == NULL ?
@@ -196,26 +310,20 @@ verify_manifest(const char *path, const struct sign_pub *pub,
 		goto done;
 	}
 	seq = (int)json_integer_value(json_object_get(m, "sequence"));
+	if (format < MANIFEST_FORMAT && verify_add(rep, VERIFY_OLDFORMAT, 0,
+	    -1, "format %d, written before the manifests formed a chain: "
+	    "its start after a crash is told from the manifest before it",
+	    format) == -1)
+		goto nomem;
 	s = strrchr(path, '/');
 	s = s != NULL ? s + 1 : path;
 	if ((sscanf(s, "manifest-%d.json", &k) != 1 || k != seq) &&
-	    verify_add(rep, VERIFY_MANIFEST, 0, -1, "the file name says "
+	    verify_add(rep, VERIFY_CHAIN, 0, -1, "the file name says "
 	    "manifest %s, the manifest says %d", s, seq) == -1)
 		goto nomem;
-	if (pub == NULL) {
-		if (verify_add(rep, VERIFY_NOTE, 0, -1, "signature not "
-		    "checked: no public key (-k room.pub)") == -1)
-			goto nomem;
-	} else if (sign_verify_file(pub, path, trusted, sizeof(trusted), &e) !=
-	    CAP_OK) {
-		if (e.code == CAP_ENOMEM)
-			goto nomem;
-		if (verify_add(rep, VERIFY_SIGNATURE, 0, -1, "%s%s%s",
-		    e.sys == ENOENT ? "not signed: " : "", e.sys == ENOENT ?
-		    e.file : "", e.sys == ENOENT ? " is missing" : e.msg) == -1)
-			goto nomem;
-	} else if (verify_add(rep, VERIFY_NOTE, 0, -1, "signed: %s",
-	    trusted) == -1)
+	if (verify_manifest_sign(rep, path, m, verify_room_key(room),
+	    &sig) == -1 || verify_manifest_witness(rep, path,
+	    verify_room_witness(room), &witnessed) == -1)
 		goto nomem;
 	if (verify_manifest_previous(rep, path, m, seq) == -1)
 		goto nomem;
@@ -226,6 +334,8 @@ verify_manifest(const char *path, const struct sign_pub *pub,
 		if (verify_manifest_file(rep, base, f) == -1)
 			goto nomem;
 	rep->nevent = json_array_size(files);
+	if (verify_room_add(room, path, m, sig, witnessed) == -1)
+		goto nomem;
 done:
 	free(base);
 	free(text);
@@ -237,117 +347,4 @@ nomem:
 	json_decref(m);
 	cap_error_set(err, CAP_ENOMEM, path, 0, -1, "verify: out of memory");
 	return (CAP_ENOMEM);
-}
-
-/*
- * What the newest manifest covers: its files, resolved, with their
- * sizes, and why it was written.  NULL when it does not read or out of
- * memory.
- */
-struct verify_cover *
-verify_cover_load(const char *path)
-{
-	struct verify_cover	*c;
-	json_t			*m, *files, *f;
-	const char		*rel, *why;
-	char			*base, *p, real[PATH_MAX];
-	size_t			 i;
-
-	if ((m = json_load_file(path, 0, NULL)) == NULL)
-		return (NULL);
-	files = json_object_get(m, "files");
-	if ((c = calloc(1, sizeof(*c))) == NULL ||
-	    (base = verify_manifest_base(path)) == NULL) {
-		free(c);
-		json_decref(m);
-		return (NULL);
-	}
-	why = json_string_value(json_object_get(m, "why"));
-	c->shutdown = why != NULL && strcmp(why, "shutdown") == 0;
-	snprintf(c->manifest, sizeof(c->manifest), "%s", path);
-	if ((c->path = calloc(json_array_size(files) + 1,
-	    sizeof(*c->path))) == NULL || (c->size = calloc(
-	    json_array_size(files) + 1, sizeof(*c->size))) == NULL)
-		goto fail;
-	json_array_foreach(files, i, f) {
-		if ((rel = json_string_value(json_object_get(f, "path"))) ==
-		    NULL || (p = verify_manifest_path(base, rel)) == NULL)
-			continue;
-		c->path[c->n] = realpath(p, real) != NULL ? strdup(real) :
-		    strdup(p);
-		free(p);
-		if (c->path[c->n] == NULL)
-			goto fail;
-		c->size[c->n++] = json_integer_value(json_object_get(f,
-		    "size"));
-	}
-	free(base);
-	json_decref(m);
-	return (c);
-fail:
-	free(base);
-	json_decref(m);
-	verify_cover_free(c);
-	return (NULL);
-}
-
-/* Free what a manifest covers. */
-void
-verify_cover_free(struct verify_cover *c)
-{
-	size_t	i;
-
-	if (c == NULL)
-		return;
-	for (i = 0; i < c->n; i++)
-		free(c->path[i]);
-	free(c->path);
-	free(c->size);
-	free(c);
-}
-
-/*
- * Tell in a file's report whether the newest manifest covers it: not
- * listed is a finding once muxd's last manifest was its shutdown's (a
- * note while it may still be running); bytes past the sealed size are a
- * note (for a capture, the whole lines its check chained into rep).  -1
- * when out of memory.
- */
-int
-verify_cover_check(const struct verify_cover *c, const char *file,
-    struct verify_report *rep)
-{
-	char		 real[PATH_MAX];
-	struct stat	 st;
-	int64_t		 size;
-	size_t		 i, n;
-
-	if (c == NULL)
-		return (0);
-	if (realpath(file, real) == NULL)
-		return (0);
-	for (i = 0; i < c->n; i++)
-		if (strcmp(c->path[i], real) == 0)
-			break;
-	if (i == c->n)
-		return (verify_add(rep, c->shutdown ? VERIFY_MANIFEST :
-		    VERIFY_NOTE, 0, -1, "not in the last manifest, %s%s",
-		    c->manifest, c->shutdown ? ", written at muxd's shutdown: "
-		    "added afterwards" : " (written while muxd runs?)"));
-	if (stat(file, &st) == -1)
-		return (0);
-	size = st.st_size;
-	/*
-	 * A capture's whole lines, as its check just chained them: a zero
-	 * tail is no content.
-	 */
-	n = strlen(file);
-	if (n > 5 && strcmp(file + n - 5, ".cast") == 0 && rep->chain_lines > 0)
-		size = rep->chain_bytes;
-	if (size > c->size[i])
-		return (verify_add(rep, c->shutdown ? VERIFY_MANIFEST :
-		    VERIFY_NOTE, 0, c->size[i], "%lld bytes past what the last "
-		    "manifest, %s, sealed", (long long)(size - c->size[i]),
-		    c->manifest));
-	return (0);
 }

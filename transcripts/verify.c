@@ -27,7 +27,45 @@
 static const char *verify_kind_names[VERIFY_COUNT] = {
 	"note", "open", "header", "event", "order", "torn", "long", "gap",
 	"fault", "public-domain", "forbidden", "mismatch", "format", "seal",
-	"end", "signature", "manifest", "compliance"
+	"end", "signature", "manifest", "compliance", "chain", "witness",
+	"key", "open", "old-format", "crash", "disconnect", "verdict"
+};
+
+/*
+ * The class of each kind: what the evidence is when it is found.  The
+ * contest's events (silences, faults the room recorded, a forbidden
+ * reference someone typed, a crash recovered and sealed, an operator's
+ * disconnect, a verdict, a manifest of the older format) leave the
+ * evidence intact; everything that says a file is not as muxd wrote and
+ * sealed it is an integrity failure.
+ */
+static const enum verify_class verify_kind_classes[VERIFY_COUNT] = {
+	[VERIFY_NOTE] = VERIFY_C_NOTE,
+	[VERIFY_OPEN] = VERIFY_C_FAILURE,
+	[VERIFY_HEADER] = VERIFY_C_FAILURE,
+	[VERIFY_EVENT] = VERIFY_C_FAILURE,
+	[VERIFY_ORDER] = VERIFY_C_FAILURE,
+	[VERIFY_TORN] = VERIFY_C_FAILURE,
+	[VERIFY_LONG] = VERIFY_C_FAILURE,
+	[VERIFY_GAP] = VERIFY_C_EVENT,
+	[VERIFY_FAULT] = VERIFY_C_EVENT,
+	[VERIFY_PD] = VERIFY_C_FAILURE,
+	[VERIFY_FORBIDDEN] = VERIFY_C_EVENT,
+	[VERIFY_MISMATCH] = VERIFY_C_FAILURE,
+	[VERIFY_FORMAT] = VERIFY_C_FAILURE,
+	[VERIFY_SEAL] = VERIFY_C_FAILURE,
+	[VERIFY_END] = VERIFY_C_FAILURE,
+	[VERIFY_SIGNATURE] = VERIFY_C_FAILURE,
+	[VERIFY_MANIFEST] = VERIFY_C_FAILURE,
+	[VERIFY_COMPLIANCE] = VERIFY_C_FAILURE,
+	[VERIFY_CHAIN] = VERIFY_C_FAILURE,
+	[VERIFY_WITNESS] = VERIFY_C_FAILURE,
+	[VERIFY_KEY] = VERIFY_C_UNVERIFIED,
+	[VERIFY_OPENCHAIN] = VERIFY_C_OPEN,
+	[VERIFY_OLDFORMAT] = VERIFY_C_EVENT,
+	[VERIFY_CRASH] = VERIFY_C_EVENT,
+	[VERIFY_DISCONNECT] = VERIFY_C_EVENT,
+	[VERIFY_VERDICT] = VERIFY_C_EVENT
 };
 
 /* Forbidden references (2004 rule 11), matched without regard to case. */
@@ -37,7 +75,7 @@ static const char *verify_forbidden_refs[] = {
 
 static int	verify_from_error(struct verify_report *,
 		    const struct cap_error *);
-static int	verify_is_fault(const unsigned char *, size_t);
+static enum verify_kind verify_is_fault(const unsigned char *, size_t);
 static int	verify_tx_line(const char *, size_t);
 static int	verify_meta_refs(struct verify_report *,
 		    const struct cap_meta *);
@@ -53,6 +91,31 @@ verify_kind_name(enum verify_kind k)
 	if ((int)k < 0 || k >= VERIFY_COUNT)
 		return ("unknown");
 	return (verify_kind_names[k]);
+}
+
+/* The class of a kind of finding. */
+enum verify_class
+verify_kind_class(enum verify_kind k)
+{
+	if ((int)k < 0 || k >= VERIFY_COUNT)
+		return (VERIFY_C_FAILURE);
+	return (verify_kind_classes[k]);
+}
+
+/*
+ * The exit status of findings counted by class: the gravest class's,
+ * an integrity failure before a missing key before an open chain.
+ */
+int
+verify_status(const size_t *nclass)
+{
+	if (nclass[VERIFY_C_FAILURE] > 0)
+		return (VERIFY_EXIT_FAILURE);
+	if (nclass[VERIFY_C_UNVERIFIED] > 0)
+		return (VERIFY_EXIT_UNVERIFIED);
+	if (nclass[VERIFY_C_OPEN] > 0)
+		return (VERIFY_EXIT_OPEN);
+	return (VERIFY_EXIT_INTACT);
 }
 
 /* Default options: a 120-second gap, transcripts beside the capture. */
@@ -92,6 +155,7 @@ verify_add(struct verify_report *rep, enum verify_kind kind,
 	int	rc;
 
 	rep->count[kind]++;
+	rep->nclass[verify_kind_class(kind)]++;
 	if (kind != VERIFY_NOTE)
 		rep->total++;
 	va_start(ap, fmt);
@@ -159,26 +223,33 @@ verify_forbidden(const void *text, size_t len, size_t *at,
 }
 
 /*
- * Tell whether a marker reports a fault: fault, drop(s), link down, but
- * not the link down that ends every round.
+ * Tell what a marker reports: VERIFY_FAULT for a fault, drop(s) or link
+ * down, VERIFY_DISCONNECT for the operator's disconnect, VERIFY_VERDICT
+ * for a verdict, else VERIFY_NOTE (the link down that ends every round
+ * among them).
  */
-static int
+static enum verify_kind
 verify_is_fault(const unsigned char *s, size_t len)
 {
 	static const char	*words[] = { "fault", "drop", "drops",
 				    "dropped", "link down" };
 	static const char	 normal[] = "link down round stopped";
+	static const char	 op[] = "link down disconnected by operator";
 	size_t			 i, n;
 
 	if (len == sizeof(normal) - 1 && memcmp(s, normal, len) == 0)
-		return (0);
+		return (VERIFY_NOTE);
+	if (len == sizeof(op) - 1 && memcmp(s, op, len) == 0)
+		return (VERIFY_DISCONNECT);
+	if (len > 8 && memcmp(s, "verdict ", 8) == 0)
+		return (VERIFY_VERDICT);
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		n = strlen(words[i]);
 		if (len >= n && memcmp(s, words[i], n) == 0 &&
 		    (len == n || s[n] == ' '))
-			return (1);
+			return (VERIFY_FAULT);
 	}
-	return (0);
+	return (VERIFY_NOTE);
 }
 
 /* Tell whether a line (no newline) is a transcript line of the format. */
@@ -446,7 +517,8 @@ verify_capture(const char *path, const struct verify_opts *o,
 	struct cap_error	 e;
 	const struct cap_meta	*m;
 	const char		*ren;
-	char			*txt = NULL, *txpath = NULL, mark[80];
+	char			*txt = NULL, *txpath = NULL, mark[120];
+	enum verify_kind	 k;
 	size_t			 rlen, tlen, i;
 	int64_t			 prev = 0;
 	unsigned long		 prevline = 0;
@@ -502,12 +574,13 @@ verify_capture(const char *path, const struct verify_opts *o,
 		prevline = ev.line;
 		have = 1;
 		rep->duration = prev;
-		if (ev.kind == CAP_MARKER && verify_is_fault(ev.data, ev.len)) {
+		if (ev.kind == CAP_MARKER && (k = verify_is_fault(ev.data,
+		    ev.len)) != VERIFY_NOTE) {
 			for (i = 0; i < ev.len && i + 1 < sizeof(mark); i++)
 				mark[i] = ev.data[i] >= 0x20 && ev.data[i] <
 				    0x7f ? (char)ev.data[i] : '?';
 			mark[i] = '\0';
-			if (verify_add(rep, VERIFY_FAULT, ev.line, ev.offset,
+			if (verify_add(rep, k, ev.line, ev.offset,
 			    "marker \"%s\" at %.1f s", mark, (double)ev.usec /
 			    1e6) == -1)
 				goto nomem;
@@ -516,8 +589,8 @@ verify_capture(const char *path, const struct verify_opts *o,
 		    ev.usec, &e) != CAP_OK && e.code == CAP_ENOMEM)
 			goto nomem;
 	}
-	if (verify_chain_finish(vc, rep, m) == -1 ||
-	    verify_cover_check(o->cover, path, rep) == -1)
+	if (verify_chain_finish(vc, rep, m, o->room) == -1 ||
+	    verify_room_check(o->room, path, rep) == -1)
 		goto nomem;
 	if (tw == NULL)
 		goto done;
@@ -550,7 +623,7 @@ verify_capture(const char *path, const struct verify_opts *o,
 	rep->tx_first = rep->findings.n;
 	if (verify_transcript(rep, txt, tlen) == -1 ||
 	    verify_compare(rep, txt, tlen, ren, rlen) == -1 ||
-	    verify_cover_check(o->cover, txpath, rep) == -1)
+	    verify_room_check(o->room, txpath, rep) == -1)
 		goto nomem;
 done:
 	verify_chain_close(vc);
