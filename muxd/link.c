@@ -117,30 +117,6 @@ link_place(struct link *l, const char *station, int side, const char *entity)
 		l->side = side;
 }
 
-/* Find a link's station in a configuration, or NULL. */
-const struct conf_station *
-link_station(const struct link *l, const struct conf *cf)
-{
-	int	i;
-
-	if (cf == NULL || l->station == NULL ||
-	    (i = conf_station_find(cf, l->station)) == -1)
-		return (NULL);
-	return (&cf->stations[i]);
-}
-
-/* Find a link's entity in a configuration, or NULL. */
-const struct conf_entity *
-link_entity(const struct link *l, const struct conf *cf)
-{
-	int	i;
-
-	if (cf == NULL || l->entity == NULL ||
-	    (i = conf_entity_find(cf, l->entity)) == -1)
-		return (NULL);
-	return (&cf->entities[i]);
-}
-
 /*
  * Give a manual link the station and entity of its ports, when they have
  * them: the judge's terminal first, the entity second.
@@ -271,8 +247,8 @@ link_free(struct link *l, const char *reason)
 	rules_link_close(l);
 	record_link_close(l, reason);
 	/* A fresh entry program for each conversation: this one ends. */
-	if ((en = link_entity(l, link_conf)) != NULL && en->fresh &&
-	    l->b->addr.kind == ADDR_EXEC)
+	if ((en = conf_entity_named(link_conf, l->entity)) != NULL &&
+	    en->fresh && l->b->addr.kind == ADDR_EXEC)
 		port_restart(l->b);
 	TAILQ_REMOVE(&links, l, entry);
 	log_info("link %s: ended (%s)", l->name, reason);
@@ -507,8 +483,9 @@ link_forward(struct port *src, const unsigned char *buf, size_t n,
 json_t *
 link_json(const struct link *l)
 {
-	const struct conf_entity	*en = link_entity(l, link_conf);
+	const struct conf_entity	*en;
 
+	en = conf_entity_named(link_conf, l->entity);
 	return (json_pack("{ss ss ss ss si ss? ss? ss? ss? sf}",
 	    "name", l->name, "a", l->a->name, "b", l->b->name,
 	    "origin", l->origin == LINK_ROUND ? "round" : "manual",

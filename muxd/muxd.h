@@ -167,10 +167,6 @@ struct port	*link_port_peer(void *, const struct port *);
 void		 link_port_unlink(void *, const char *);
 void		 link_configure(const struct conf *);
 void		 link_place(struct link *, const char *, int, const char *);
-const struct conf_station *link_station(const struct link *,
-		    const struct conf *);
-const struct conf_entity *link_entity(const struct link *,
-		    const struct conf *);
 void		 link_started(struct link *);
 int		 link_is_terminal(const struct port *);
 void		 link_notice(struct port *, const char *);

@@ -209,8 +209,10 @@ record_word(const char *s)
 static void
 record_meta(const struct link *l, struct cap_meta *m)
 {
-	const struct conf_station	*st = link_station(l, record_conf);
-	const struct conf_entity	*en = link_entity(l, record_conf);
+	const struct conf_station	*st = conf_station_named(record_conf,
+					    l->station);
+	const struct conf_entity	*en = conf_entity_named(record_conf,
+					    l->entity);
 	char				*addr;
 	struct timeval			 tv;
 	char				 soft[64];

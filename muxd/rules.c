@@ -116,8 +116,9 @@ rules_link_open(struct link *l)
 	const char			*e;
 	size_t				 n;
 
-	if ((st = link_station(l, rules_conf)) == NULL ||
-	    (en = link_entity(l, rules_conf)) == NULL || rules_pattern == NULL)
+	if ((st = conf_station_named(rules_conf, l->station)) == NULL ||
+	    (en = conf_entity_named(rules_conf, l->entity)) == NULL ||
+	    rules_pattern == NULL)
 		return;
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		fatal("calloc");
