@@ -35,6 +35,7 @@ static struct link_told {
 } link_told[LINK_TOLD_MAX];
 static size_t	 link_ntold;
 static const struct conf	*link_conf;
+static json_t			*link_kept;	/* as muxd stops, or NULL */
 
 static void	link_discard(struct port *, const char *);
 static const struct conf_station *link_terminal_station(const struct port *);
@@ -496,4 +497,81 @@ link_json(const struct link *l)
 	    "kind", en == NULL ? NULL : en->kind == CONF_ENTRY ? "entry" :
 	    "confederate",
 	    "since", l->since.tv_sec + l->since.tv_usec / 1e6));
+}
+
+/*
+ * The links' member of the state file: those a restart resumes, the
+ * links up, or those kept as muxd stops.
+ */
+json_t *
+link_save(void)
+{
+	struct link	*l;
+	json_t		*ls;
+
+	if (link_kept != NULL)
+		return (json_pack("{sO}", "links", link_kept));
+	ls = json_array();
+	TAILQ_FOREACH(l, &links, entry)
+		json_array_append_new(ls, json_pack("{ssssssss}", "name",
+		    l->name, "a", l->a->name, "b", l->b->name, "origin",
+		    l->origin == LINK_ROUND ? "round" : "manual"));
+	return (json_pack("{so}", "links", ls));
+}
+
+/*
+ * Keep the links as they are for every later save (on: muxd is stopping,
+ * and the links it ends are the ones a restart resumes), or forget them.
+ */
+void
+link_keep(int on)
+{
+	json_t	*o;
+
+	if (on && link_kept == NULL && (o = link_save()) != NULL) {
+		link_kept = json_incref(json_object_get(o, "links"));
+		json_decref(o);
+	} else if (!on) {
+		json_decref(link_kept);
+		link_kept = NULL;
+	}
+}
+
+/*
+ * Make the manual links of the state file again (check: only say whether
+ * the file has its links, -1 with a reason).
+ */
+int
+link_load(const json_t *o, int check, char *err, size_t errlen)
+{
+	json_t		*ls, *e;
+	const char	*a, *b, *origin;
+	char		 name[128], why[MUXD_ERRLEN];
+	struct port	*pa, *pb;
+	struct link	*l;
+	size_t		 i;
+
+	if ((ls = json_object_get(o, "links")) == NULL || !json_is_array(ls)) {
+		snprintf(err, errlen, "no array of links");
+		return (-1);
+	}
+	if (check)
+		return (0);
+	json_array_foreach(ls, i, e) {
+		if (json_unpack(e, "{ssssss}", "a", &a, "b", &b, "origin",
+		    &origin) == -1 || strcmp(origin, "manual") != 0)
+			continue;
+		if ((pa = port_find(a)) == NULL || (pb = port_find(b)) == NULL) {
+			log_warnx("state: link %s=%s not restored: port gone",
+			    a, b);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s=%s", a, b);
+		if ((l = link_new(name, pa, pb, LINK_MANUAL, why,
+		    sizeof(why))) == NULL)
+			log_warnx("state: link %s not restored: %s", name, why);
+		else
+			link_started(l);
+	}
+	return (0);
 }

@@ -418,11 +418,12 @@ muxd_shutdown(void)
 
 	notify_stopping();
 	events_post(PROTOCOL_EV_MUXD_STOP, NULL);
-	state_keep_links();
+	link_keep(1);
 	link_configure(NULL);	/* no entry program is started anew */
 	while ((l = TAILQ_FIRST(&links)) != NULL)
 		link_free(l, "muxd stopping");
 	state_flush();
+	link_keep(0);
 	record_shutdown();
 	rules_shutdown();
 	ballot_cancel("muxd stopping");
@@ -565,11 +566,19 @@ main(int argc, char *argv[])
 		record_init();
 		seal_init(muxd_conf);
 		muxd_ports(muxd_conf);
+		/*
+		 * The state file's parts, in its order: the round first, the
+		 * manual links, then the verdicts they are checked against.
+		 */
+		state_register(round_save, round_load);
+		state_register(link_save, link_load);
+		state_register(rules_verdict_save, rules_verdict_load);
 		state_init(muxd_conf->state_dir);
 		/* The round resumed opens its files as the user. */
 		if (user != NULL)
 			muxd_drop(user, sockpath);
-		state_load();
+		if (state_load() == 1)
+			round_resume();
 		seal_manifest("start", 0);
 	}
 	log_info("muxd %s running, %d ports", MUXD_VERSION, npairs > 0 ?

@@ -172,6 +172,9 @@ int		 link_is_terminal(const struct port *);
 void		 link_notice(struct port *, const char *);
 void		 link_notice_confederate(struct port *, const char *);
 json_t		*link_json(const struct link *);
+json_t		*link_save(void);
+void		 link_keep(int);
+int		 link_load(const json_t *, int, char *, size_t);
 void		 link_forward(struct port *, const unsigned char *, size_t,
 		    const struct timeval *);
 
@@ -188,8 +191,8 @@ void		 rules_forward(struct link *, struct port *,
 int		 rules_hold_release(struct link *, char *, size_t);
 
 /* rules-verdict.c */
-json_t		*rules_verdict_json(void);
-void		 rules_verdict_load(json_t *);
+json_t		*rules_verdict_save(void);
+int		 rules_verdict_load(const json_t *, int, char *, size_t);
 
 /* round.c */
 struct round_state {
@@ -211,8 +214,13 @@ json_t		*round_json(void);
 json_t		*round_schedule_json(void);
 int		 round_right_is_entry(uint64_t, int, size_t);
 int		 round_waits_for(const struct port *);
+json_t		*round_save(void);
+int		 round_load(const json_t *, int, char *, size_t);
 
 /* state.c */
+typedef json_t	*(*state_save_fn)(void);
+typedef int	 (*state_load_fn)(const json_t *, int, char *, size_t);
+void		 state_register(state_save_fn, state_load_fn);
 void		 state_init(const char *);
 int		 state_mkdirs(const char *);
 int		 state_save(void);
@@ -220,7 +228,6 @@ int		 state_append(const char *, const char *, const char *, size_t,
 		    const char *);
 const char	*state_failure(void);
 void		 state_save_soon(void);
-void		 state_keep_links(void);
 void		 state_flush(void);
 int		 state_load(void);
 
