@@ -245,7 +245,10 @@ void		 port_up(struct port *);
 void		 port_restart(struct port *);
 int		 port_send(struct port *, const unsigned char *, size_t);
 void		 port_pause(struct port *, int);
-void		 port_drain_paused(struct port *, void *, const char *);
+typedef void	(*port_drained_fn)(void *, struct port *, const unsigned char *,
+		    size_t, const struct timeval *);
+void		 port_drain_paused(struct port *, void *, port_drained_fn,
+		    const char *);
 struct port	*port_find(const char *);
 const char	*port_state_name(enum port_state);
 json_t		*port_json(const struct port *);

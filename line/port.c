@@ -546,10 +546,11 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
  * Read and discard what waits in the line of a port that was paused, when
  * its owner (named name) lets it go: those bytes belong to the
  * conversation that ended, so they pass the tap with that owner and go
- * nowhere else.
+ * to fn (the owner's recording), nowhere else.
  */
 void
-port_drain_paused(struct port *p, void *owner, const char *name)
+port_drain_paused(struct port *p, void *owner, port_drained_fn fn,
+    const char *name)
 {
 	unsigned char	buf[PORT_READ_SIZE];
 	struct timeval	tv;
@@ -564,6 +565,8 @@ port_drain_paused(struct port *p, void *owner, const char *name)
 		p->bytes_in += n;
 		if (port_hooks.tap != NULL)
 			port_hooks.tap(p, owner, PORT_IN, buf, n, &tv);
+		if (fn != NULL)
+			fn(owner, p, buf, n, &tv);
 		total += n;
 	}
 	if (total == 0)

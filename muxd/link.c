@@ -36,6 +36,8 @@ static struct link_told {
 static size_t	 link_ntold;
 static const struct conf	*link_conf;
 static json_t			*link_kept;	/* as muxd stops, or NULL */
+/* The round a line without a link waits for, 0 none (round.c's). */
+static int			(*link_waits)(const struct port *);
 
 static void	link_discard(struct port *, const char *);
 static const struct conf_station *link_terminal_station(const struct port *);
@@ -45,6 +47,8 @@ static int	link_due(const struct port *, time_t, int);
 static void	link_write_notice(struct port *, const char *);
 static void	link_refused_note(struct link *);
 static void	link_events(void *, const struct events_ev *);
+static void	link_drained(void *, struct port *, const unsigned char *,
+		    size_t, const struct timeval *);
 
 /* Join two free ports under a name; on failure return NULL with a reason. */
 struct link *
@@ -93,6 +97,16 @@ void
 link_configure(const struct conf *cf)
 {
 	link_conf = cf;
+}
+
+/*
+ * Take the function that says which round a line without a link waits
+ * for (the round's; link_forward tells the line so).
+ */
+void
+link_waits_set(int (*fn)(const struct port *))
+{
+	link_waits = fn;
 }
 
 /*
@@ -231,6 +245,23 @@ link_discard(struct port *p, const char *link)
 	events_port(PROTOCOL_EV_DROP, p, "link ended", n, p->dropped, 1);
 }
 
+/*
+ * Record what a paused end of an ending link sent before the end, as the
+ * conversation's (port_drain_paused): but the entity's output recorded
+ * as the judge gets it (the judge gets none of this) and the keys of a
+ * dead link's judge (refused).
+ */
+static void
+link_drained(void *arg, struct port *p, const unsigned char *buf, size_t n,
+    const struct timeval *tv)
+{
+	struct link	*l = arg;
+
+	if ((l->deferred && p == l->b) || (l->dead && p == l->a))
+		return;
+	record_link_bytes(l, p, buf, n, tv);
+}
+
 /* End a link, giving a reason for the log and the watchers. */
 void
 link_free(struct link *l, const char *reason)
@@ -238,8 +269,8 @@ link_free(struct link *l, const char *reason)
 	const struct conf_entity	*en;
 
 	l->a->owner = l->b->owner = NULL;
-	port_drain_paused(l->a, l, l->name);
-	port_drain_paused(l->b, l, l->name);
+	port_drain_paused(l->a, l, link_drained, l->name);
+	port_drain_paused(l->b, l, link_drained, l->name);
 	port_pause(l->a, 0);
 	port_pause(l->b, 0);
 	link_discard(l->a, l->name);
@@ -456,7 +487,7 @@ link_forward(struct port *src, const unsigned char *buf, size_t n,
 			return;
 		if (!link_due(src, tv->tv_sec, 0))
 			return;
-		if ((w = round_waits_for(src)) > 0) {
+		if (link_waits != NULL && (w = link_waits(src)) > 0) {
 			snprintf(text, sizeof(text), "round %d has not begun: "
 			    "wait for its start", w);
 			record_port_note(src, "refused round %d not begun", w);
@@ -475,9 +506,12 @@ link_forward(struct port *src, const unsigned char *buf, size_t n,
 		return;
 	}
 	if (l->rules != NULL)
-		rules_forward(link_of(src), src, buf, n, tv, src->waited);
-	else if (port_send(link_peer(link_of(src), src), buf, n) == 1)
-		port_pause(src, 1);
+		rules_forward(l, src, buf, n, tv, src->waited);
+	else {
+		record_link_bytes(l, src, buf, n, tv);
+		if (port_send(link_peer(l, src), buf, n) == 1)
+			port_pause(src, 1);
+	}
 }
 
 /* Describe a link for the control protocol. */

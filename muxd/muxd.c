@@ -552,7 +552,7 @@ main(int argc, char *argv[])
 		if (sigs[i] == NULL || evsignal_add(sigs[i], NULL) == -1)
 			fatalx("cannot watch signal %d", signums[i]);
 	}
-	if (sockpath != NULL && control_listen(sockpath, err,
+	if (sockpath != NULL && control_listen(sockpath, muxd_reload, err,
 	    sizeof(err)) == -1)
 		fatalx("%s", err);
 

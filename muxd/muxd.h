@@ -102,8 +102,8 @@ void		 record_shutdown(void);
 void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);
 void		 record_port_close(struct port *);
-void		 record_link_output(struct link *, const unsigned char *,
-		    size_t, const struct timeval *);
+void		 record_link_bytes(struct link *, const struct port *,
+		    const unsigned char *, size_t, const struct timeval *);
 void		 record_port_note(struct port *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 record_link_note(struct link *, const char *, ...)
@@ -166,6 +166,7 @@ struct port	*link_peer(const struct link *, const struct port *);
 struct port	*link_port_peer(void *, const struct port *);
 void		 link_port_unlink(void *, const char *);
 void		 link_configure(const struct conf *);
+void		 link_waits_set(int (*)(const struct port *));
 void		 link_place(struct link *, const char *, int, const char *);
 void		 link_started(struct link *);
 int		 link_is_terminal(const struct port *);
@@ -187,8 +188,8 @@ void		 rules_link_close(struct link *);
 void		 rules_forward(struct link *, struct port *,
 		    const unsigned char *, size_t, const struct timeval *, int);
 
-/* rules-hold.c */
-int		 rules_hold_release(struct link *, char *, size_t);
+/* rules-entity.c */
+int		 rules_entity_release(struct link *, char *, size_t);
 
 /* rules-verdict.c */
 json_t		*rules_verdict_save(void);
@@ -250,7 +251,9 @@ json_t		*spawn_json(void);
 int		 priv_drop(const char *, const char **, char *, size_t);
 
 /* control.c */
-int		 control_listen(const char *, char *, size_t);
+typedef int	(*control_reload_fn)(char *, size_t);
+int		 control_listen(const char *, control_reload_fn, char *,
+		    size_t);
 void		 control_close(void);
 
 /* muxd.c */

@@ -146,6 +146,8 @@ round_configure(const struct conf *cf)
 	static int	subscribed;
 
 	round_conf = cf;
+	/* A line that types while the round waits for it is told so. */
+	link_waits_set(round_waits_for);
 	if (!subscribed) {
 		events_subscribe(round_events, NULL,
 		    EVENTS_BIT(PROTOCOL_EV_PORT_UP));
