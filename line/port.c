@@ -15,11 +15,12 @@
  *    feeds it (its link peer) is no longer read until outq drains to half
  *    the limit.  Nothing is lost; the bytes wait in the source's own line,
  *    and only that one conversation waits.  outq then stays within limit
- *    plus one read (PORT_READ_SIZE).  When both ends of a link would be
- *    held at once, neither is (port_pause): a peer that stops reading
- *    while it cannot write would never drain either queue.  The queue may
- *    then grow to PORT_HARD times limit; past that, bytes are dropped,
- *    counted, logged and announced.
+ *    plus one read (PORT_READ_SIZE).  port_send() says the queue is
+ *    full; the program decides whom to hold back (muxd: the link,
+ *    link-flow.c, which holds neither end when both would be), and is
+ *    told when the queue takes more again (PORT_EVENT_WRITABLE).  The
+ *    queue may grow to PORT_HARD times limit; past that, bytes are
+ *    dropped, counted, logged and announced.
  *  - line down: outq keeps what arrives up to limit, to be delivered when
  *    the line returns; bytes beyond it are dropped, counted, logged and
  *    announced ("drop" events), never silently.
@@ -57,7 +58,7 @@ static void	port_wrote(struct port *, const unsigned char *, size_t);
 static void	port_events_free(struct port *);
 static void	port_event(struct port *, enum port_event_kind, const char *,
 		    uint64_t, uint64_t, int);
-static void	port_resume_peer(struct port *);
+static void	port_writable(struct port *);
 
 static struct port_hooks	 port_hooks;
 static struct event_base	*port_evbase;
@@ -135,12 +136,14 @@ port_event(struct port *p, enum port_event_kind kind, const char *error,
 	port_hooks.event(p, &ev);
 }
 
-/* Read again the peer that was held back for this port's queue. */
+/*
+ * Tell the program that a port's queue takes more (below half its limit,
+ * or the line down), so that what was held back for it is read again.
+ */
 static void
-port_resume_peer(struct port *p)
+port_writable(struct port *p)
 {
-	if (p->owner != NULL && port_hooks.peer != NULL)
-		port_pause(port_hooks.peer(p->owner, p), 0);
+	port_event(p, PORT_EVENT_WRITABLE, NULL, 0, 0, 0);
 }
 
 /* Name a port state as the control protocol shows it. */
@@ -353,7 +356,7 @@ port_down(struct port *p, const char *fmt, ...)
 	if (was != PORT_DOWN)
 		p->ops->close(p);
 	p->fd = -1;
-	port_resume_peer(p);
+	port_writable(p);
 	if (was == PORT_UP) {
 		p->downs++;
 		log_warnx("port %s: down: %s", p->name, why);
@@ -457,7 +460,7 @@ port_write_cb(evutil_socket_t fd, short what, void *arg)
 	port_wrote(p, v.iov_base, n);
 	evbuffer_drain(p->outq, n);
 	if (evbuffer_get_length(p->outq) <= p->limit / 2)
-		port_resume_peer(p);
+		port_writable(p);
 	if (evbuffer_get_length(p->outq) > 0)
 		return;
 	event_del(p->ev_write);
@@ -515,8 +518,8 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
 	}
 	if (p->state == PORT_UP) {
 		/*
-		 * Past limit the source is held back, unless it cannot be
-		 * (see port_pause); then the queue may grow to PORT_HARD
+		 * Past limit the program holds the source back, unless it
+		 * cannot (muxd's link-flow.c); then the queue may grow to PORT_HARD
 		 * times limit, and what is past that is dropped and counted.
 		 */
 		queued = evbuffer_get_length(p->outq);
@@ -579,20 +582,13 @@ port_drain_paused(struct port *p, void *owner, port_drained_fn fn,
 }
 
 /*
- * Stop or resume reading a port's line.  A port whose link peer is itself
- * held back is not stopped: with both ends of a link held, each waiting
- * for the other's queue to drain, a peer that will not read while it
- * cannot write (socat, for one) would never be read again.
+ * Stop or resume reading a port's line (whom to stop is the program's
+ * decision: muxd's link-flow.c).
  */
 void
 port_pause(struct port *p, int on)
 {
-	struct port	*peer;
-
 	if (p->paused == on)
-		return;
-	if (on && p->owner != NULL && port_hooks.peer != NULL &&
-	    (peer = port_hooks.peer(p->owner, p)) != NULL && peer->paused)
 		return;
 	p->paused = on;
 	if (!on)

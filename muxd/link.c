@@ -311,13 +311,6 @@ link_peer(const struct link *l, const struct port *p)
 	return (l->a == p ? l->b : l->a);
 }
 
-/* Return the other end of a port's link, the port's owner (a port hook). */
-struct port *
-link_port_peer(void *owner, const struct port *p)
-{
-	return (link_peer(owner, p));
-}
-
 /* End a port's link, the port's owner, as the port goes (a port hook). */
 void
 link_port_unlink(void *owner, const char *reason)
@@ -510,7 +503,7 @@ link_forward(struct port *src, const unsigned char *buf, size_t n,
 	else {
 		record_link_bytes(l, src, buf, n, tv);
 		if (port_send(link_peer(l, src), buf, n) == 1)
-			port_pause(src, 1);
+			link_flow_hold(src);
 	}
 }
 

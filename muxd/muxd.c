@@ -33,7 +33,6 @@ static const struct port_hooks muxd_port_hooks = {
 	.forward = link_forward,
 	.tap = tap_bytes,
 	.event = muxd_port_event,
-	.peer = link_port_peer,
 	.unlink = link_port_unlink,
 	.closed = record_port_close,
 	.clock = muxd_time,
@@ -75,6 +74,9 @@ muxd_port_event(struct port *p, const struct port_event *ev)
 	case PORT_EVENT_DROP:
 		events_port(PROTOCOL_EV_DROP, p, ev->error, ev->bytes,
 		    ev->total, ev->end);
+		break;
+	case PORT_EVENT_WRITABLE:
+		link_flow_writable(p);
 		break;
 	}
 }

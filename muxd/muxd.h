@@ -163,7 +163,6 @@ struct link	*link_new(const char *, struct port *, struct port *,
 void		 link_free(struct link *, const char *);
 struct link	*link_find(const char *);
 struct port	*link_peer(const struct link *, const struct port *);
-struct port	*link_port_peer(void *, const struct port *);
 void		 link_port_unlink(void *, const char *);
 void		 link_configure(const struct conf *);
 void		 link_waits_set(int (*)(const struct port *));
@@ -178,6 +177,10 @@ void		 link_keep(int);
 int		 link_load(const json_t *, int, char *, size_t);
 void		 link_forward(struct port *, const unsigned char *, size_t,
 		    const struct timeval *);
+
+/* link-flow.c */
+void		 link_flow_hold(struct port *);
+void		 link_flow_writable(struct port *);
 
 /* rules.c */
 struct rules;

@@ -32,7 +32,7 @@ rules_screen_send(struct rules *r, const unsigned char *buf, size_t n)
 	if (r->filter.passthrough) {
 		(void)view_output(&r->jt.view, buf, n, 0, NULL);
 		if (port_send(l->a, buf, n) == 1)
-			port_pause(l->b, 1);
+			link_flow_hold(l->b);
 		return;
 	}
 	while (n > 0) {
@@ -44,7 +44,7 @@ rules_screen_send(struct rules *r, const unsigned char *buf, size_t n)
 		n -= chunk;
 	}
 	if (full)
-		port_pause(l->b, 1);
+		link_flow_hold(l->b);
 }
 
 /*

@@ -309,7 +309,7 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 	if (ne > 0)
 		port_send(l->a, echo, ne);
 	if (nk > 0 && port_send(l->b, keys, nk) == 1)
-		port_pause(l->a, 1);
+		link_flow_hold(l->a);
 	/* The referees' text after the keys are on their way. */
 	rules_screen_text(r, "judge", buf, n);
 }
@@ -356,7 +356,7 @@ rules_forward(struct link *l, struct port *src, const unsigned char *buf,
 			else {
 				rules_keys_seen(r, buf, chunk);
 				if (port_send(l->b, buf, chunk) == 1)
-					port_pause(l->a, 1);
+					link_flow_hold(l->a);
 				rules_screen_text(r, "judge", buf, chunk);
 			}
 		} else
