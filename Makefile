@@ -256,7 +256,7 @@ $(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB) $(LIB_SCORE) \
 FUZZ_CC = $(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
 	-fsanitize=fuzzer,address,undefined $(INC_ALL) $(PC_CFLAGS)
 $(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) $(CAP_SRCS) $(TEXT_SRCS) \
-    transcripts/transcripts.h capture/capture.h text/text.h
+    transcripts/transcripts.h capture/capture.h capture/lpp.h text/text.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $< $(TX_LIB_SRCS) $(CAP_SRCS) $(TEXT_SRCS) $(PC_LIBS)
 
