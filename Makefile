@@ -310,6 +310,19 @@ $(patsubst %,$(B)/tests/unit/test_%,cap txrender): \
 $(patsubst %,$(B)/tests/unit/test_%,convention lpp): \
     $(B)/tests/unit/fixture-lpp.o
 
+# muxd's files but muxd.c (its main), for the unit test of its rules,
+# hold and verdicts, which links them with the configuration's fixture.
+MUXD_LIB := $(B)/muxd/libmuxd.a
+$(MUXD_LIB): $(filter-out $(B)/muxd/muxd.o,$(MUXD_OBJS))
+	rm -f $@ && $(AR) rcs $@ $^
+$(B)/tests/unit/test_rules: tests/unit/test_rules.c $(MUXD_LIB) \
+    $(B)/tests/unit/fixture-conf.o $(CONF_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(INC_muxd) -o $@ $(filter %.c %.o,$^) \
+		$(filter %.a,$^) -pthread $(PC_LIBS) \
+		$(shell $(PKG_CONFIG) --libs libsystemd) \
+		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
+
 # comprog's pure modules (pane, echo) have their own unit test.
 COMPROG_UNIT_OBJS := $(patsubst %,$(B)/comprog/%.o,pane echo)
 $(B)/tests/unit/test_comprog: tests/unit/test_comprog.c $(COMPROG_UNIT_OBJS) \
