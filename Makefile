@@ -296,6 +296,9 @@ $(B)/tests/unit/%: tests/unit/%.c $(TX_LIB) $(CONF_LIBS)
 		$(filter %.a,$^) $(PC_LIBS) $(UNIT_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
+# The line library's allocations are made to fail (calloc wrapped).
+$(B)/tests/unit/test_port: UNIT_LIBS = -Wl,--wrap=calloc
+
 # The judge's screen is checked against a terminal emulator (libvterm).
 $(B)/tests/unit/test_view: UNIT_LIBS = $(shell $(PKG_CONFIG) --cflags --libs vterm)
 

@@ -161,16 +161,28 @@ port_state_name(enum port_state state)
 	return ("down");
 }
 
-/* Create a port for an address; it stays down until port_start(). */
+/*
+ * Create a port for an address; it stays down until port_start().  NULL
+ * when out of memory (errno ENOMEM).
+ */
 struct port *
 port_new(const char *name, const struct addr *addr, size_t limit)
 {
 	struct port	*p;
 
 	if ((p = calloc(1, sizeof(*p))) == NULL)
-		fatal("calloc");
-	if ((p->name = strdup(name)) == NULL || addr_copy(&p->addr, addr) == -1)
-		fatal("strdup");
+		return (NULL);
+	if ((p->name = strdup(name)) == NULL) {
+		free(p);
+		errno = ENOMEM;
+		return (NULL);
+	}
+	if (addr_copy(&p->addr, addr) == -1) {
+		free(p->name);
+		free(p);
+		errno = ENOMEM;
+		return (NULL);
+	}
 	switch (addr->kind) {
 	case ADDR_DEVICE:
 		p->ops = &port_serial_ops;
@@ -200,8 +212,15 @@ port_new(const char *name, const struct addr *addr, size_t limit)
 	p->state = PORT_DOWN;
 	p->backoff_ms = PORT_BACKOFF_MIN;
 	if ((p->outq = evbuffer_new()) == NULL ||
-	    (p->ev_retry = evtimer_new(port_base(), port_retry_cb, p)) == NULL)
-		fatalx("port %s: cannot allocate events", name);
+	    (p->ev_retry = evtimer_new(port_base(), port_retry_cb, p)) == NULL) {
+		if (p->outq != NULL)
+			evbuffer_free(p->outq);
+		addr_free(&p->addr);
+		free(p->name);
+		free(p);
+		errno = ENOMEM;
+		return (NULL);
+	}
 	port_time(&p->since);
 	TAILQ_INSERT_TAIL(&ports, p, entry);
 	return (p);
@@ -314,8 +333,10 @@ port_up(struct port *p)
 	    port_read_cb, p);
 	p->ev_write = event_new(port_base(), p->fd, EV_WRITE | EV_PERSIST,
 	    port_write_cb, p);
-	if (p->ev_read == NULL || p->ev_write == NULL)
-		fatalx("port %s: cannot allocate events", p->name);
+	if (p->ev_read == NULL || p->ev_write == NULL) {
+		port_down(p, "cannot allocate its events");
+		return;
+	}
 	if (!p->paused)
 		event_add(p->ev_read, NULL);
 	p->state = PORT_UP;
@@ -519,8 +540,9 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
 	if (p->state == PORT_UP) {
 		/*
 		 * Past limit the program holds the source back, unless it
-		 * cannot (muxd's link-flow.c); then the queue may grow to PORT_HARD
-		 * times limit, and what is past that is dropped and counted.
+		 * cannot (muxd's link-flow.c); then the queue may grow to
+		 * PORT_HARD times limit, and what is past that is dropped
+		 * and counted.
 		 */
 		queued = evbuffer_get_length(p->outq);
 		room = queued < p->limit * PORT_HARD ?

@@ -163,7 +163,7 @@ control_listen(const char *path, control_reload_fn reload, char *err,
 	evconnlistener_set_error_cb(control_listener, control_accept_error);
 	/* A descriptor held back, to answer a client when none is left. */
 	control_spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	control_path = strdup(path);
+	control_path = xstrdup(path);
 	if ((control_batch = evbuffer_new()) == NULL ||
 	    (control_batch_ev = evtimer_new(muxd_base, control_batch_cb,
 	    NULL)) == NULL ||
@@ -473,8 +473,7 @@ control_batch_flush(void)
 	if (control_batch == NULL ||
 	    (len = evbuffer_get_length(control_batch)) == 0)
 		return;
-	if ((sh = malloc(sizeof(*sh) + len)) == NULL)
-		fatal("control: the events' batch");
+	sh = xmalloc(sizeof(*sh) + len);
 	sh->refs = 1;
 	evbuffer_remove(control_batch, sh->text, len);
 	for (c = TAILQ_FIRST(&control_clients); c != NULL; c = next) {

@@ -72,9 +72,8 @@ link_new(const char *name, struct port *a, struct port *b,
 		snprintf(err, errlen, "link %s already exists", name);
 		return (NULL);
 	}
-	if ((l = calloc(1, sizeof(*l))) == NULL ||
-	    (l->name = strdup(name)) == NULL)
-		fatal("link_new");
+	l = xcalloc(1, sizeof(*l));
+	l->name = xstrdup(name);
 	l->a = a;
 	l->b = b;
 	l->origin = origin;
@@ -119,14 +118,12 @@ link_place(struct link *l, const char *station, int side, const char *entity)
 	if (station != NULL && (l->station == NULL ||
 	    strcmp(l->station, station) != 0)) {
 		free(l->station);
-		if ((l->station = strdup(station)) == NULL)
-			fatal("strdup");
+		l->station = xstrdup(station);
 	}
 	if (entity != NULL && (l->entity == NULL ||
 	    strcmp(l->entity, entity) != 0)) {
 		free(l->entity);
-		if ((l->entity = strdup(entity)) == NULL)
-			fatal("strdup");
+		l->entity = xstrdup(entity);
 	}
 	if (side != -1)
 		l->side = side;
@@ -443,8 +440,7 @@ link_due(const struct port *p, time_t now, int force)
 	if (i == link_ntold) {
 		if (link_ntold == LINK_TOLD_MAX)
 			return (1);
-		if ((link_told[i].port = strdup(p->name)) == NULL)
-			fatal("strdup");
+		link_told[i].port = xstrdup(p->name);
 		link_told[i].at = 0;
 		link_ntold++;
 	}

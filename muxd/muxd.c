@@ -267,8 +267,9 @@ muxd_ports(const struct conf *cf)
 	for (i = 0; i < cf->nports; i++) {
 		if (port_find(cf->ports[i].name) != NULL)
 			continue;
-		p = port_new(cf->ports[i].name, &cf->ports[i].addr,
-		    cf->queue_limit);
+		if ((p = port_new(cf->ports[i].name, &cf->ports[i].addr,
+		    cf->queue_limit)) == NULL)
+			fatal("port %s", cf->ports[i].name);
 		port_start(p);
 	}
 }
@@ -357,7 +358,9 @@ muxd_quick(char **pairs, int npairs)
 				fatalx("--link %d: %s", i + 1, err);
 			snprintf(name, sizeof(name), "link%d-%c", i + 1,
 			    'a' + j);
-			p[j] = port_new(name, &a, PORT_QUEUE_LIMIT);
+			if ((p[j] = port_new(name, &a, PORT_QUEUE_LIMIT)) ==
+			    NULL)
+				fatal("port %s", name);
 			addr_free(&a);
 		}
 		snprintf(name, sizeof(name), "link%d", i + 1);

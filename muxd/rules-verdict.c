@@ -63,8 +63,7 @@ rules_verdict_keep(const char *entity, int judge, enum assertion_verdict vd)
 		return;
 	}
 	v = &rules_verdicts[rules_nverdicts++];
-	if ((v->entity = strdup(entity)) == NULL)
-		fatal("strdup");
+	v->entity = xstrdup(entity);
 	v->judge = judge;
 	v->verdict = vd;
 	state_save_soon();

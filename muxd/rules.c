@@ -127,8 +127,7 @@ rules_link_open(struct link *l)
 	    (en = conf_entity_named(rules_conf, l->entity)) == NULL ||
 	    rules_pattern == NULL)
 		return;
-	if ((r = calloc(1, sizeof(*r))) == NULL)
-		fatal("calloc");
+	r = xcalloc(1, sizeof(*r));
 	r->link = l;
 	snprintf(r->entity, sizeof(r->entity), "%s", en->name);
 	r->judge = st->judge;

@@ -308,7 +308,7 @@ spawn_start(const char *muxd_user, int entries)
 	int	 sv[2];
 
 	free(spawn_muxd);
-	spawn_muxd = muxd_user != NULL ? strdup(muxd_user) : NULL;
+	spawn_muxd = muxd_user != NULL ? xstrdup(muxd_user) : NULL;
 	spawn_configure(NULL);
 	if (geteuid() != 0) {
 		if (entries)
@@ -366,8 +366,7 @@ spawn_configure(const struct conf *cf)
 	spawn_user = NULL;
 	if (u == NULL)
 		u = getpwnam(SPAWN_USER) != NULL ? SPAWN_USER : SPAWN_FALLBACK;
-	if ((spawn_user = strdup(u)) == NULL)
-		fatal("strdup");
+	spawn_user = xstrdup(u);
 	if (spawn_fd != -1 && spawn_muxd != NULL &&
 	    strcmp(spawn_muxd, spawn_user) == 0)
 		log_warnx("exec: entries run as %s, muxd's own user: they can "

@@ -210,8 +210,7 @@ state_append(const char *name, const char *header, const char *text,
 	    O_CLOEXEC, 0640)) != -1 && fstat(fd, &st) == 0) {
 		if (st.st_size > 0)
 			hl = 0;
-		if ((buf = malloc(hl + len)) == NULL)
-			fatal("malloc");
+		buf = xmalloc(hl + len);
 		if (hl > 0)
 			memcpy(buf, header, hl);
 		memcpy(buf + hl, text, len);
