@@ -136,7 +136,7 @@ struct link {
 	struct record	*record;	/* capture and transcript */
 	struct rules	*rules;		/* contest rules, when a judge's */
 	int		 deferred;	/* the entity's output is recorded as
-					   the judge gets it (rules.c) */
+					   the judge gets it (rules-entity.c) */
 	enum link_origin origin;
 	TAILQ_ENTRY(link) entry;
 	char		*name;

@@ -1,16 +1,17 @@
 /*
  * The entity's output on its way to the judge (rules.c): filtered, shown
  * to referees, checked against the opening assertion, and held back or
- * let through by the room's assertion policy: "check" lets it through;
- * "inject" types the opening assertion for the entity
- * with the approved name, key by key with a typing model (typing.c), at
- * the start of its first interaction with each judge, holding its own
- * output back meanwhile and recording it as it reaches the judge; "hold"
- * holds the output back (hold.c) until the assertion passes, then
- * releases it with its own key timing, late by the time the hold lasted.
- * After a final FAIL or NAME the output stays held until a referee
- * releases it (muxctl release); what is still held when the link ends
- * is discarded with a count.
+ * let through by the room's assertion policy.  "check" lets it through;
+ * "inject" types the opening assertion for the entity with the approved
+ * name, key by key with a typing model (typing.c), at the start of its
+ * first interaction with each judge, holding its own output back
+ * meanwhile and recording it as it reaches the judge; "hold" holds the
+ * output back (hold.c) until the assertion passes, then releases it with
+ * its own key timing, late by the time the hold lasted.  After a final
+ * FAIL or NAME the output stays held until a referee releases it (muxctl
+ * release); what is still held when the link ends is discarded with a
+ * count.  The assertion's verdict, which releases a hold, is taken here
+ * too: it and the hold call each other.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -24,8 +24,9 @@
  * policy, "check", "inject" or "hold"; what the judge's screen and the
  * referees get is drawn in rules-screen.c; the verdicts go to the
  * watchers, the capture and compliance.txt, and the pairs already
- * checked are kept (rules-verdict.c).  Each file calls only those named
- * after it here.
+ * checked are kept (rules-verdict.c).  Each calls only the files named
+ * after it: rules.c the three, rules-entity.c the screen's and the
+ * verdicts', rules-screen.c neither.
  *
  * A link's bytes are recorded through record_link_bytes() alone: the
  * judge's as read, the entity's as read or, when the policy defers them
