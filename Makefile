@@ -256,7 +256,7 @@ $(TX_PROG): $(TX_TOOL_SRCS:%.c=$(B)/%.o) $(TX_LIB) $(CONF_LIBS)
 FUZZ_CC = $(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 \
 	-fsanitize=fuzzer,address,undefined $(INC_ALL) $(PC_CFLAGS)
 $(B)/tests/fuzz/%: tests/fuzz/%.c $(TX_LIB_SRCS) $(CAP_SRCS) $(TEXT_SRCS) \
-    transcripts/transcripts.h capture/capture.h text/text.h
+    transcripts/transcripts.h capture/capture.h capture/lpp.h text/text.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $< $(TX_LIB_SRCS) $(CAP_SRCS) $(TEXT_SRCS) $(PC_LIBS)
 
@@ -296,6 +296,9 @@ $(B)/tests/unit/%: tests/unit/%.c $(TX_LIB) $(CONF_LIBS)
 		$(filter %.a,$^) $(PC_LIBS) $(UNIT_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
+# The line library's allocations are made to fail (calloc wrapped).
+$(B)/tests/unit/test_port: UNIT_LIBS = -Wl,--wrap=calloc
+
 # The judge's screen is checked against a terminal emulator (libvterm).
 $(B)/tests/unit/test_view: UNIT_LIBS = $(shell $(PKG_CONFIG) --cflags --libs vterm)
 
@@ -309,6 +312,19 @@ $(patsubst %,$(B)/tests/unit/test_%,cap txrender): \
     $(B)/tests/unit/fixture-cap.o
 $(patsubst %,$(B)/tests/unit/test_%,convention lpp): \
     $(B)/tests/unit/fixture-lpp.o
+
+# muxd's files but muxd.c (its main), for the unit test of its rules,
+# hold and verdicts, which links them with the configuration's fixture.
+MUXD_LIB := $(B)/muxd/libmuxd.a
+$(MUXD_LIB): $(filter-out $(B)/muxd/muxd.o,$(MUXD_OBJS))
+	rm -f $@ && $(AR) rcs $@ $^
+$(B)/tests/unit/test_rules: tests/unit/test_rules.c $(MUXD_LIB) \
+    $(B)/tests/unit/fixture-conf.o $(CONF_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(INC_muxd) -o $@ $(filter %.c %.o,$^) \
+		$(filter %.a,$^) -pthread $(PC_LIBS) \
+		$(shell $(PKG_CONFIG) --libs libsystemd) \
+		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
 # comprog's pure modules (pane, echo) have their own unit test.
 COMPROG_UNIT_OBJS := $(patsubst %,$(B)/comprog/%.o,pane echo)

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "lpp.h"
 
 struct lpp_name {
 	const char	*name;

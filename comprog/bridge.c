@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "comprog.h"
+#include "lpp.h"
 
 #define BRIDGE_SCAN_MAX	4096	/* keys taken in one reading */
 

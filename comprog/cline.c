@@ -11,6 +11,7 @@
  * bell and the status line), so a keystroke is either sent, or kept and
  * sent on return, or visibly refused; never lost silently.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,11 @@ cline_open(const char *text, const struct cline_cb *cb, char *err,
 	}
 	cline_cb = *cb;
 	port_hooks_set(comprog_base, &cline_hooks);
-	cline_port = port_new("line", &a, COMPROG_QUEUE);
+	if ((cline_port = port_new("line", &a, COMPROG_QUEUE)) == NULL) {
+		snprintf(err, errlen, "%s: %s", text, strerror(errno));
+		addr_free(&a);
+		return (-1);
+	}
 	if ((cline_text = addr_format(&a)) == NULL)
 		cline_text = strdup(text);
 	addr_free(&a);

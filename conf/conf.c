@@ -576,6 +576,30 @@ conf_entity_find(const struct conf *conf, const char *name)
 	return (-1);
 }
 
+/* Find a station by name (NULL finds none); NULL when there is none. */
+const struct conf_station *
+conf_station_named(const struct conf *conf, const char *name)
+{
+	int	i;
+
+	if (conf == NULL || name == NULL ||
+	    (i = conf_station_find(conf, name)) == -1)
+		return (NULL);
+	return (&conf->stations[i]);
+}
+
+/* Find an entity by name (NULL finds none); NULL when there is none. */
+const struct conf_entity *
+conf_entity_named(const struct conf *conf, const char *name)
+{
+	int	i;
+
+	if (conf == NULL || name == NULL ||
+	    (i = conf_entity_find(conf, name)) == -1)
+		return (NULL);
+	return (&conf->entities[i]);
+}
+
 /* Find a round by number, or NULL. */
 const struct conf_round *
 conf_round_find(const struct conf *conf, int number)

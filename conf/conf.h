@@ -144,6 +144,10 @@ void		 conf_free(struct conf *);
 int		 conf_port_find(const struct conf *, const char *);
 int		 conf_station_find(const struct conf *, const char *);
 int		 conf_entity_find(const struct conf *, const char *);
+const struct conf_station *conf_station_named(const struct conf *,
+		    const char *);
+const struct conf_entity *conf_entity_named(const struct conf *,
+		    const char *);
 const struct conf_round *conf_round_find(const struct conf *, int);
 void		 conf_schedule_print(const struct conf *, FILE *);
 

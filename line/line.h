@@ -193,7 +193,9 @@ extern struct port_list ports;
 enum port_event_kind {
 	PORT_EVENT_UP,		/* the line came up */
 	PORT_EVENT_DOWN,	/* the line went down: error says why */
-	PORT_EVENT_DROP		/* bytes for the port were dropped */
+	PORT_EVENT_DROP,	/* bytes for the port were dropped */
+	PORT_EVENT_WRITABLE	/* its queue takes more (below half its
+				   limit, or the line down) */
 };
 struct port_event {
 	enum port_event_kind kind;
@@ -209,8 +211,9 @@ enum port_dir { PORT_IN, PORT_OUT };	/* read from / written to a port */
  * comprog, set once with port_hooks_set() before the first port_new(),
  * with the program's event loop.  forward gets each chunk read, as soon
  * as it is read; tap sees every chunk read and written, with the port's
- * owner then; event gets what happens to a line; peer and unlink concern
- * the owner of a port (muxd: the link's other port, and link_free());
+ * owner then; event gets what happens to a line (and when its queue
+ * takes more: the program holds back and reads again whom it decides);
+ * unlink ends the owner of a port as the port goes (muxd: link_free());
  * closed is called as a port is freed; clock gives the program's time
  * (the loop's cached time) and must be set.  spawn starts the program
  * of an exec: port elsewhere (muxd: as the entries' own user) on the pty
@@ -226,7 +229,6 @@ struct port_hooks {
 			    const unsigned char *, size_t,
 			    const struct timeval *);
 	void		 (*event)(struct port *, const struct port_event *);
-	struct port	*(*peer)(void *, const struct port *);
 	void		 (*unlink)(void *, const char *);
 	void		 (*closed)(struct port *);
 	void		 (*clock)(struct timeval *);
@@ -245,7 +247,10 @@ void		 port_up(struct port *);
 void		 port_restart(struct port *);
 int		 port_send(struct port *, const unsigned char *, size_t);
 void		 port_pause(struct port *, int);
-void		 port_drain_paused(struct port *, void *, const char *);
+typedef void	(*port_drained_fn)(void *, struct port *, const unsigned char *,
+		    size_t, const struct timeval *);
+void		 port_drain_paused(struct port *, void *, port_drained_fn,
+		    const char *);
 struct port	*port_find(const char *);
 const char	*port_state_name(enum port_state);
 json_t		*port_json(const struct port *);

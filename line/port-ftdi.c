@@ -281,8 +281,11 @@ port_ftdi_bridge(struct port_ftdi *st, char *err, size_t errlen)
 	    EV_READ | EV_PERSIST, port_ftdi_bridge_in_cb, st);
 	st->ev_bridge_out = event_new(port_base(), st->bridge, EV_WRITE,
 	    port_ftdi_bridge_out_cb, st);
-	if (st->ev_bridge_in == NULL || st->ev_bridge_out == NULL)
-		fatalx("port %s: cannot allocate events", p->name);
+	if (st->ev_bridge_in == NULL || st->ev_bridge_out == NULL) {
+		snprintf(err, errlen, "ftdi:%s: cannot allocate events",
+		    p->addr.serial);
+		return (-1);
+	}
 	event_add(st->ev_bridge_in, NULL);
 	return (0);
 }
@@ -335,8 +338,12 @@ port_ftdi_usb_sync(struct port_ftdi *st)
 		return;
 	while (fds[n] != NULL)
 		n++;
-	if ((st->ev_usb = calloc(n, sizeof(*st->ev_usb))) == NULL && n > 0)
-		fatal("calloc");
+	if ((st->ev_usb = calloc(n, sizeof(*st->ev_usb))) == NULL && n > 0) {
+		libusb_free_pollfds(fds);
+		port_ftdi_fail(st, "ftdi:%s: out of memory",
+		    st->port->addr.serial);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		what = EV_PERSIST;
 		if (fds[i]->events & POLLIN)
@@ -345,9 +352,13 @@ port_ftdi_usb_sync(struct port_ftdi *st)
 			what |= EV_WRITE;
 		st->ev_usb[i] = event_new(port_base(), fds[i]->fd, what,
 		    port_ftdi_usb_cb, st);
-		if (st->ev_usb[i] == NULL)
-			fatalx("port %s: cannot allocate events",
-			    st->port->name);
+		if (st->ev_usb[i] == NULL) {
+			st->nusb = i;
+			libusb_free_pollfds(fds);
+			port_ftdi_fail(st, "ftdi:%s: cannot allocate events",
+			    st->port->addr.serial);
+			return;
+		}
 		event_add(st->ev_usb[i], NULL);
 	}
 	st->nusb = n;
@@ -544,13 +555,16 @@ port_ftdi_open(struct port *p, char *err, size_t errlen)
 	struct port_ftdi	*st = p->ftdi;
 
 	if (st == NULL) {
-		if ((st = calloc(1, sizeof(*st))) == NULL)
-			fatal("calloc");
+		if ((st = calloc(1, sizeof(*st))) == NULL ||
+		    (st->ev_fail = evtimer_new(port_base(), port_ftdi_fail_cb,
+		    st)) == NULL) {
+			free(st);
+			snprintf(err, errlen, "ftdi:%s: out of memory",
+			    p->addr.serial);
+			return (-1);
+		}
 		st->port = p;
 		st->bridge = -1;
-		st->ev_fail = evtimer_new(port_base(), port_ftdi_fail_cb, st);
-		if (st->ev_fail == NULL)
-			fatalx("port %s: cannot allocate", p->name);
 		p->ftdi = st;
 	}
 	/*
@@ -581,8 +595,12 @@ port_ftdi_open(struct port *p, char *err, size_t errlen)
 	 * the libusb context.
 	 */
 	if ((st->in = libusb_alloc_transfer(0)) == NULL ||
-	    (st->out = libusb_alloc_transfer(0)) == NULL)
-		fatalx("port %s: cannot allocate USB transfers", p->name);
+	    (st->out = libusb_alloc_transfer(0)) == NULL) {
+		snprintf(err, errlen, "ftdi:%s: cannot allocate USB transfers",
+		    p->addr.serial);
+		port_ftdi_close(p);
+		return (-1);
+	}
 	if (port_ftdi_setup(st, &p->addr, err, errlen) == -1 ||
 	    port_ftdi_bridge(st, err, errlen) == -1) {
 		port_ftdi_close(p);

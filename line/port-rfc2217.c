@@ -75,6 +75,7 @@ static pthread_mutex_t		 rfc2217_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rfc2217_conn	*rfc2217_new;	/* to start, locked */
 static int			 rfc2217_wake[2] = { -1, -1 };
 static struct gensio_iod	*rfc2217_wake_iod;
+static char			 rfc2217_broken[LINE_ERRLEN];	/* init's */
 
 /* In the thread: give up a connection, saying why; the port sees EOF. */
 static void
@@ -381,6 +382,10 @@ rfc2217_init(char *err, size_t errlen)
 	pthread_t	 t;
 	int		 r;
 
+	if (rfc2217_broken[0] != '\0') {
+		snprintf(err, errlen, "%s", rfc2217_broken);
+		return (-1);
+	}
 	if (rfc2217_o != NULL)
 		return (0);
 	if ((r = gensio_default_os_hnd(0, &rfc2217_o)) != 0) {
@@ -393,16 +398,23 @@ rfc2217_init(char *err, size_t errlen)
 	    rfc2217_o->add_iod(rfc2217_o, GENSIO_IOD_SOCKET,
 	    rfc2217_wake[0], &rfc2217_wake_iod) != 0 ||
 	    rfc2217_o->set_fd_handlers(rfc2217_wake_iod, NULL, rfc2217_start,
-	    NULL, NULL, NULL) != 0)
-		fatalx("rfc2217: cannot set up the connections' thread");
+	    NULL, NULL, NULL) != 0) {
+		snprintf(rfc2217_broken, sizeof(rfc2217_broken), "rfc2217: "
+		    "cannot set up the connections' thread");
+		snprintf(err, errlen, "%s", rfc2217_broken);
+		return (-1);
+	}
 	rfc2217_o->set_read_handler(rfc2217_wake_iod, true);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	r = pthread_create(&t, NULL, rfc2217_thread, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (r != 0)
-		fatalx("rfc2217: cannot start the connections' thread: %s",
-		    strerror(r));
+	if (r != 0) {
+		snprintf(rfc2217_broken, sizeof(rfc2217_broken), "rfc2217: "
+		    "cannot start the connections' thread: %s", strerror(r));
+		snprintf(err, errlen, "%s", rfc2217_broken);
+		return (-1);
+	}
 	pthread_detach(t);
 	return (0);
 }
@@ -427,18 +439,27 @@ port_rfc2217_open(struct port *p, char *err, size_t errlen)
 		snprintf(err, errlen, "socketpair: %s", strerror(errno));
 		return (-1);
 	}
-	if ((c = calloc(1, sizeof(*c))) == NULL || addr_copy(&c->addr, a) ==
-	    -1 || asprintf(&c->target, "telnet(rfc2217),tcp,%s,%s", a->host,
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		goto nomem;
+	if (addr_copy(&c->addr, a) == -1) {
+		free(c);
+		goto nomem;
+	}
+	if (asprintf(&c->target, "telnet(rfc2217),tcp,%s,%s", a->host,
 	    a->service) == -1)
-		fatal("calloc");
+		c->target = NULL;
+	if (c->target == NULL || (p->ev_aux = event_new(port_base(), sv[0],
+	    EV_READ, port_rfc2217_ready, p)) == NULL) {
+		free(c->target);
+		addr_free(&c->addr);
+		free(c);
+		goto nomem;
+	}
 	pthread_mutex_init(&c->lock, NULL);
 	c->fd = sv[1];
 	p->aux_fd = sv[0];
 	p->rfc2217 = c;
-	p->ev_aux = event_new(port_base(), p->aux_fd, EV_READ,
-	    port_rfc2217_ready, p);
-	if (p->ev_aux == NULL || event_add(p->ev_aux, NULL) == -1)
-		fatalx("cannot watch port %s", p->name);
+	event_add(p->ev_aux, NULL);
 	pthread_mutex_lock(&rfc2217_lock);
 	c->next = rfc2217_new;
 	rfc2217_new = c;
@@ -446,6 +467,11 @@ port_rfc2217_open(struct port *p, char *err, size_t errlen)
 	if (write(rfc2217_wake[1], "", 1) == -1 && errno != EAGAIN)
 		fatal("rfc2217: wake");
 	return (1);
+nomem:
+	close(sv[0]);
+	close(sv[1]);
+	snprintf(err, errlen, "%s:%s: out of memory", a->host, a->service);
+	return (-1);
 }
 
 /* The connection answered: up, or down with the thread's reason. */

@@ -40,7 +40,7 @@ static int	port_tcp_resolve(const struct addr *, int, struct addrinfo **,
 		    char *, size_t);
 static int	port_tcp_socket(struct port *, int, struct addrinfo **, char *,
 		    size_t);
-static void	port_tcp_watch(struct port *, int, short, event_callback_fn);
+static int	port_tcp_watch(struct port *, int, short, event_callback_fn);
 static void	port_tcp_unwatch(struct port *);
 static void	port_tcp_resolved(int, struct evutil_addrinfo *, void *);
 static int	port_tcp_try(struct port *, char *, size_t);
@@ -121,15 +121,20 @@ port_tcp_socket(struct port *p, int passive, struct addrinfo **res,
 	return (s);
 }
 
-/* Make socket s the port's auxiliary descriptor and watch it for events. */
-static void
+/*
+ * Make socket s the port's auxiliary descriptor and watch it for events;
+ * -1 when out of memory (s is closed).
+ */
+static int
 port_tcp_watch(struct port *p, int s, short events, event_callback_fn cb)
 {
+	if ((p->ev_aux = event_new(port_base(), s, events, cb, p)) == NULL) {
+		close(s);
+		return (-1);
+	}
 	p->aux_fd = s;
-	p->ev_aux = event_new(port_base(), s, events, cb, p);
-	if (p->ev_aux == NULL)
-		fatalx("port %s: cannot allocate event", p->name);
 	event_add(p->ev_aux, NULL);
+	return (0);
 }
 
 /* Stop watching the port's auxiliary socket and close it. */
@@ -162,7 +167,7 @@ port_tcp_peer(const struct sockaddr_storage *ss, char *buf, size_t len)
 /*
  * The loop's resolver, made on first use; idle, it keeps no timer and no
  * socket.  Without a usable resolv.conf, /etc/hosts and numeric
- * addresses still work.
+ * addresses still work.  NULL when it cannot be made.
  */
 static struct evdns_base *
 port_tcp_dns(void)
@@ -176,8 +181,6 @@ port_tcp_dns(void)
 	    (port_tcp_dnsbase = evdns_base_new(port_base(),
 	    EVDNS_BASE_DISABLE_WHEN_INACTIVE)) != NULL)
 		evdns_base_load_hosts(port_tcp_dnsbase, NULL);
-	if (port_tcp_dnsbase == NULL)
-		fatalx("cannot make a DNS resolver");
 	return (port_tcp_dnsbase);
 }
 
@@ -189,8 +192,16 @@ port_tcp_open(struct port *p, char *err, size_t errlen)
 	struct port_tcp		*t;
 
 	if ((t = p->tcp) == NULL && (t = p->tcp = calloc(1, sizeof(*t))) ==
-	    NULL)
-		fatal("calloc");
+	    NULL) {
+		snprintf(err, errlen, "%s:%s: out of memory", p->addr.host,
+		    p->addr.service);
+		return (-1);
+	}
+	if (port_tcp_dns() == NULL) {
+		snprintf(err, errlen, "%s:%s: cannot make a DNS resolver",
+		    p->addr.host, p->addr.service);
+		return (-1);
+	}
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
@@ -271,7 +282,11 @@ port_tcp_try(struct port *p, char *err, size_t errlen)
 			close(s);
 			continue;
 		}
-		port_tcp_watch(p, s, EV_WRITE, port_tcp_connected);
+		if (port_tcp_watch(p, s, EV_WRITE, port_tcp_connected) == -1) {
+			snprintf(err, errlen, "connect to %s:%s: out of memory",
+			    p->addr.host, p->addr.service);
+			return (-1);
+		}
 		return (0);
 	}
 	snprintf(err, errlen, "connect to %s:%s: %s", p->addr.host,
@@ -362,7 +377,13 @@ port_tcp_listen_open(struct port *p, char *err, size_t errlen)
 		return (-1);
 	}
 	freeaddrinfo(res);
-	port_tcp_watch(p, s, EV_READ | EV_PERSIST, port_tcp_accept);
+	if (port_tcp_watch(p, s, EV_READ | EV_PERSIST, port_tcp_accept) ==
+	    -1) {
+		snprintf(err, errlen, "listen on %s:%s: out of memory",
+		    port_tcp_bind_host(&p->addr) != NULL ?
+		    port_tcp_bind_host(&p->addr) : "*", p->addr.service);
+		return (-1);
+	}
 	log_info("port %s: listening on %s:%s%s", p->name,
 	    port_tcp_bind_host(&p->addr) != NULL ?
 	    port_tcp_bind_host(&p->addr) : "*", p->addr.service,

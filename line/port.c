@@ -15,11 +15,12 @@
  *    feeds it (its link peer) is no longer read until outq drains to half
  *    the limit.  Nothing is lost; the bytes wait in the source's own line,
  *    and only that one conversation waits.  outq then stays within limit
- *    plus one read (PORT_READ_SIZE).  When both ends of a link would be
- *    held at once, neither is (port_pause): a peer that stops reading
- *    while it cannot write would never drain either queue.  The queue may
- *    then grow to PORT_HARD times limit; past that, bytes are dropped,
- *    counted, logged and announced.
+ *    plus one read (PORT_READ_SIZE).  port_send() says the queue is
+ *    full; the program decides whom to hold back (muxd: the link,
+ *    link-flow.c, which holds neither end when both would be), and is
+ *    told when the queue takes more again (PORT_EVENT_WRITABLE).  The
+ *    queue may grow to PORT_HARD times limit; past that, bytes are
+ *    dropped, counted, logged and announced.
  *  - line down: outq keeps what arrives up to limit, to be delivered when
  *    the line returns; bytes beyond it are dropped, counted, logged and
  *    announced ("drop" events), never silently.
@@ -57,7 +58,7 @@ static void	port_wrote(struct port *, const unsigned char *, size_t);
 static void	port_events_free(struct port *);
 static void	port_event(struct port *, enum port_event_kind, const char *,
 		    uint64_t, uint64_t, int);
-static void	port_resume_peer(struct port *);
+static void	port_writable(struct port *);
 
 static struct port_hooks	 port_hooks;
 static struct event_base	*port_evbase;
@@ -135,12 +136,14 @@ port_event(struct port *p, enum port_event_kind kind, const char *error,
 	port_hooks.event(p, &ev);
 }
 
-/* Read again the peer that was held back for this port's queue. */
+/*
+ * Tell the program that a port's queue takes more (below half its limit,
+ * or the line down), so that what was held back for it is read again.
+ */
 static void
-port_resume_peer(struct port *p)
+port_writable(struct port *p)
 {
-	if (p->owner != NULL && port_hooks.peer != NULL)
-		port_pause(port_hooks.peer(p->owner, p), 0);
+	port_event(p, PORT_EVENT_WRITABLE, NULL, 0, 0, 0);
 }
 
 /* Name a port state as the control protocol shows it. */
@@ -158,16 +161,28 @@ port_state_name(enum port_state state)
 	return ("down");
 }
 
-/* Create a port for an address; it stays down until port_start(). */
+/*
+ * Create a port for an address; it stays down until port_start().  NULL
+ * when out of memory (errno ENOMEM).
+ */
 struct port *
 port_new(const char *name, const struct addr *addr, size_t limit)
 {
 	struct port	*p;
 
 	if ((p = calloc(1, sizeof(*p))) == NULL)
-		fatal("calloc");
-	if ((p->name = strdup(name)) == NULL || addr_copy(&p->addr, addr) == -1)
-		fatal("strdup");
+		return (NULL);
+	if ((p->name = strdup(name)) == NULL) {
+		free(p);
+		errno = ENOMEM;
+		return (NULL);
+	}
+	if (addr_copy(&p->addr, addr) == -1) {
+		free(p->name);
+		free(p);
+		errno = ENOMEM;
+		return (NULL);
+	}
 	switch (addr->kind) {
 	case ADDR_DEVICE:
 		p->ops = &port_serial_ops;
@@ -197,8 +212,15 @@ port_new(const char *name, const struct addr *addr, size_t limit)
 	p->state = PORT_DOWN;
 	p->backoff_ms = PORT_BACKOFF_MIN;
 	if ((p->outq = evbuffer_new()) == NULL ||
-	    (p->ev_retry = evtimer_new(port_base(), port_retry_cb, p)) == NULL)
-		fatalx("port %s: cannot allocate events", name);
+	    (p->ev_retry = evtimer_new(port_base(), port_retry_cb, p)) == NULL) {
+		if (p->outq != NULL)
+			evbuffer_free(p->outq);
+		addr_free(&p->addr);
+		free(p->name);
+		free(p);
+		errno = ENOMEM;
+		return (NULL);
+	}
 	port_time(&p->since);
 	TAILQ_INSERT_TAIL(&ports, p, entry);
 	return (p);
@@ -311,8 +333,10 @@ port_up(struct port *p)
 	    port_read_cb, p);
 	p->ev_write = event_new(port_base(), p->fd, EV_WRITE | EV_PERSIST,
 	    port_write_cb, p);
-	if (p->ev_read == NULL || p->ev_write == NULL)
-		fatalx("port %s: cannot allocate events", p->name);
+	if (p->ev_read == NULL || p->ev_write == NULL) {
+		port_down(p, "cannot allocate its events");
+		return;
+	}
 	if (!p->paused)
 		event_add(p->ev_read, NULL);
 	p->state = PORT_UP;
@@ -353,7 +377,7 @@ port_down(struct port *p, const char *fmt, ...)
 	if (was != PORT_DOWN)
 		p->ops->close(p);
 	p->fd = -1;
-	port_resume_peer(p);
+	port_writable(p);
 	if (was == PORT_UP) {
 		p->downs++;
 		log_warnx("port %s: down: %s", p->name, why);
@@ -457,7 +481,7 @@ port_write_cb(evutil_socket_t fd, short what, void *arg)
 	port_wrote(p, v.iov_base, n);
 	evbuffer_drain(p->outq, n);
 	if (evbuffer_get_length(p->outq) <= p->limit / 2)
-		port_resume_peer(p);
+		port_writable(p);
 	if (evbuffer_get_length(p->outq) > 0)
 		return;
 	event_del(p->ev_write);
@@ -515,9 +539,10 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
 	}
 	if (p->state == PORT_UP) {
 		/*
-		 * Past limit the source is held back, unless it cannot be
-		 * (see port_pause); then the queue may grow to PORT_HARD
-		 * times limit, and what is past that is dropped and counted.
+		 * Past limit the program holds the source back, unless it
+		 * cannot (muxd's link-flow.c); then the queue may grow to
+		 * PORT_HARD times limit, and what is past that is dropped
+		 * and counted.
 		 */
 		queued = evbuffer_get_length(p->outq);
 		room = queued < p->limit * PORT_HARD ?
@@ -546,10 +571,11 @@ port_send(struct port *p, const unsigned char *buf, size_t n)
  * Read and discard what waits in the line of a port that was paused, when
  * its owner (named name) lets it go: those bytes belong to the
  * conversation that ended, so they pass the tap with that owner and go
- * nowhere else.
+ * to fn (the owner's recording), nowhere else.
  */
 void
-port_drain_paused(struct port *p, void *owner, const char *name)
+port_drain_paused(struct port *p, void *owner, port_drained_fn fn,
+    const char *name)
 {
 	unsigned char	buf[PORT_READ_SIZE];
 	struct timeval	tv;
@@ -564,6 +590,8 @@ port_drain_paused(struct port *p, void *owner, const char *name)
 		p->bytes_in += n;
 		if (port_hooks.tap != NULL)
 			port_hooks.tap(p, owner, PORT_IN, buf, n, &tv);
+		if (fn != NULL)
+			fn(owner, p, buf, n, &tv);
 		total += n;
 	}
 	if (total == 0)
@@ -576,20 +604,13 @@ port_drain_paused(struct port *p, void *owner, const char *name)
 }
 
 /*
- * Stop or resume reading a port's line.  A port whose link peer is itself
- * held back is not stopped: with both ends of a link held, each waiting
- * for the other's queue to drain, a peer that will not read while it
- * cannot write (socat, for one) would never be read again.
+ * Stop or resume reading a port's line (whom to stop is the program's
+ * decision: muxd's link-flow.c).
  */
 void
 port_pause(struct port *p, int on)
 {
-	struct port	*peer;
-
 	if (p->paused == on)
-		return;
-	if (on && p->owner != NULL && port_hooks.peer != NULL &&
-	    (peer = port_hooks.peer(p->owner, p)) != NULL && peer->paused)
 		return;
 	p->paused = on;
 	if (!on)

@@ -79,7 +79,8 @@ ballot_round_end(int round)
 	TAILQ_FOREACH(l, &links, entry) {
 		if (l->origin != LINK_ROUND || l->station == NULL ||
 		    l->entity == NULL || l->side < 0 || l->side > 1 ||
-		    (st = link_station(l, ballot_conf)) == NULL)
+		    (st = conf_station_named(ballot_conf, l->station)) ==
+		    NULL)
 			continue;
 		for (i = 0; i < ballot_n; i++)
 			if (strcmp(ballot_v[i].station, l->station) == 0)
@@ -98,7 +99,7 @@ ballot_round_end(int round)
 			b->value[0] = b->value[1] = NAN;
 		}
 		b = &ballot_v[i];
-		en = link_entity(l, ballot_conf);
+		en = conf_entity_named(ballot_conf, l->entity);
 		snprintf(b->entity[l->side], sizeof(b->entity[0]), "%s",
 		    l->entity);
 		b->kind[l->side] = en != NULL ? (int)en->kind : CONF_ENTRY;

@@ -157,8 +157,7 @@ cablecheck_start(const json_t *names, int window_ms, char *err,
 		window_ms = CABLECHECK_WINDOW_MS;
 	if (window_ms > 60000)
 		window_ms = 60000;
-	if ((todo = calloc(CABLECHECK_MAXPORTS, sizeof(*todo))) == NULL)
-		fatal("calloc");
+	todo = xcalloc(CABLECHECK_MAXPORTS, sizeof(*todo));
 	skipped = json_array();
 	if (names != NULL && json_array_size(names) > 0) {
 		json_array_foreach(names, i, v) {
@@ -187,9 +186,8 @@ cablecheck_start(const json_t *names, int window_ms, char *err,
 		    "down or in a link");
 		goto fail;
 	}
-	if ((cc = calloc(1, sizeof(*cc))) == NULL ||
-	    (cc->probes = calloc(n, sizeof(*cc->probes))) == NULL)
-		fatal("calloc");
+	cc = xcalloc(1, sizeof(*cc));
+	cc->probes = xcalloc(n, sizeof(*cc->probes));
 	cc->id = ++cablecheck_ids;
 	cc->nprobes = n;
 	cablecheck_cur = cc;
@@ -202,8 +200,7 @@ cablecheck_start(const json_t *names, int window_ms, char *err,
 	for (i = 0; i < n; i++) {
 		pr = &cc->probes[i];
 		pr->port = todo[i];
-		if ((pr->name = strdup(todo[i]->name)) == NULL)
-			fatal("strdup");
+		pr->name = xstrdup(todo[i]->name);
 		pr->heard = json_array();
 		snprintf(pr->tag, sizeof(pr->tag), "cable check %d.%zu:",
 		    cc->id, i + 1);

@@ -57,6 +57,7 @@ static uint64_t			 control_refused;	/* clients refused */
 static time_t			 control_logged;
 static char			 control_why[128];	/* the last refusal */
 static char			*control_path;
+static control_reload_fn	 control_reloader;	/* muxd.c's reload */
 
 static void	control_accept(struct evconnlistener *, evutil_socket_t,
 		    struct sockaddr *, int, void *);
@@ -88,13 +89,15 @@ static struct evbuffer	*control_batch;		/* events for watchers */
 static struct event	*control_batch_ev;
 
 /*
- * Open the control socket at a path, replacing a stale one.  It is bound
+ * Open the control socket at a path, replacing a stale one, with the
+ * function that reloads the configuration ("reload").  It is bound
  * and listening under a temporary name (the path and "~") before it takes
  * its own, so that a client that finds the path never finds a socket
  * nobody listens on yet.
  */
 int
-control_listen(const char *path, char *err, size_t errlen)
+control_listen(const char *path, control_reload_fn reload, char *err,
+    size_t errlen)
 {
 	struct sockaddr_un	sun;
 	char			dir[sizeof(sun.sun_path)];
@@ -103,6 +106,7 @@ control_listen(const char *path, char *err, size_t errlen)
 	mode_t			old;
 	int			s;
 
+	control_reloader = reload;
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
 	if (strlen(path) + 1 >= sizeof(sun.sun_path)) {
@@ -159,7 +163,7 @@ control_listen(const char *path, char *err, size_t errlen)
 	evconnlistener_set_error_cb(control_listener, control_accept_error);
 	/* A descriptor held back, to answer a client when none is left. */
 	control_spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	control_path = strdup(path);
+	control_path = xstrdup(path);
 	if ((control_batch = evbuffer_new()) == NULL ||
 	    (control_batch_ev = evtimer_new(muxd_base, control_batch_cb,
 	    NULL)) == NULL ||
@@ -469,8 +473,7 @@ control_batch_flush(void)
 	if (control_batch == NULL ||
 	    (len = evbuffer_get_length(control_batch)) == 0)
 		return;
-	if ((sh = malloc(sizeof(*sh) + len)) == NULL)
-		fatal("control: the events' batch");
+	sh = xmalloc(sizeof(*sh) + len);
 	sh->refs = 1;
 	evbuffer_remove(control_batch, sh->text, len);
 	for (c = TAILQ_FIRST(&control_clients); c != NULL; c = next) {
@@ -710,11 +713,15 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		return (json_pack("{ss}", "link", name));
 	case PROTOCOL_CMD_RELEASE:
 		if ((l = control_target(cmd, req, err, errlen)) == NULL ||
-		    rules_hold_release(l, err, errlen) == -1)
+		    rules_entity_release(l, err, errlen) == -1)
 			return (NULL);
 		return (json_pack("{ss}", "link", l->name));
 	case PROTOCOL_CMD_RELOAD:
-		if (muxd_reload(err, errlen) == -1)
+		if (control_reloader == NULL) {
+			snprintf(err, errlen, "muxd cannot reload here");
+			return (NULL);
+		}
+		if (control_reloader(err, errlen) == -1)
 			return (NULL);
 		return (json_pack("{ss?}", "config", muxd_conf != NULL ?
 		    muxd_conf->file : NULL));

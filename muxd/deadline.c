@@ -35,9 +35,8 @@ deadline_new(const char *what, void (*cb)(void *), void *arg)
 {
 	struct deadline	*d;
 
-	if ((d = calloc(1, sizeof(*d))) == NULL ||
-	    (d->what = strdup(what)) == NULL)
-		fatal("%s", what);
+	d = xcalloc(1, sizeof(*d));
+	d->what = xstrdup(what);
 	d->cb = cb;
 	d->arg = arg;
 	if ((d->fd = timerfd_create(CLOCK_MONOTONIC,

@@ -35,6 +35,9 @@ static struct link_told {
 } link_told[LINK_TOLD_MAX];
 static size_t	 link_ntold;
 static const struct conf	*link_conf;
+static json_t			*link_kept;	/* as muxd stops, or NULL */
+/* The round a line without a link waits for, 0 none (round.c's). */
+static int			(*link_waits)(const struct port *);
 
 static void	link_discard(struct port *, const char *);
 static const struct conf_station *link_terminal_station(const struct port *);
@@ -44,6 +47,8 @@ static int	link_due(const struct port *, time_t, int);
 static void	link_write_notice(struct port *, const char *);
 static void	link_refused_note(struct link *);
 static void	link_events(void *, const struct events_ev *);
+static void	link_drained(void *, struct port *, const unsigned char *,
+		    size_t, const struct timeval *);
 
 /* Join two free ports under a name; on failure return NULL with a reason. */
 struct link *
@@ -67,9 +72,8 @@ link_new(const char *name, struct port *a, struct port *b,
 		snprintf(err, errlen, "link %s already exists", name);
 		return (NULL);
 	}
-	if ((l = calloc(1, sizeof(*l))) == NULL ||
-	    (l->name = strdup(name)) == NULL)
-		fatal("link_new");
+	l = xcalloc(1, sizeof(*l));
+	l->name = xstrdup(name);
 	l->a = a;
 	l->b = b;
 	l->origin = origin;
@@ -95,6 +99,16 @@ link_configure(const struct conf *cf)
 }
 
 /*
+ * Take the function that says which round a line without a link waits
+ * for (the round's; link_forward tells the line so).
+ */
+void
+link_waits_set(int (*fn)(const struct port *))
+{
+	link_waits = fn;
+}
+
+/*
  * Set a link's station, side and entity, by name: names outlive a reload,
  * whatever order the new configuration lists things in.
  */
@@ -104,41 +118,15 @@ link_place(struct link *l, const char *station, int side, const char *entity)
 	if (station != NULL && (l->station == NULL ||
 	    strcmp(l->station, station) != 0)) {
 		free(l->station);
-		if ((l->station = strdup(station)) == NULL)
-			fatal("strdup");
+		l->station = xstrdup(station);
 	}
 	if (entity != NULL && (l->entity == NULL ||
 	    strcmp(l->entity, entity) != 0)) {
 		free(l->entity);
-		if ((l->entity = strdup(entity)) == NULL)
-			fatal("strdup");
+		l->entity = xstrdup(entity);
 	}
 	if (side != -1)
 		l->side = side;
-}
-
-/* Find a link's station in a configuration, or NULL. */
-const struct conf_station *
-link_station(const struct link *l, const struct conf *cf)
-{
-	int	i;
-
-	if (cf == NULL || l->station == NULL ||
-	    (i = conf_station_find(cf, l->station)) == -1)
-		return (NULL);
-	return (&cf->stations[i]);
-}
-
-/* Find a link's entity in a configuration, or NULL. */
-const struct conf_entity *
-link_entity(const struct link *l, const struct conf *cf)
-{
-	int	i;
-
-	if (cf == NULL || l->entity == NULL ||
-	    (i = conf_entity_find(cf, l->entity)) == -1)
-		return (NULL);
-	return (&cf->entities[i]);
 }
 
 /*
@@ -254,6 +242,23 @@ link_discard(struct port *p, const char *link)
 	events_port(PROTOCOL_EV_DROP, p, "link ended", n, p->dropped, 1);
 }
 
+/*
+ * Record what a paused end of an ending link sent before the end, as the
+ * conversation's (port_drain_paused): but the entity's output recorded
+ * as the judge gets it (the judge gets none of this) and the keys of a
+ * dead link's judge (refused).
+ */
+static void
+link_drained(void *arg, struct port *p, const unsigned char *buf, size_t n,
+    const struct timeval *tv)
+{
+	struct link	*l = arg;
+
+	if ((l->deferred && p == l->b) || (l->dead && p == l->a))
+		return;
+	record_link_bytes(l, p, buf, n, tv);
+}
+
 /* End a link, giving a reason for the log and the watchers. */
 void
 link_free(struct link *l, const char *reason)
@@ -261,8 +266,8 @@ link_free(struct link *l, const char *reason)
 	const struct conf_entity	*en;
 
 	l->a->owner = l->b->owner = NULL;
-	port_drain_paused(l->a, l, l->name);
-	port_drain_paused(l->b, l, l->name);
+	port_drain_paused(l->a, l, link_drained, l->name);
+	port_drain_paused(l->b, l, link_drained, l->name);
 	port_pause(l->a, 0);
 	port_pause(l->b, 0);
 	link_discard(l->a, l->name);
@@ -271,8 +276,8 @@ link_free(struct link *l, const char *reason)
 	rules_link_close(l);
 	record_link_close(l, reason);
 	/* A fresh entry program for each conversation: this one ends. */
-	if ((en = link_entity(l, link_conf)) != NULL && en->fresh &&
-	    l->b->addr.kind == ADDR_EXEC)
+	if ((en = conf_entity_named(link_conf, l->entity)) != NULL &&
+	    en->fresh && l->b->addr.kind == ADDR_EXEC)
 		port_restart(l->b);
 	TAILQ_REMOVE(&links, l, entry);
 	log_info("link %s: ended (%s)", l->name, reason);
@@ -301,13 +306,6 @@ struct port *
 link_peer(const struct link *l, const struct port *p)
 {
 	return (l->a == p ? l->b : l->a);
-}
-
-/* Return the other end of a port's link, the port's owner (a port hook). */
-struct port *
-link_port_peer(void *owner, const struct port *p)
-{
-	return (link_peer(owner, p));
 }
 
 /* End a port's link, the port's owner, as the port goes (a port hook). */
@@ -442,8 +440,7 @@ link_due(const struct port *p, time_t now, int force)
 	if (i == link_ntold) {
 		if (link_ntold == LINK_TOLD_MAX)
 			return (1);
-		if ((link_told[i].port = strdup(p->name)) == NULL)
-			fatal("strdup");
+		link_told[i].port = xstrdup(p->name);
 		link_told[i].at = 0;
 		link_ntold++;
 	}
@@ -479,7 +476,7 @@ link_forward(struct port *src, const unsigned char *buf, size_t n,
 			return;
 		if (!link_due(src, tv->tv_sec, 0))
 			return;
-		if ((w = round_waits_for(src)) > 0) {
+		if (link_waits != NULL && (w = link_waits(src)) > 0) {
 			snprintf(text, sizeof(text), "round %d has not begun: "
 			    "wait for its start", w);
 			record_port_note(src, "refused round %d not begun", w);
@@ -498,17 +495,21 @@ link_forward(struct port *src, const unsigned char *buf, size_t n,
 		return;
 	}
 	if (l->rules != NULL)
-		rules_forward(link_of(src), src, buf, n, tv, src->waited);
-	else if (port_send(link_peer(link_of(src), src), buf, n) == 1)
-		port_pause(src, 1);
+		rules_forward(l, src, buf, n, tv, src->waited);
+	else {
+		record_link_bytes(l, src, buf, n, tv);
+		if (port_send(link_peer(l, src), buf, n) == 1)
+			link_flow_hold(src);
+	}
 }
 
 /* Describe a link for the control protocol. */
 json_t *
 link_json(const struct link *l)
 {
-	const struct conf_entity	*en = link_entity(l, link_conf);
+	const struct conf_entity	*en;
 
+	en = conf_entity_named(link_conf, l->entity);
 	return (json_pack("{ss ss ss ss si ss? ss? ss? ss? sf}",
 	    "name", l->name, "a", l->a->name, "b", l->b->name,
 	    "origin", l->origin == LINK_ROUND ? "round" : "manual",
@@ -519,4 +520,81 @@ link_json(const struct link *l)
 	    "kind", en == NULL ? NULL : en->kind == CONF_ENTRY ? "entry" :
 	    "confederate",
 	    "since", l->since.tv_sec + l->since.tv_usec / 1e6));
+}
+
+/*
+ * The links' member of the state file: those a restart resumes, the
+ * links up, or those kept as muxd stops.
+ */
+json_t *
+link_save(void)
+{
+	struct link	*l;
+	json_t		*ls;
+
+	if (link_kept != NULL)
+		return (json_pack("{sO}", "links", link_kept));
+	ls = json_array();
+	TAILQ_FOREACH(l, &links, entry)
+		json_array_append_new(ls, json_pack("{ssssssss}", "name",
+		    l->name, "a", l->a->name, "b", l->b->name, "origin",
+		    l->origin == LINK_ROUND ? "round" : "manual"));
+	return (json_pack("{so}", "links", ls));
+}
+
+/*
+ * Keep the links as they are for every later save (on: muxd is stopping,
+ * and the links it ends are the ones a restart resumes), or forget them.
+ */
+void
+link_keep(int on)
+{
+	json_t	*o;
+
+	if (on && link_kept == NULL && (o = link_save()) != NULL) {
+		link_kept = json_incref(json_object_get(o, "links"));
+		json_decref(o);
+	} else if (!on) {
+		json_decref(link_kept);
+		link_kept = NULL;
+	}
+}
+
+/*
+ * Make the manual links of the state file again (check: only say whether
+ * the file has its links, -1 with a reason).
+ */
+int
+link_load(const json_t *o, int check, char *err, size_t errlen)
+{
+	json_t		*ls, *e;
+	const char	*a, *b, *origin;
+	char		 name[128], why[MUXD_ERRLEN];
+	struct port	*pa, *pb;
+	struct link	*l;
+	size_t		 i;
+
+	if ((ls = json_object_get(o, "links")) == NULL || !json_is_array(ls)) {
+		snprintf(err, errlen, "no array of links");
+		return (-1);
+	}
+	if (check)
+		return (0);
+	json_array_foreach(ls, i, e) {
+		if (json_unpack(e, "{ssssss}", "a", &a, "b", &b, "origin",
+		    &origin) == -1 || strcmp(origin, "manual") != 0)
+			continue;
+		if ((pa = port_find(a)) == NULL || (pb = port_find(b)) == NULL) {
+			log_warnx("state: link %s=%s not restored: port gone",
+			    a, b);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s=%s", a, b);
+		if ((l = link_new(name, pa, pb, LINK_MANUAL, why,
+		    sizeof(why))) == NULL)
+			log_warnx("state: link %s not restored: %s", name, why);
+		else
+			link_started(l);
+	}
+	return (0);
 }

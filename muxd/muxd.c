@@ -33,7 +33,6 @@ static const struct port_hooks muxd_port_hooks = {
 	.forward = link_forward,
 	.tap = tap_bytes,
 	.event = muxd_port_event,
-	.peer = link_port_peer,
 	.unlink = link_port_unlink,
 	.closed = record_port_close,
 	.clock = muxd_time,
@@ -75,6 +74,9 @@ muxd_port_event(struct port *p, const struct port_event *ev)
 	case PORT_EVENT_DROP:
 		events_port(PROTOCOL_EV_DROP, p, ev->error, ev->bytes,
 		    ev->total, ev->end);
+		break;
+	case PORT_EVENT_WRITABLE:
+		link_flow_writable(p);
 		break;
 	}
 }
@@ -265,8 +267,9 @@ muxd_ports(const struct conf *cf)
 	for (i = 0; i < cf->nports; i++) {
 		if (port_find(cf->ports[i].name) != NULL)
 			continue;
-		p = port_new(cf->ports[i].name, &cf->ports[i].addr,
-		    cf->queue_limit);
+		if ((p = port_new(cf->ports[i].name, &cf->ports[i].addr,
+		    cf->queue_limit)) == NULL)
+			fatal("port %s", cf->ports[i].name);
 		port_start(p);
 	}
 }
@@ -355,7 +358,9 @@ muxd_quick(char **pairs, int npairs)
 				fatalx("--link %d: %s", i + 1, err);
 			snprintf(name, sizeof(name), "link%d-%c", i + 1,
 			    'a' + j);
-			p[j] = port_new(name, &a, PORT_QUEUE_LIMIT);
+			if ((p[j] = port_new(name, &a, PORT_QUEUE_LIMIT)) ==
+			    NULL)
+				fatal("port %s", name);
 			addr_free(&a);
 		}
 		snprintf(name, sizeof(name), "link%d", i + 1);
@@ -418,11 +423,12 @@ muxd_shutdown(void)
 
 	notify_stopping();
 	events_post(PROTOCOL_EV_MUXD_STOP, NULL);
-	state_keep_links();
+	link_keep(1);
 	link_configure(NULL);	/* no entry program is started anew */
 	while ((l = TAILQ_FIRST(&links)) != NULL)
 		link_free(l, "muxd stopping");
 	state_flush();
+	link_keep(0);
 	record_shutdown();
 	rules_shutdown();
 	ballot_cancel("muxd stopping");
@@ -551,7 +557,7 @@ main(int argc, char *argv[])
 		if (sigs[i] == NULL || evsignal_add(sigs[i], NULL) == -1)
 			fatalx("cannot watch signal %d", signums[i]);
 	}
-	if (sockpath != NULL && control_listen(sockpath, err,
+	if (sockpath != NULL && control_listen(sockpath, muxd_reload, err,
 	    sizeof(err)) == -1)
 		fatalx("%s", err);
 
@@ -565,11 +571,19 @@ main(int argc, char *argv[])
 		record_init();
 		seal_init(muxd_conf);
 		muxd_ports(muxd_conf);
+		/*
+		 * The state file's parts, in its order: the round first, the
+		 * manual links, then the verdicts they are checked against.
+		 */
+		state_register(round_save, round_load);
+		state_register(link_save, link_load);
+		state_register(rules_verdict_save, rules_verdict_load);
 		state_init(muxd_conf->state_dir);
 		/* The round resumed opens its files as the user. */
 		if (user != NULL)
 			muxd_drop(user, sockpath);
-		state_load();
+		if (state_load() == 1)
+			round_resume();
 		seal_manifest("start", 0);
 	}
 	log_info("muxd %s running, %d ports", MUXD_VERSION, npairs > 0 ?

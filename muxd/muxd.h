@@ -41,6 +41,12 @@
 #define MUXD_PRIO_CONTROL	2
 #define MUXD_CONTROL_BURST	16	/* its callbacks between looks */
 
+/* xmalloc.c */
+void		*xmalloc(size_t);
+void		*xcalloc(size_t, size_t);
+void		*xreallocarray(void *, size_t, size_t);
+char		*xstrdup(const char *);
+
 /* tap.c */
 struct port;
 struct link;
@@ -102,8 +108,8 @@ void		 record_shutdown(void);
 void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);
 void		 record_port_close(struct port *);
-void		 record_link_output(struct link *, const unsigned char *,
-		    size_t, const struct timeval *);
+void		 record_link_bytes(struct link *, const struct port *,
+		    const unsigned char *, size_t, const struct timeval *);
 void		 record_port_note(struct port *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 record_link_note(struct link *, const char *, ...)
@@ -130,7 +136,7 @@ struct link {
 	struct record	*record;	/* capture and transcript */
 	struct rules	*rules;		/* contest rules, when a judge's */
 	int		 deferred;	/* the entity's output is recorded as
-					   the judge gets it (rules.c) */
+					   the judge gets it (rules-entity.c) */
 	enum link_origin origin;
 	TAILQ_ENTRY(link) entry;
 	char		*name;
@@ -163,21 +169,24 @@ struct link	*link_new(const char *, struct port *, struct port *,
 void		 link_free(struct link *, const char *);
 struct link	*link_find(const char *);
 struct port	*link_peer(const struct link *, const struct port *);
-struct port	*link_port_peer(void *, const struct port *);
 void		 link_port_unlink(void *, const char *);
 void		 link_configure(const struct conf *);
+void		 link_waits_set(int (*)(const struct port *));
 void		 link_place(struct link *, const char *, int, const char *);
-const struct conf_station *link_station(const struct link *,
-		    const struct conf *);
-const struct conf_entity *link_entity(const struct link *,
-		    const struct conf *);
 void		 link_started(struct link *);
 int		 link_is_terminal(const struct port *);
 void		 link_notice(struct port *, const char *);
 void		 link_notice_confederate(struct port *, const char *);
 json_t		*link_json(const struct link *);
+json_t		*link_save(void);
+void		 link_keep(int);
+int		 link_load(const json_t *, int, char *, size_t);
 void		 link_forward(struct port *, const unsigned char *, size_t,
 		    const struct timeval *);
+
+/* link-flow.c */
+void		 link_flow_hold(struct port *);
+void		 link_flow_writable(struct port *);
 
 /* rules.c */
 struct rules;
@@ -188,12 +197,12 @@ void		 rules_link_close(struct link *);
 void		 rules_forward(struct link *, struct port *,
 		    const unsigned char *, size_t, const struct timeval *, int);
 
-/* rules-hold.c */
-int		 rules_hold_release(struct link *, char *, size_t);
+/* rules-entity.c */
+int		 rules_entity_release(struct link *, char *, size_t);
 
 /* rules-verdict.c */
-json_t		*rules_verdict_json(void);
-void		 rules_verdict_load(json_t *);
+json_t		*rules_verdict_save(void);
+int		 rules_verdict_load(const json_t *, int, char *, size_t);
 
 /* round.c */
 struct round_state {
@@ -215,8 +224,13 @@ json_t		*round_json(void);
 json_t		*round_schedule_json(void);
 int		 round_right_is_entry(uint64_t, int, size_t);
 int		 round_waits_for(const struct port *);
+json_t		*round_save(void);
+int		 round_load(const json_t *, int, char *, size_t);
 
 /* state.c */
+typedef json_t	*(*state_save_fn)(void);
+typedef int	 (*state_load_fn)(const json_t *, int, char *, size_t);
+void		 state_register(state_save_fn, state_load_fn);
 void		 state_init(const char *);
 int		 state_mkdirs(const char *);
 int		 state_save(void);
@@ -224,7 +238,6 @@ int		 state_append(const char *, const char *, const char *, size_t,
 		    const char *);
 const char	*state_failure(void);
 void		 state_save_soon(void);
-void		 state_keep_links(void);
 void		 state_flush(void);
 int		 state_load(void);
 
@@ -247,7 +260,9 @@ json_t		*spawn_json(void);
 int		 priv_drop(const char *, const char **, char *, size_t);
 
 /* control.c */
-int		 control_listen(const char *, char *, size_t);
+typedef int	(*control_reload_fn)(char *, size_t);
+int		 control_listen(const char *, control_reload_fn, char *,
+		    size_t);
 void		 control_close(void);
 
 /* muxd.c */

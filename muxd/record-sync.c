@@ -153,23 +153,20 @@ record_sync_add(int fd, const char *path)
 		return;
 	}
 	if ((b = record_sync_next) == NULL) {
-		if ((b = calloc(1, sizeof(*b))) == NULL)
-			fatal("calloc");
+		b = xcalloc(1, sizeof(*b));
 		record_sync_next = b;
 	}
 	if (b->n == b->size) {
 		b->size = b->size == 0 ? 16 : b->size * 2;
-		if ((b->files = reallocarray(b->files, b->size,
-		    sizeof(*b->files))) == NULL)
-			fatal("reallocarray");
+		b->files = xreallocarray(b->files, b->size,
+		    sizeof(*b->files));
 	}
 	f = &b->files[b->n++];
 	f->fd = fd;
 	f->error = 0;
 	f->done = 0;
 	f->dev = 0;
-	if ((f->path = strdup(path)) == NULL)
-		fatal("strdup");
+	f->path = xstrdup(path);
 }
 
 /*

@@ -209,8 +209,10 @@ record_word(const char *s)
 static void
 record_meta(const struct link *l, struct cap_meta *m)
 {
-	const struct conf_station	*st = link_station(l, record_conf);
-	const struct conf_entity	*en = link_entity(l, record_conf);
+	const struct conf_station	*st = conf_station_named(record_conf,
+					    l->station);
+	const struct conf_entity	*en = conf_entity_named(record_conf,
+					    l->entity);
 	char				*addr;
 	struct timeval			 tv;
 	char				 soft[64];
@@ -487,15 +489,18 @@ record_write(struct record *r, enum cap_kind kind, const void *buf,
 }
 
 /*
- * Record bytes muxd itself sent the judge as the entity's output (the
- * assertion it injects), in the capture and the transcript.
+ * Record a link's bytes from one of its ends, in the capture and the
+ * transcript: the judge's as input, the entity's (or what muxd types
+ * for it, the assertion it injects) as output.  The one door from a
+ * link to its recording, whatever the rules' policy.
  */
 void
-record_link_output(struct link *l, const unsigned char *buf, size_t n,
-    const struct timeval *tv)
+record_link_bytes(struct link *l, const struct port *from,
+    const unsigned char *buf, size_t n, const struct timeval *tv)
 {
 	if (l->record != NULL)
-		record_write(l->record, CAP_OUTPUT, buf, n, tv);
+		record_write(l->record, from == l->a ? CAP_INPUT : CAP_OUTPUT,
+		    buf, n, tv);
 }
 
 /* Write a marker to a link's recording, if it has one. */
@@ -549,7 +554,10 @@ record_marker(struct record *r, const char *fmt, ...)
 	record_write(r, CAP_MARKER, buf, n, &tv);
 }
 
-/* The tap observer: bytes read from a port go to its recording. */
+/*
+ * The tap observer: bytes read from a port with no link go to its own
+ * capture (a link's go through record_link_bytes()).
+ */
 static void
 record_tap(void *arg, const struct port *cp, const struct link *cl,
     enum port_dir dir, const unsigned char *buf, size_t len,
@@ -559,18 +567,8 @@ record_tap(void *arg, const struct port *cp, const struct link *cl,
 	struct record	*r;
 
 	(void)arg;
-	if (dir != PORT_IN)
+	if (dir != PORT_IN || cl != NULL)
 		return;
-	if (cl != NULL) {
-		if (cl->deferred && cl->b == cp)
-			return;		/* recorded as the judge gets it */
-		if (cl->dead && cl->a == cp)
-			return;		/* refused, counted (link.c) */
-		if ((r = cl->record) != NULL)
-			record_write(r, cl->a == cp ? CAP_INPUT : CAP_OUTPUT,
-			    buf, len, tv);
-		return;
-	}
 	if ((r = record_port(p)) != NULL)
 		record_write(r, CAP_INPUT, buf, len, tv);
 }

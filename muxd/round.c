@@ -146,6 +146,8 @@ round_configure(const struct conf *cf)
 	static int	subscribed;
 
 	round_conf = cf;
+	/* A line that types while the round waits for it is told so. */
+	link_waits_set(round_waits_for);
 	if (!subscribed) {
 		events_subscribe(round_events, NULL,
 		    EVENTS_BIT(PROTOCOL_EV_PORT_UP));
@@ -658,4 +660,49 @@ round_schedule_json(void)
 	return (json_pack("{ss? si so}", "preset", round_conf != NULL ?
 	    round_conf->preset : NULL, "duration", round_conf != NULL ?
 	    round_conf->duration : 0, "rounds", rounds));
+}
+
+/* The round's members of the state file: the round, its placements. */
+json_t *
+round_save(void)
+{
+	json_t	*rj, *pl, *o;
+
+	rj = round_json();
+	pl = json_object_get(rj, "placements");
+	o = json_pack("{s{sbsisisIsIsI}sO}", "round", "active",
+	    round_cur.active, "number", round_cur.number, "last",
+	    round_cur.last, "seed", (json_int_t)round_cur.seed, "started",
+	    (json_int_t)round_cur.started, "ends", (json_int_t)round_cur.ends,
+	    "placements", pl != NULL ? pl : json_null());
+	json_decref(rj);
+	return (o);
+}
+
+/*
+ * Take the round back from the state file (check: only say whether it is
+ * there, -1 with a reason); round_resume() resumes it.
+ */
+int
+round_load(const json_t *o, int check, char *err, size_t errlen)
+{
+	json_error_t	jerr;
+	json_int_t	seed = 0, started = 0, ends = 0;
+	int		active = 0, number = 0, last = 0;
+
+	if (json_unpack_ex((json_t *)o, &jerr, 0, "{s{sb si si sI sI sI}}",
+	    "round", "active", &active, "number", &number, "last", &last,
+	    "seed", &seed, "started", &started, "ends", &ends) == -1) {
+		snprintf(err, errlen, "%s", jerr.text);
+		return (-1);
+	}
+	if (check)
+		return (0);
+	round_cur.active = active;
+	round_cur.number = number;
+	round_cur.last = last;
+	round_cur.seed = (uint64_t)seed;
+	round_cur.started = (time_t)started;
+	round_cur.ends = (time_t)ends;
+	return (0);
 }

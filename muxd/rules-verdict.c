@@ -63,8 +63,7 @@ rules_verdict_keep(const char *entity, int judge, enum assertion_verdict vd)
 		return;
 	}
 	v = &rules_verdicts[rules_nverdicts++];
-	if ((v->entity = strdup(entity)) == NULL)
-		fatal("strdup");
+	v->entity = xstrdup(entity);
 	v->judge = judge;
 	v->verdict = vd;
 	state_save_soon();
@@ -154,9 +153,9 @@ rules_verdict_report(struct rules *r, int final, const char *kind,
 	state_append("compliance.txt", NULL, line, (size_t)n, "compliance");
 }
 
-/* The recorded assertion verdicts, for the state file. */
+/* The kept assertion verdicts, the state file's member "assertions". */
 json_t *
-rules_verdict_json(void)
+rules_verdict_save(void)
 {
 	json_t	*a;
 	size_t	 i;
@@ -167,18 +166,26 @@ rules_verdict_json(void)
 		    rules_verdicts[i].entity, "judge", rules_verdicts[i].judge,
 		    "verdict",
 		    assertion_verdict_name(rules_verdicts[i].verdict)));
-	return (a);
+	return (json_pack("{so}", "assertions", a));
 }
 
-/* Take the assertion verdicts back from the state file. */
-void
-rules_verdict_load(json_t *a)
+/*
+ * Take the assertion verdicts back from the state file; entries not
+ * understood are left out (check: there is nothing to check).
+ */
+int
+rules_verdict_load(const json_t *o, int check, char *err, size_t errlen)
 {
-	json_t		*e;
+	json_t		*a, *e;
 	const char	*entity, *verdict;
 	size_t		 i;
 	int		 judge, k;
 
+	(void)err;
+	(void)errlen;
+	if (check || (a = json_object_get(o, "assertions")) == NULL ||
+	    !json_is_array(a))
+		return (0);
 	json_array_foreach(a, i, e) {
 		if (json_unpack(e, "{sssiss}", "entity", &entity, "judge",
 		    &judge, "verdict", &verdict) == -1 ||
@@ -196,4 +203,5 @@ rules_verdict_load(json_t *a)
 		if (rules_verdicts[rules_nverdicts].entity != NULL)
 			rules_nverdicts++;
 	}
+	return (0);
 }

@@ -19,10 +19,18 @@
  * a character of several bytes passes, is shown, erased and counted
  * whole.
  *
- * The room's assertion policy "inject" or "hold" holds the entity's
- * output back (rules-hold.c); the verdicts go to the watchers, the
- * capture and compliance.txt, and the pairs already checked are kept
- * (rules-verdict.c).
+ * The entity's output goes on its way to the judge in rules-entity.c:
+ * filtered, checked, held back or let through by the room's assertion
+ * policy, "check", "inject" or "hold"; what the judge's screen and the
+ * referees get is drawn in rules-screen.c; the verdicts go to the
+ * watchers, the capture and compliance.txt, and the pairs already
+ * checked are kept (rules-verdict.c).  Each calls only the files named
+ * after it: rules.c the three, rules-entity.c the screen's and the
+ * verdicts', rules-screen.c neither.
+ *
+ * A link's bytes are recorded through record_link_bytes() alone: the
+ * judge's as read, the entity's as read or, when the policy defers them
+ * (inject), as the judge gets them (rules-entity.c).
  *
  * The buffers of a chunk's way (RULES_BUF) are static, not on the stack:
  * the loop is one thread and they never nest, and frames of tens of
@@ -116,11 +124,11 @@ rules_link_open(struct link *l)
 	const char			*e;
 	size_t				 n;
 
-	if ((st = link_station(l, rules_conf)) == NULL ||
-	    (en = link_entity(l, rules_conf)) == NULL || rules_pattern == NULL)
+	if ((st = conf_station_named(rules_conf, l->station)) == NULL ||
+	    (en = conf_entity_named(rules_conf, l->entity)) == NULL ||
+	    rules_pattern == NULL)
 		return;
-	if ((r = calloc(1, sizeof(*r))) == NULL)
-		fatal("calloc");
+	r = xcalloc(1, sizeof(*r));
 	r->link = l;
 	snprintf(r->entity, sizeof(r->entity), "%s", en->name);
 	r->judge = st->judge;
@@ -152,7 +160,7 @@ rules_link_open(struct link *l)
 	record_link_note(l, "judge %02d schedule", r->judge);
 	if (r->assertion != NULL && (r->policy == CONF_ASSERT_INJECT ||
 	    r->policy == CONF_ASSERT_HOLD))
-		rules_hold_start(r, en->approved);
+		rules_entity_hold(r, en->approved);
 	/*
 	 * A line the entity was sent by its last judge and never ended is
 	 * ended now, so that nothing of it joins this conversation's first
@@ -187,12 +195,12 @@ rules_link_close(struct link *l)
 	if (r->ev != NULL)
 		event_free(r->ev);
 	if (r->holding)
-		rules_hold_end(r);
+		rules_entity_end(r);
 	/* An injection cut short is no verdict: it is typed again. */
 	if (r->assertion != NULL && r->spoke && r->injected == r->ninject &&
 	    !assertion_result(r->assertion)->final) {
 		assertion_finish(r->assertion);
-		rules_assertion(r);
+		rules_entity_assertion(r);
 	}
 	if (r->chars > 0)
 		rules_verdict_report(r, 1, "character", r->bursts > 0 ?
@@ -208,56 +216,6 @@ rules_link_close(struct link *l)
 	l->rules = NULL;
 }
 
-
-
-
-
-/* Announce the assertion verdict when it changed, and keep a final one. */
-void
-rules_assertion(struct rules *r)
-{
-	const struct assertion_result	*res = assertion_result(r->assertion);
-	char				 text[ASSERTION_TEXTMAX * 4 + 1];
-
-	if (res->verdict == r->said && !res->final)
-		return;
-	if (res->verdict == ASSERTION_PENDING) {
-		/* A provisional FAIL taken back by backspaces. */
-		if (r->said != ASSERTION_PENDING)
-			rules_verdict_report(r, 0, "assertion", "pending",
-			    "assertion %s withdrawn at byte %llu", r->entity,
-			    (unsigned long long)res->offset);
-		r->said = res->verdict;
-		return;
-	}
-	r->said = res->verdict;
-	rules_verdict_escape(res->text, text, sizeof(text));
-	rules_verdict_report(r, res->final, "assertion",
-	    assertion_verdict_name(res->verdict),
-	    "assertion %s%s at byte %llu: \"%s\"%s%s", r->entity,
-	    res->final ? "" : " (so far)", (unsigned long long)res->offset,
-	    text, res->reason[0] != '\0' ? ": " : "", res->reason);
-	if (!res->final)
-		return;
-	if (r->holding && r->policy == CONF_ASSERT_HOLD) {
-		if (res->verdict == ASSERTION_PASS)
-			rules_hold_release_now(r, "assertion passed");
-		else {
-			log_warnx("link %s: %s's output stays held from judge "
-			    "%02d: assertion %s", r->link->name, r->entity,
-			    r->judge, assertion_verdict_name(res->verdict));
-			events_post(PROTOCOL_EV_HOLD,
-			    json_pack("{ss ss si ss sI}", "link",
-			    r->link->name, "entity", r->entity, "judge",
-			    r->judge, "state", "kept", "bytes",
-			    (json_int_t)r->hold.held));
-		}
-	}
-	rules_verdict_keep(r->entity, r->judge, res->verdict);
-	assertion_free(r->assertion);
-	r->assertion = NULL;
-}
-
 /* Record a removed control sequence. */
 static void
 rules_filtered(void *arg, const struct filter_span *sp)
@@ -270,54 +228,6 @@ rules_filtered(void *arg, const struct filter_span *sp)
 	events_post(PROTOCOL_EV_FILTER, json_pack("{sssssIsb}", "link",
 	    r->link->name, "kind", filter_kind_name(sp->kind), "bytes",
 	    (json_int_t)sp->len, "passed", sp->passed));
-}
-
-/*
- * Show referees the text of a conversation as it goes: the judge's
- * keystrokes and the entity's output as the judge gets it, only when
- * someone watches.  ISO-8859-1: each byte one code point; UTF-8: each
- * character whole (read with a reader per side, so that one split over
- * reads is whole too), what is no character as U+FFFD.
- */
-void
-rules_text(struct rules *r, const char *who, const unsigned char *buf,
-    size_t n)
-{
-	static char	 u[(PORT_CHUNK + FILTER_HELDMAX) * 3];	/* RULES_BUF */
-	struct utf8	*rd = &r->text8[*who == 'j' ? 0 : 1];
-	size_t		 i, k = 0;
-
-	if (n == 0 || !events_wanted(PROTOCOL_EV_TEXT))
-		return;
-	for (i = 0; i < n; i++) {
-		if (r->charset == CAP_UTF8) {
-			switch (utf8_byte(rd, buf[i])) {
-			case UTF8_MORE:
-				break;
-			case UTF8_CHAR:
-				memcpy(u + k, rd->b, rd->n);
-				k += rd->n;
-				break;
-			case UTF8_CUT:
-				i--;		/* read again */
-				/* FALLTHROUGH */
-			case UTF8_BAD:
-				memcpy(u + k, "\xef\xbf\xbd", 3);
-				k += 3;
-				break;
-			}
-		} else if (buf[i] < 0x80)
-			u[k++] = buf[i];
-		else {
-			u[k++] = 0xc0 | (buf[i] >> 6);
-			u[k++] = 0x80 | (buf[i] & 0x3f);
-		}
-	}
-	if (k == 0)
-		return;
-	events_post(PROTOCOL_EV_TEXT, json_pack("{ss ss si ss ss#}", "link",
-	    r->link->name, "entity", r->entity, "judge", r->judge, "who", who,
-	    "text", u, (int)k));
 }
 
 /*
@@ -399,9 +309,9 @@ rules_from_judge(struct rules *r, const unsigned char *buf, size_t n)
 	if (ne > 0)
 		port_send(l->a, echo, ne);
 	if (nk > 0 && port_send(l->b, keys, nk) == 1)
-		port_pause(l->a, 1);
+		link_flow_hold(l->a);
 	/* The referees' text after the keys are on their way. */
-	rules_text(r, "judge", buf, n);
+	rules_screen_text(r, "judge", buf, n);
 }
 
 /* Follow keys the judge's terminal echoes itself (no convention). */
@@ -422,75 +332,11 @@ rules_from_entity(struct rules *r, const unsigned char *buf, size_t n,
 {
 	rules_burst(r, buf, n, tv, waited);
 	if (r->link->deferred)
-		rules_hold_push(r, buf, n, tv);
+		rules_entity_push(r, buf, n, tv);
 	else
 		rules_entity_out(r, buf, n, tv, 0);
 }
 
-/*
- * Filter the entity's output, show it to referees, check it, and send it
- * to the judge, or hold it back (policy hold) unless released is set.
- */
-void
-rules_entity_out(struct rules *r, const unsigned char *buf, size_t n,
-    const struct timeval *tv, int released)
-{
-	static unsigned char out[PORT_CHUNK + FILTER_HELDMAX];	/* RULES_BUF */
-	size_t		 m, i;
-
-	m = filter_feed(&r->filter, buf, n, out);
-	/* Blank output (line ends, spaces) is not yet an utterance. */
-	for (i = 0; !r->spoke && i < m; i++)
-		if (out[i] > 0x20 && out[i] != 0x7f)
-			r->spoke = 1;
-	if (m == 0)
-		return;
-	if (!r->holding || released)
-		rules_to_judge(r, out, m);
-	else
-		rules_hold_push(r, out, m, tv);
-	rules_text(r, "entity", out, m);
-	/* An injected assertion is the utterance checked, not this. */
-	for (i = 0; r->assertion != NULL && r->ninject == 0 && i < m; i++)
-		if (assertion_byte(r->assertion, out[i]))
-			rules_assertion(r);
-}
-
-
-/*
- * Send the entity's output to the judge's screen as the screen shows it
- * (view.c, the model the transcript is made with): each line end as CR
- * LF, an erase as BS SP BS of the entity's own characters, tabs as
- * spaces, the judge's unfinished line taken off and drawn again below.
- * With the filter in pass-through (rules filter = false) the room asked
- * for the entity's bytes as they are, control sequences and all: they go
- * so, and the model follows them for the record alone.
- */
-void
-rules_to_judge(struct rules *r, const unsigned char *buf, size_t n)
-{
-	static char		 screen[VIEW_OUTLEN(PORT_CHUNK)];	/* RULES_BUF */
-	struct link		*l = r->link;
-	size_t			 chunk, m;
-	int			 full = 0;
-
-	if (r->filter.passthrough) {
-		(void)view_output(&r->jt.view, buf, n, 0, NULL);
-		if (port_send(l->a, buf, n) == 1)
-			port_pause(l->b, 1);
-		return;
-	}
-	while (n > 0) {
-		chunk = n < PORT_CHUNK ? n : PORT_CHUNK;
-		m = view_output(&r->jt.view, buf, chunk, 0, screen);
-		if (m > 0 && port_send(l->a, (unsigned char *)screen, m) == 1)
-			full = 1;
-		buf += chunk;
-		n -= chunk;
-	}
-	if (full)
-		port_pause(l->b, 1);
-}
 
 /* Pass bytes read from one end of a link with rules to the other end. */
 void
@@ -500,6 +346,8 @@ rules_forward(struct link *l, struct port *src, const unsigned char *buf,
 	struct rules	*r = l->rules;
 	size_t		 chunk;
 
+	if (src == l->a || !l->deferred)
+		record_link_bytes(l, src, buf, n, tv);
 	while (n > 0) {
 		chunk = n < PORT_CHUNK ? n : PORT_CHUNK;
 		if (src == l->a) {
@@ -508,8 +356,8 @@ rules_forward(struct link *l, struct port *src, const unsigned char *buf,
 			else {
 				rules_keys_seen(r, buf, chunk);
 				if (port_send(l->b, buf, chunk) == 1)
-					port_pause(l->a, 1);
-				rules_text(r, "judge", buf, chunk);
+					link_flow_hold(l->a);
+				rules_screen_text(r, "judge", buf, chunk);
 			}
 		} else
 			rules_from_entity(r, buf, chunk, tv, waited);

@@ -1,8 +1,9 @@
 /*
- * The contest rules' own parts, shared by rules.c (the link's machines),
- * rules-hold.c (output held back, the injected assertion) and
- * rules-verdict.c (verdicts reported and kept); muxd.h has what the rest
- * of muxd calls.
+ * The contest rules' own parts, bottom up: rules-verdict.c (verdicts
+ * reported and kept), rules-screen.c (the judge's screen, the referees'
+ * text), rules-entity.c (the entity's output checked, held back, injected)
+ * and rules.c (the link's machines); muxd.h has what the rest of muxd
+ * calls.
  */
 #ifndef RULES_H
 #define RULES_H
@@ -42,20 +43,19 @@ struct rules {
 
 extern const struct conf	*rules_conf;
 
-/* rules.c */
-void		 rules_assertion(struct rules *);
-void		 rules_to_judge(struct rules *, const unsigned char *, size_t);
+/* rules-screen.c */
+void		 rules_screen_send(struct rules *, const unsigned char *, size_t);
+void		 rules_screen_text(struct rules *, const char *,
+		    const unsigned char *, size_t);
+
+/* rules-entity.c */
+void		 rules_entity_hold(struct rules *, const char *);
+void		 rules_entity_push(struct rules *, const unsigned char *, size_t,
+		    const struct timeval *);
 void		 rules_entity_out(struct rules *, const unsigned char *, size_t,
 		    const struct timeval *, int);
-void		 rules_text(struct rules *, const char *, const unsigned char *,
-		    size_t);
-
-/* rules-hold.c */
-void		 rules_hold_start(struct rules *, const char *);
-void		 rules_hold_push(struct rules *, const unsigned char *, size_t,
-		    const struct timeval *);
-void		 rules_hold_end(struct rules *);
-void		 rules_hold_release_now(struct rules *, const char *);
+void		 rules_entity_assertion(struct rules *);
+void		 rules_entity_end(struct rules *);
 
 /* rules-verdict.c */
 int		 rules_verdict_find(const char *, int);

@@ -996,7 +996,7 @@ spawn_start(const struct conf *cf, const char *muxd_user, int entries)
 	int			 sv[2];
 
 	free(spawn_muxd);
-	spawn_muxd = muxd_user != NULL ? strdup(muxd_user) : NULL;
+	spawn_muxd = muxd_user != NULL ? xstrdup(muxd_user) : NULL;
 	uids_parse(CONF_ENTRY_UIDS, &r, msg, sizeof(msg), &off);
 	spawn_box = 1;
 	if (cf != NULL) {
@@ -1011,16 +1011,14 @@ spawn_start(const struct conf *cf, const char *muxd_user, int entries)
 		spawn_hide[i++] = cf->room_key;
 		spawn_hide[i++] = cf->control;
 		for (i = 0; i < SPAWN_HIDE; i++)
-			if (spawn_hide[i] != NULL &&
-			    (spawn_hide[i] = strdup(spawn_hide[i])) == NULL)
-				fatal("strdup");
+			if (spawn_hide[i] != NULL)
+				spawn_hide[i] = xstrdup(spawn_hide[i]);
 	}
 	uids_clear(&spawn_uids);
 	uids_init(&spawn_uids, &r);
 	spawn_configure(cf);
-	if (spawn_user != NULL && (spawn_start_user = strdup(spawn_user)) ==
-	    NULL)
-		fatal("strdup");
+	if (spawn_user != NULL)
+		spawn_start_user = xstrdup(spawn_user);
 	spawn_box_why[0] = '\0';
 	if (spawn_box && geteuid() == 0)
 		spawn_probe(&r, spawn_box_why, sizeof(spawn_box_why));
@@ -1109,8 +1107,7 @@ spawn_configure(const struct conf *cf)
 	spawn_user = NULL;
 	if (u == NULL)
 		u = getpwnam(SPAWN_USER) != NULL ? SPAWN_USER : SPAWN_FALLBACK;
-	if ((spawn_user = strdup(u)) == NULL)
-		fatal("strdup");
+	spawn_user = xstrdup(u);
 	if (cf != NULL && spawn_start_user != NULL &&
 	    (cf->sandbox != spawn_box ||
 	    cf->entry_uids.lo != spawn_uids.range.lo ||

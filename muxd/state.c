@@ -13,8 +13,12 @@
  * older, else by a one-shot timer, so saves never follow each other
  * closer than that, and a save at once takes a pending one with it.
  * When muxd stops, the links it ends are the ones a restart must resume:
- * they are kept as they were (state_keep_links) for the last save
+ * link.c keeps them as they were (link_keep) for the last save
  * (state_flush).
+ *
+ * The state knows none of its parts: each (the round, the links, the
+ * verdicts) registers a function that gives its members of the file and
+ * one that takes them back (state_register), in the order of the file.
  */
 #include <sys/stat.h>
 
@@ -35,10 +39,16 @@ static char		 state_path[PATH_MAX];
 static char		 state_dir[PATH_MAX];
 static struct timespec	 state_last;	/* CLOCK_MONOTONIC of the last save */
 static struct event	*state_timer;	/* a save deferred */
-static json_t		*state_links;	/* kept as muxd stops, or NULL */
 static char		 state_error[LINE_ERRLEN];	/* last save's fault */
 
-static json_t	*state_links_json(void);
+#define STATE_PARTS	8
+/* The parts of the state, in the order of the file. */
+static struct state_part {
+	state_save_fn	 save;
+	state_load_fn	 load;
+} state_parts[STATE_PARTS];
+static size_t		 state_nparts;
+
 static int	 state_write(json_t *);
 static void	 state_fault(const char *);
 static void	 state_timer_cb(evutil_socket_t, short, void *);
@@ -88,21 +98,19 @@ state_init(const char *dir)
 		log_warn("state directory %s", dir);
 }
 
-/* Describe the links a restart resumes: those up, or those kept. */
-static json_t *
-state_links_json(void)
+/*
+ * Add a part to the state: save gives an object whose members join the
+ * file, load takes them back from the whole file (or, with check set,
+ * says whether they are well formed: -1 with a reason).
+ */
+void
+state_register(state_save_fn save, state_load_fn load)
 {
-	struct link	*l;
-	json_t		*ls;
-
-	if (state_links != NULL)
-		return (json_incref(state_links));
-	ls = json_array();
-	TAILQ_FOREACH(l, &links, entry)
-		json_array_append_new(ls, json_pack("{ssssssss}", "name",
-		    l->name, "a", l->a->name, "b", l->b->name, "origin",
-		    l->origin == LINK_ROUND ? "round" : "manual"));
-	return (ls);
+	if (state_nparts == STATE_PARTS)
+		fatalx("state: too many parts");
+	state_parts[state_nparts].save = save;
+	state_parts[state_nparts].load = load;
+	state_nparts++;
 }
 
 /*
@@ -202,8 +210,7 @@ state_append(const char *name, const char *header, const char *text,
 	    O_CLOEXEC, 0640)) != -1 && fstat(fd, &st) == 0) {
 		if (st.st_size > 0)
 			hl = 0;
-		if ((buf = malloc(hl + len)) == NULL)
-			fatal("malloc");
+		buf = xmalloc(hl + len);
 		if (hl > 0)
 			memcpy(buf, header, hl);
 		memcpy(buf + hl, text, len);
@@ -235,26 +242,32 @@ state_failure(void)
 int
 state_save(void)
 {
-	json_t	*o, *rj, *pl;
+	json_t	*o, *part;
+	size_t	 i;
 	int	 r;
 
 	if (state_path[0] == '\0')
 		return (0);
 	if (state_timer != NULL)
 		evtimer_del(state_timer);
-	rj = round_json();
-	pl = json_object_get(rj, "placements");
-	o = json_pack("{sisIs{sbsisisIsIsI}sOsoso}", "v", 1,
-	    "saved", (json_int_t)time(NULL),
-	    "round", "active", round_cur.active, "number", round_cur.number,
-	    "last", round_cur.last, "seed", (json_int_t)round_cur.seed,
-	    "started", (json_int_t)round_cur.started,
-	    "ends", (json_int_t)round_cur.ends,
-	    "placements", pl != NULL ? pl : json_null(), "links",
-	    state_links_json(), "assertions", rules_verdict_json());
-	json_decref(rj);
-	r = state_write(o);
-	json_decref(o);
+	o = json_pack("{sisI}", "v", 1, "saved", (json_int_t)time(NULL));
+	for (i = 0; o != NULL && i < state_nparts; i++) {
+		if ((part = state_parts[i].save()) == NULL ||
+		    json_object_update(o, part) == -1) {
+			json_decref(part);
+			json_decref(o);
+			o = NULL;
+			break;
+		}
+		json_decref(part);
+	}
+	if (o == NULL) {
+		state_fault("out of memory");
+		r = -1;
+	} else {
+		r = state_write(o);
+		json_decref(o);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &state_last);
 	return (r);
 }
@@ -300,17 +313,6 @@ state_timer_cb(evutil_socket_t fd, short what, void *arg)
 	state_save();
 }
 
-/*
- * Keep the links as they are for every later save: muxd is stopping, and
- * the links it ends are the ones a restart resumes.
- */
-void
-state_keep_links(void)
-{
-	if (state_links == NULL)
-		state_links = state_links_json();
-}
-
 /* Write a save that was deferred, as muxd stops. */
 void
 state_flush(void)
@@ -320,23 +322,21 @@ state_flush(void)
 	if (state_timer != NULL)
 		event_free(state_timer);
 	state_timer = NULL;
-	json_decref(state_links);
-	state_links = NULL;
 }
 
-/* Read the state file, restoring the round and the manual links. */
+/*
+ * Read the state file, each part taking its own back once all are found
+ * well formed: 1 when it was read, 0 when there is none, -1 when it is
+ * not a state file.
+ */
 int
 state_load(void)
 {
 	json_error_t	 jerr;
-	json_t		*o, *ls, *e;
-	json_int_t	 seed = 0, started = 0, ends = 0;
-	const char	*a, *b, *origin;
-	char		 name[128], err[MUXD_ERRLEN];
-	struct port	*pa, *pb;
-	struct link	*l;
+	json_t		*o;
+	char		 why[LINE_ERRLEN];
 	size_t		 i;
-	int		 active = 0, number = 0, last = 0, v = 0;
+	int		 v = 0;
 
 	if ((o = json_load_file(state_path, 0, &jerr)) == NULL) {
 		if (access(state_path, F_OK) == 0)
@@ -344,41 +344,21 @@ state_load(void)
 			    state_path, jerr.line, jerr.text);
 		return (0);
 	}
-	if (json_unpack_ex(o, &jerr, 0, "{si s{sb si si sI sI sI} so}", "v", &v,
-	    "round", "active", &active, "number", &number, "last", &last,
-	    "seed", &seed, "started", &started, "ends", &ends,
-	    "links", &ls) == -1 || v != 1 || !json_is_array(ls)) {
+	why[0] = '\0';
+	if (json_unpack_ex(o, &jerr, 0, "{si}", "v", &v) == -1)
+		snprintf(why, sizeof(why), "%s", jerr.text);
+	else if (v != 1)
+		snprintf(why, sizeof(why), "version %d", v);
+	for (i = 0; why[0] == '\0' && i < state_nparts; i++)
+		(void)state_parts[i].load(o, 1, why, sizeof(why));
+	if (why[0] != '\0') {
 		log_warnx("state %s: not a muxd state file (%s); starting "
-		    "afresh", state_path, jerr.text);
+		    "afresh", state_path, why);
 		json_decref(o);
 		return (-1);
 	}
-	round_cur.active = active;
-	round_cur.number = number;
-	round_cur.last = last;
-	round_cur.seed = (uint64_t)seed;
-	round_cur.started = (time_t)started;
-	round_cur.ends = (time_t)ends;
-	json_array_foreach(ls, i, e) {
-		if (json_unpack(e, "{ssssss}", "a", &a, "b", &b, "origin",
-		    &origin) == -1 || strcmp(origin, "manual") != 0)
-			continue;
-		if ((pa = port_find(a)) == NULL || (pb = port_find(b)) == NULL) {
-			log_warnx("state: link %s=%s not restored: port gone",
-			    a, b);
-			continue;
-		}
-		snprintf(name, sizeof(name), "%s=%s", a, b);
-		if ((l = link_new(name, pa, pb, LINK_MANUAL, err,
-		    sizeof(err))) == NULL)
-			log_warnx("state: link %s not restored: %s", name, err);
-		else
-			link_started(l);
-	}
-	if ((e = json_object_get(o, "assertions")) != NULL &&
-	    json_is_array(e))
-		rules_verdict_load(e);
+	for (i = 0; i < state_nparts; i++)
+		(void)state_parts[i].load(o, 0, why, sizeof(why));
 	json_decref(o);
-	round_resume();
-	return (0);
+	return (1);
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "lpp.h"
 
 #ifndef MUXD_VERSION
 #define MUXD_VERSION "0.1.0"

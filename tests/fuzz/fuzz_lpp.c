@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "lpp.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

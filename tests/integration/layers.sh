@@ -269,6 +269,87 @@ done
 layers_names "$ROOT" >"$T/names.out"
 [ -s "$T/names.out" ] && fail "$(cat "$T/names.out")"
 
+# Inside muxd/ the files call each other bottom up too: a file calls the
+# functions of the files below it in this order alone (a function's file
+# found from the objects' symbol tables, nm), so that muxd reads from the
+# bottom, no file waiting on one above it.  What must call upwards
+# registers a function instead (the state's parts, the round's wait, the
+# control socket's reload).  A file of muxd/ not in the order fails too:
+# a new file takes its place here.
+MUXD_ORDER="xmalloc events tap deadline notify priv scanports spawn link-flow
+    record-sync state cablecheck seal record rules-verdict rules-screen
+    rules-entity rules ballot link round control muxd"
+
+# Print "CALLER CALLEE" for each call between two files of muxd/ in build
+# tree $1 (an object whose source is gone is left out).
+layers_muxd_calls() {
+	for o in "$1"/muxd/*.o; do
+		[ -e "$o" ] || continue
+		f=${o##*/}
+		f=${f%.o}
+		[ -e "$ROOT/muxd/$f.c" ] || continue
+		nm "$o" | awk -v f="$f" '
+		$2 == "T" { print "def", f, $3 }
+		$1 == "U" { print "use", f, $2 }'
+	done | awk '
+	$1 == "def" { def[$3] = $2; next }
+	{ use[++n] = $2 " " $3 }
+	END {
+		for (i = 1; i <= n; i++) {
+			split(use[i], u, " ")
+			if ((u[2] in def) && def[u[2]] != u[1])
+				print u[1], def[u[2]], u[2]
+		}
+	}' | sort -u
+}
+
+# Check the calls "CALLER CALLEE FUNCTION" of file $1 against the order:
+# print each that goes up or sideways, and each file not in the order.
+layers_muxd_check() {
+	awk -v order="$MUXD_ORDER" '
+	BEGIN { n = split(order, o, /[ \t\n]+/); for (i = 1; i <= n; i++) rank[o[i]] = i }
+	!($1 in rank) { bad[$1] = 1 }
+	!($2 in rank) { bad[$2] = 1 }
+	($1 in rank) && ($2 in rank) && rank[$2] >= rank[$1] {
+		print "muxd/" $1 ".c calls " $3 "() of muxd/" $2 ".c, above it in the order of muxd'"'"'s files"
+	}
+	END { for (f in bad) print "muxd/" f ".c is not in the order of muxd'"'"'s files (layers.sh MUXD_ORDER)" }
+	' "$1" | sort
+}
+
+# Every file of muxd/ has its place in the order.
+for f in "$ROOT"/muxd/*.c; do
+	f=${f##*/}
+	case " $(echo $MUXD_ORDER) " in
+	*" ${f%.c} "*) ;;
+	*) fail "muxd/$f is not in the order of muxd's files (layers.sh MUXD_ORDER)" ;;
+	esac
+done
+layers_muxd_calls "$B" >"$T/muxd.calls"
+[ -s "$T/muxd.calls" ] || fail "no calls between muxd's files in $B (build first)"
+grep -q '^link record record_link_bytes$' "$T/muxd.calls" ||
+	fail "the calls between muxd's files do not read as expected: $(head -3 "$T/muxd.calls")"
+# The check fails on planted calls beside calls that keep the order: the
+# state calling the round (up), ballot calling link (up), and a file
+# outside the order.
+printf '%s\n' "link record record_link_bytes" "rules state state_append" \
+    "state round round_save" "ballot link link_find" "tally events events_post" \
+    >"$T/muxd.planted"
+layers_muxd_check "$T/muxd.planted" >"$T/muxd.planted.out"
+for want in "muxd/state.c calls round_save() of muxd/round.c, above it" \
+    "muxd/ballot.c calls link_find() of muxd/link.c, above it" \
+    "muxd/tally.c is not in the order of muxd's files"; do
+	grep -qF "$want" "$T/muxd.planted.out" ||
+		fail "the check of muxd's files does not say '$want'; it said:
+$(cat "$T/muxd.planted.out")"
+done
+[ "$(wc -l <"$T/muxd.planted.out")" -eq 3 ] ||
+	fail "the check of muxd's files names more than the planted calls:
+$(cat "$T/muxd.planted.out")"
+layers_muxd_check "$T/muxd.calls" >"$T/muxd.out"
+[ -s "$T/muxd.out" ] && fail "muxd's files call upwards in $B:
+$(cat "$T/muxd.out")"
+
 # The build itself.
 layers_check "$B" live >"$T/out" || fail "the layers are crossed in $B:
 $(cat "$T/out")"

@@ -7,7 +7,7 @@
 #ifndef FIXTURE_LPP_H
 #define FIXTURE_LPP_H
 
-#include "capture.h"
+#include "lpp.h"
 
 typedef void	(*fixture_lpp_fn)(const char *, const struct lpp_log *, void *);
 int		 fixture_lpp_each(fixture_lpp_fn, void *);

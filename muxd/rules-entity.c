@@ -1,14 +1,17 @@
 /*
- * Holding an entity's output back from the judge (rules.c; the room's
- * assertion policy): "inject" types the opening assertion for the entity
- * with the approved name, key by key with a typing model (typing.c), at
- * the start of its first interaction with each judge, holding its own
- * output back meanwhile and recording it as it reaches the judge; "hold"
- * holds the output back (hold.c) until the assertion passes, then
- * releases it with its own key timing, late by the time the hold lasted.
- * After a final FAIL or NAME the output stays held until a referee
- * releases it (muxctl release); what is still held when the link ends
- * is discarded with a count.
+ * The entity's output on its way to the judge (rules.c): filtered, shown
+ * to referees, checked against the opening assertion, and held back or
+ * let through by the room's assertion policy.  "check" lets it through;
+ * "inject" types the opening assertion for the entity with the approved
+ * name, key by key with a typing model (typing.c), at the start of its
+ * first interaction with each judge, holding its own output back
+ * meanwhile and recording it as it reaches the judge; "hold" holds the
+ * output back (hold.c) until the assertion passes, then releases it with
+ * its own key timing, late by the time the hold lasted.  After a final
+ * FAIL or NAME the output stays held until a referee releases it (muxctl
+ * release); what is still held when the link ends is discarded with a
+ * count.  The assertion's verdict, which releases a hold, is taken here
+ * too: it and the hold call each other.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,15 +21,16 @@
 #include "muxd.h"
 #include "rules.h"
 
-static void	rules_hold_timer_cb(evutil_socket_t, short, void *);
-static void	rules_hold_arm(struct rules *, int64_t);
-static void	rules_hold_inject_key(struct rules *);
-static void	rules_hold_pump(struct rules *);
-static int64_t	rules_hold_usec(const struct timeval *);
+static void	rules_entity_timer_cb(evutil_socket_t, short, void *);
+static void	rules_entity_arm(struct rules *, int64_t);
+static void	rules_entity_inject_key(struct rules *);
+static void	rules_entity_pump(struct rules *);
+static int64_t	rules_entity_usec(const struct timeval *);
+static void	rules_entity_release_now(struct rules *, const char *);
 
 /* A time in microseconds. */
 static int64_t
-rules_hold_usec(const struct timeval *tv)
+rules_entity_usec(const struct timeval *tv)
 {
 	return ((int64_t)tv->tv_sec * 1000000 + tv->tv_usec);
 }
@@ -37,14 +41,14 @@ rules_hold_usec(const struct timeval *tv)
  * text and arm the first key.
  */
 void
-rules_hold_start(struct rules *r, const char *approved)
+rules_entity_hold(struct rules *r, const char *approved)
 {
 	char	err[128];
 	int	n;
 
 	hold_init(&r->hold, rules_conf->queue_limit);
 	r->holding = 1;
-	if ((r->ev = evtimer_new(muxd_base, rules_hold_timer_cb, r)) == NULL)
+	if ((r->ev = evtimer_new(muxd_base, rules_entity_timer_cb, r)) == NULL)
 		fatalx("link %s: cannot allocate a timer", r->link->name);
 	if (r->policy != CONF_ASSERT_INJECT)
 		return;
@@ -63,18 +67,18 @@ rules_hold_start(struct rules *r, const char *approved)
 	    -1)
 		fatalx("rules: typing %s", err);
 	typing_seed(&r->typing, (uint64_t)arc4random() << 32 | arc4random());
-	rules_hold_arm(r, (int64_t)typing_delay(&r->typing, '\n',
+	rules_entity_arm(r, (int64_t)typing_delay(&r->typing, '\n',
 	    (unsigned char)r->inject[0]) * 1000);
 }
 
 /* Hold output back; past the hold's limit it is dropped and counted. */
 void
-rules_hold_push(struct rules *r, const unsigned char *buf, size_t n,
+rules_entity_push(struct rules *r, const unsigned char *buf, size_t n,
     const struct timeval *tv)
 {
 	size_t	lost;
 
-	if ((lost = hold_push(&r->hold, buf, n, rules_hold_usec(tv))) > 0 &&
+	if ((lost = hold_push(&r->hold, buf, n, rules_entity_usec(tv))) > 0 &&
 	    r->hold.dropped == lost) {
 		log_warnx("link %s: %s holds %zu bytes; more is dropped, "
 		    "and counted", r->link->name, r->entity, r->hold.limit);
@@ -91,7 +95,7 @@ rules_hold_push(struct rules *r, const unsigned char *buf, size_t n,
  * output: the transcript holds only what the judge saw.
  */
 void
-rules_hold_end(struct rules *r)
+rules_entity_end(struct rules *r)
 {
 	struct link	*l = r->link;
 	unsigned char	 buf[48];
@@ -122,7 +126,7 @@ rules_hold_end(struct rules *r)
 
 /* Arm the link's timer usec from now. */
 static void
-rules_hold_arm(struct rules *r, int64_t usec)
+rules_entity_arm(struct rules *r, int64_t usec)
 {
 	struct timeval	tv;
 
@@ -135,16 +139,16 @@ rules_hold_arm(struct rules *r, int64_t usec)
 
 /* The link's timer: the next injected key, or held output now due. */
 static void
-rules_hold_timer_cb(evutil_socket_t fd, short what, void *arg)
+rules_entity_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct rules	*r = arg;
 
 	(void)fd;
 	(void)what;
 	if (r->injected < r->ninject)
-		rules_hold_inject_key(r);
+		rules_entity_inject_key(r);
 	else
-		rules_hold_pump(r);
+		rules_entity_pump(r);
 }
 
 /*
@@ -154,7 +158,7 @@ rules_hold_timer_cb(evutil_socket_t fd, short what, void *arg)
  * meanwhile, follows with its own timing.
  */
 static void
-rules_hold_inject_key(struct rules *r)
+rules_entity_inject_key(struct rules *r)
 {
 	struct link		*l = r->link;
 	struct timeval		 tv;
@@ -174,35 +178,35 @@ rules_hold_inject_key(struct rules *r)
 		    "state", "start"));
 	}
 	port_time(&tv);
-	record_link_output(l, key, n, &tv);
+	record_link_bytes(l, l->b, key, n, &tv);
 	r->spoke = 1;
-	rules_text(r, "entity", key, n);
-	rules_to_judge(r, key, n);
+	rules_screen_text(r, "entity", key, n);
+	rules_screen_send(r, key, n);
 	for (i = 0; i < n; i++)
 		if (r->assertion != NULL && assertion_byte(r->assertion,
 		    key[i]))
-			rules_assertion(r);
+			rules_entity_assertion(r);
 	if (r->injected < r->ninject) {
-		rules_hold_arm(r, (int64_t)typing_delay(&r->typing, key[n - 1],
+		rules_entity_arm(r, (int64_t)typing_delay(&r->typing, key[n - 1],
 		    (unsigned char)r->inject[r->injected]) * 1000);
 		return;
 	}
 	record_link_note(l, "inject done %zu keys", r->keys);
 	events_post(PROTOCOL_EV_INJECT, json_pack("{ss ss si ss}", "link",
 	    l->name, "entity", r->entity, "judge", r->judge, "state", "done"));
-	rules_hold_release_now(r, "assertion injected");
+	rules_entity_release_now(r, "assertion injected");
 }
 
 /* Let the held output go to the judge, each chunk as late as the first. */
-void
-rules_hold_release_now(struct rules *r, const char *why)
+static void
+rules_entity_release_now(struct rules *r, const char *why)
 {
 	struct timeval	tv;
 
 	if (!r->holding || r->hold.state != HOLD_HOLDING)
 		return;
 	port_time(&tv);
-	hold_release(&r->hold, rules_hold_usec(&tv));
+	hold_release(&r->hold, rules_entity_usec(&tv));
 	log_info("link %s: %s's output released to judge %02d: %s, %llu "
 	    "bytes held, %lld ms late", r->link->name, r->entity, r->judge,
 	    why, (unsigned long long)r->hold.held,
@@ -214,12 +218,12 @@ rules_hold_release_now(struct rules *r, const char *why)
 	    "link", r->link->name, "entity", r->entity, "judge", r->judge,
 	    "state", "released", "bytes", (json_int_t)r->hold.held, "delay_ms",
 	    (json_int_t)(r->hold.delay / 1000), "why", why));
-	rules_hold_pump(r);
+	rules_entity_pump(r);
 }
 
 /* Send the held output that is due; arm the timer for the rest. */
 static void
-rules_hold_pump(struct rules *r)
+rules_entity_pump(struct rules *r)
 {
 	unsigned char	buf[PORT_CHUNK];
 	struct timeval	tv;
@@ -229,15 +233,15 @@ rules_hold_pump(struct rules *r)
 	if (!r->holding)
 		return;
 	port_time(&tv);
-	now = rules_hold_usec(&tv);
+	now = rules_entity_usec(&tv);
 	while ((n = hold_take(&r->hold, now, buf, sizeof(buf), &next)) > 0)
 		if (r->link->deferred) {
-			record_link_output(r->link, buf, n, &tv);
+			record_link_bytes(r->link, r->link->b, buf, n, &tv);
 			rules_entity_out(r, buf, n, &tv, 1);
 		} else
-			rules_to_judge(r, buf, n);
+			rules_screen_send(r, buf, n);
 	if (next >= 0 && next != INT64_MAX)
-		rules_hold_arm(r, next - now);
+		rules_entity_arm(r, next - now);
 	else if (hold_open(&r->hold)) {
 		hold_clear(&r->hold);
 		r->holding = 0;
@@ -247,7 +251,7 @@ rules_hold_pump(struct rules *r)
 
 /* A referee lets a link's held output through; -1 with a reason. */
 int
-rules_hold_release(struct link *l, char *err, size_t errlen)
+rules_entity_release(struct link *l, char *err, size_t errlen)
 {
 	struct rules	*r = l->rules;
 
@@ -255,6 +259,81 @@ rules_hold_release(struct link *l, char *err, size_t errlen)
 		snprintf(err, errlen, "link %s holds nothing back", l->name);
 		return (-1);
 	}
-	rules_hold_release_now(r, "released by a referee");
+	rules_entity_release_now(r, "released by a referee");
 	return (0);
+}
+
+/*
+ * Filter the entity's output, show it to referees, check it, and send it
+ * to the judge, or hold it back (policy hold) unless released is set.
+ */
+void
+rules_entity_out(struct rules *r, const unsigned char *buf, size_t n,
+    const struct timeval *tv, int released)
+{
+	static unsigned char out[PORT_CHUNK + FILTER_HELDMAX];	/* RULES_BUF */
+	size_t		 m, i;
+
+	m = filter_feed(&r->filter, buf, n, out);
+	/* Blank output (line ends, spaces) is not yet an utterance. */
+	for (i = 0; !r->spoke && i < m; i++)
+		if (out[i] > 0x20 && out[i] != 0x7f)
+			r->spoke = 1;
+	if (m == 0)
+		return;
+	if (!r->holding || released)
+		rules_screen_send(r, out, m);
+	else
+		rules_entity_push(r, out, m, tv);
+	rules_screen_text(r, "entity", out, m);
+	/* An injected assertion is the utterance checked, not this. */
+	for (i = 0; r->assertion != NULL && r->ninject == 0 && i < m; i++)
+		if (assertion_byte(r->assertion, out[i]))
+			rules_entity_assertion(r);
+}
+
+/* Announce the assertion verdict when it changed, and keep a final one. */
+void
+rules_entity_assertion(struct rules *r)
+{
+	const struct assertion_result	*res = assertion_result(r->assertion);
+	char				 text[ASSERTION_TEXTMAX * 4 + 1];
+
+	if (res->verdict == r->said && !res->final)
+		return;
+	if (res->verdict == ASSERTION_PENDING) {
+		/* A provisional FAIL taken back by backspaces. */
+		if (r->said != ASSERTION_PENDING)
+			rules_verdict_report(r, 0, "assertion", "pending",
+			    "assertion %s withdrawn at byte %llu", r->entity,
+			    (unsigned long long)res->offset);
+		r->said = res->verdict;
+		return;
+	}
+	r->said = res->verdict;
+	rules_verdict_escape(res->text, text, sizeof(text));
+	rules_verdict_report(r, res->final, "assertion",
+	    assertion_verdict_name(res->verdict),
+	    "assertion %s%s at byte %llu: \"%s\"%s%s", r->entity,
+	    res->final ? "" : " (so far)", (unsigned long long)res->offset,
+	    text, res->reason[0] != '\0' ? ": " : "", res->reason);
+	if (!res->final)
+		return;
+	if (r->holding && r->policy == CONF_ASSERT_HOLD) {
+		if (res->verdict == ASSERTION_PASS)
+			rules_entity_release_now(r, "assertion passed");
+		else {
+			log_warnx("link %s: %s's output stays held from judge "
+			    "%02d: assertion %s", r->link->name, r->entity,
+			    r->judge, assertion_verdict_name(res->verdict));
+			events_post(PROTOCOL_EV_HOLD,
+			    json_pack("{ss ss si ss sI}", "link",
+			    r->link->name, "entity", r->entity, "judge",
+			    r->judge, "state", "kept", "bytes",
+			    (json_int_t)r->hold.held));
+		}
+	}
+	rules_verdict_keep(r->entity, r->judge, res->verdict);
+	assertion_free(r->assertion);
+	r->assertion = NULL;
 }
