@@ -102,6 +102,9 @@ void		 record_shutdown(void);
 void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);
 void		 record_port_close(struct port *);
+void		 record_synced(const char *, int);
+json_t		*record_link_status(const struct link *);
+json_t		*record_port_status(const struct port *);
 void		 record_link_output(struct link *, const unsigned char *,
 		    size_t, const struct timeval *);
 void		 record_port_note(struct port *, const char *, ...)
