@@ -10,14 +10,21 @@
  * steps of CAP_MAP_STEP with its blocks allocated (fallocate(2): a full
  * disk fails there, never as a SIGBUS on a page), so while it is written
  * its tail is the unused, zero-filled part of the last step, which
- * readers take for the end (cap-read.c); closing trims it, and so does
- * the next segment's opening when the writer died first (SIGKILL, a
- * crash), so that the file is standard asciicast again.  Otherwise
- * (a file others read while it is written, such as comprog's), or where
- * a file cannot be mapped or extended (a filesystem without fallocate, a
- * full disk), each event is one write(2), and a line cut short by a
- * failed write is followed by a newline before the next event so that
- * the reader loses that line only.  fsync(2) is the caller's:
+ * readers take for the end (cap-read.c); closing trims it, and when the
+ * writer died first (SIGKILL, a crash) cap_recover() does, or the next
+ * segment's opening, so that the file is standard asciicast again.
+ * Otherwise (a file others read while it is written, such as comprog's),
+ * or where a file cannot be mapped (a filesystem without fallocate, or
+ * no room for the first step), each event is one write(2).
+ *
+ * A write that fails (ENOSPC, EIO; a step the full disk cannot give the
+ * mapping) writes nothing: a part of a line written is cut off again
+ * (only when that fails too is the line ended with a newline before the
+ * next event, so that the reader loses that line only).  The fault's
+ * lost events are counted by direction, and the lines written when
+ * writing works again begin with the sealed marker "loss input N output
+ * M markers K ERRNO" (cap_write_fault() tells the fault under way,
+ * cap_write_loss() the marker once written).  fsync(2) is the caller's:
  * cap_write_sync() at most once a second while events are written
  * (transcripts(5)), or cap_write_sync_fd() to have it done elsewhere, in
  * another thread.

@@ -17,7 +17,10 @@
  * timer.  The timer only hands the files to the sync thread
  * (record-sync.c), and a recording that ends hands its last writes over
  * the same way before it closes: forwarding never waits for the disk.
- * A write error is logged once per file and counted.
+ * A write or sync that fails starts a recording fault, logged, posted
+ * and shown in status until the writers write again (the capture then
+ * marks what was lost); at start-up, the captures a muxd that died left
+ * open are closed first (record_recover).
  *
  * Before a capture is handed over it is sealed, and its seal hashes
  * what was written since the last one: some 5 KB a second for a link
