@@ -71,6 +71,7 @@ static unsigned		 record_pass;		/* the pass under way, or last */
 static int		 record_passing;	/* a pass is under way */
 static int		 record_again;		/* the timer came during it */
 static int		 record_on;
+static int		 record_syncfaults;	/* recordings whose sync failed */
 static const struct conf *record_conf;
 
 static void	record_tap(void *, const struct port *, const struct link *,
@@ -232,6 +233,8 @@ record_free(struct record *r)
 
 	if (r == NULL)
 		return;
+	if (r->syncfault)
+		record_syncfaults--;
 	if (r->over > 0)
 		record_marker(r, "drop capture %llu bytes past the budget",
 		    (unsigned long long)r->over);
@@ -617,6 +620,8 @@ record_synced(const char *path, int error)
 	char		 msg[CAP_ERR_MSG];
 	int		 i;
 
+	if (error == 0 && record_syncfaults == 0)
+		return;
 	TAILQ_FOREACH(p, &ports, entry) {
 		rs[0] = p->data;
 		rs[1] = (l = link_of(p)) != NULL && l->a == p ? l->record :
@@ -634,6 +639,7 @@ record_synced(const char *path, int error)
 				snprintf(msg, sizeof(msg), "%s: sync: %s",
 				    path, strerror(error));
 				r->syncfault = 1;
+				record_syncfaults++;
 				if (!r->fault)
 					record_fault_set(r, msg);
 				record_marker(r, "fault record sync %s %s",
@@ -642,6 +648,7 @@ record_synced(const char *path, int error)
 				    strrchr(path, '/') + 1 : path);
 			} else if (error == 0 && r->syncfault) {
 				r->syncfault = 0;
+				record_syncfaults--;
 				record_fault(r, CAP_OK, NULL);
 			}
 		}
