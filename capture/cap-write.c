@@ -10,14 +10,21 @@
  * steps of CAP_MAP_STEP with its blocks allocated (fallocate(2): a full
  * disk fails there, never as a SIGBUS on a page), so while it is written
  * its tail is the unused, zero-filled part of the last step, which
- * readers take for the end (cap-read.c); closing trims it, and so does
- * the next segment's opening when the writer died first (SIGKILL, a
- * crash), so that the file is standard asciicast again.  Otherwise
- * (a file others read while it is written, such as comprog's), or where
- * a file cannot be mapped or extended (a filesystem without fallocate, a
- * full disk), each event is one write(2), and a line cut short by a
- * failed write is followed by a newline before the next event so that
- * the reader loses that line only.  fsync(2) is the caller's:
+ * readers take for the end (cap-read.c); closing trims it, and when the
+ * writer died first (SIGKILL, a crash) cap_recover() does, or the next
+ * segment's opening, so that the file is standard asciicast again.
+ * Otherwise (a file others read while it is written, such as comprog's),
+ * or where a file cannot be mapped (a filesystem without fallocate, or
+ * no room for the first step), each event is one write(2).
+ *
+ * A write that fails (ENOSPC, EIO; a step the full disk cannot give the
+ * mapping) writes nothing: a part of a line written is cut off again
+ * (only when that fails too is the line ended with a newline before the
+ * next event, so that the reader loses that line only).  The fault's
+ * lost events are counted by direction, and the lines written when
+ * writing works again begin with the sealed marker "loss input N output
+ * M markers K ERRNO" (cap_write_fault() tells the fault under way,
+ * cap_write_loss() the marker once written).  fsync(2) is the caller's:
  * cap_write_sync() at most once a second while events are written
  * (transcripts(5)), or cap_write_sync_fd() to have it done elsewhere, in
  * another thread.
@@ -67,6 +74,12 @@ struct cap_writer {
 	int		 ended;		/* the closing seal is written */
 	char		*buf;		/* one event line, grown as needed */
 	size_t		 size;
+	/* A recording fault: what failed, and what it lost meanwhile. */
+	int		 fault;		/* errno of the failed write, or 0 */
+	uint64_t	 lost[2];	/* "i" and "o" bytes not written */
+	unsigned long	 lostmarks;	/* markers not written */
+	char		 loss[CAP_MARKER_MAX];	/* the loss marker written,
+					   until cap_write_loss() takes it */
 };
 
 static char	*cap_write_name(const char *, int);
@@ -79,6 +92,10 @@ static int	cap_write_map(struct cap_writer *, size_t);
 static int	cap_write_unmap(struct cap_writer *);
 static void	cap_write_catchup(struct cap_writer *);
 static void	cap_write_mapped(struct cap_writer *);
+static int	cap_write_lossy(const struct cap_writer *);
+static size_t	cap_write_loss_text(const struct cap_writer *, char *, size_t);
+static size_t	cap_write_loss_line(struct cap_writer *, size_t, int64_t);
+static void	cap_write_healed(struct cap_writer *, int);
 
 /* Make the name of segment n of path: PATH, STEM.n.cast or PATH.n. */
 static char *
@@ -99,7 +116,9 @@ cap_write_name(const char *path, int n)
 
 /*
  * Map the file with room for need more bytes: extended (blocks
- * allocated) to the next step and mapped again.  -1 when it cannot be.
+ * allocated) to the next step and mapped again.  -1 when it cannot be
+ * mapped (a filesystem without fallocate(2)), -2 when there is no room
+ * for now (a full disk, an I/O error: errno set; the mapping stays).
  */
 static int
 cap_write_map(struct cap_writer *w, size_t need)
@@ -108,8 +127,11 @@ cap_write_map(struct cap_writer *w, size_t need)
 	void	*p;
 
 	len = (w->off + need + CAP_MAP_STEP - 1) / CAP_MAP_STEP * CAP_MAP_STEP;
-	if (fallocate(w->fd, 0, 0, (off_t)len) == -1)
+	if (fallocate(w->fd, 0, 0, (off_t)len) == -1) {
+		if (w->map != NULL && errno != EOPNOTSUPP && errno != ENOSYS)
+			return (-2);
 		return (-1);
+	}
 	p = w->map == NULL ? mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_SHARED, w->fd, 0) : mremap(w->map, w->maplen, len,
 	    MREMAP_MAYMOVE);
@@ -161,9 +183,10 @@ cap_write_unmap(struct cap_writer *w)
 }
 
 /*
- * Write a whole buffer: into the mapping, or with write(2), retrying
- * short writes and EINTR.  On failure the writer remembers whether part
- * of a line went out.
+ * Write a whole buffer of whole lines: into the mapping, or with
+ * write(2), retrying short writes and EINTR.  On failure nothing of it
+ * stays: a part written is cut off again (when even that fails, the
+ * writer remembers that a line was torn, to end it first next time).
  */
 static enum cap_err
 cap_write_all(struct cap_writer *w, const char *p, size_t len,
@@ -171,16 +194,24 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 {
 	size_t	done = 0;
 	ssize_t	n;
+	int	rv;
 
 	if (w->map != NULL) {
-		if (w->off + len <= w->maplen || cap_write_map(w, len) == 0) {
+		if (w->off + len <= w->maplen ||
+		    (rv = cap_write_map(w, len)) == 0) {
 			memcpy(w->map + w->off, p, len);
 			w->off += len;
 			cap_write_mapped(w);
 			return (CAP_OK);
 		}
-		/* No room to map (a full disk): write(2) from here on. */
+		if (rv == -2) {
+			w->fault = errno;
+			return (cap_error_sys(err, CAP_ESYS, w->path, 0,
+			    (int64_t)w->off, "fallocate"));
+		}
+		/* A file that cannot be mapped: write(2) from here on. */
 		if (cap_write_unmap(w) == -1) {
+			w->fault = errno;
 			return (cap_error_sys(err, CAP_ESYS, w->path, 0, -1,
 			    "ftruncate"));
 		}
@@ -190,17 +221,84 @@ cap_write_all(struct cap_writer *w, const char *p, size_t len,
 		if (n == -1) {
 			if (errno == EINTR)
 				continue;
-			if (done > 0)
+			w->fault = errno;
+			cap_error_sys(err, CAP_ESYS, w->path, 0,
+			    (int64_t)w->off, "write");
+			if (done > 0 && ftruncate(w->fd, (off_t)w->off) == -1) {
+				/* The part written stays: chained, ended. */
+				cap_chain_feed(w->chain, p, done);
+				w->off += done;
 				w->torn = 1;
-			return (cap_error_sys(err, CAP_ESYS, w->path, 0, -1,
-			    "write"));
+			}
+			return (CAP_ESYS);
 		}
-		cap_chain_feed(w->chain, p + done, (size_t)n);
 		done += (size_t)n;
-		w->off += (size_t)n;
 	}
+	cap_chain_feed(w->chain, p, len);
+	w->off += len;
 	w->dirty = 1;
 	return (CAP_OK);
+}
+
+/* Tell whether a fault lost anything (its loss marker is owed). */
+static int
+cap_write_lossy(const struct cap_writer *w)
+{
+	return (w->lost[0] > 0 || w->lost[1] > 0 || w->lostmarks > 0);
+}
+
+/*
+ * The loss marker of a fault: "loss input N output M markers K ERRNO",
+ * the bytes of each direction and the markers it did not write.
+ */
+static size_t
+cap_write_loss_text(const struct cap_writer *w, char *buf, size_t size)
+{
+	const char	*name;
+	int		 k;
+
+	name = w->fault != 0 ? strerrorname_np(w->fault) : NULL;
+	k = snprintf(buf, size, "loss input %llu output %llu markers %lu %s",
+	    (unsigned long long)w->lost[0], (unsigned long long)w->lost[1],
+	    w->lostmarks, name != NULL ? name : "unknown");
+	return (k > 0 && (size_t)k < size ? (size_t)k : 0);
+}
+
+/*
+ * Put in the buffer, after its n bytes, the loss marker of a fault that
+ * lost something, sealed alone as every marker is; the new length.
+ */
+static size_t
+cap_write_loss_line(struct cap_writer *w, size_t n, int64_t usec)
+{
+	char	text[CAP_MARKER_MAX];
+	size_t	len;
+
+	if (!cap_write_lossy(w))
+		return (n);
+	len = cap_write_loss_text(w, text, sizeof(text));
+	if (w->unsealed > 0)
+		n = cap_write_seal_line(w, n, 0);
+	if (usec > w->last)
+		w->last = usec;
+	n += cap_json_event(w->buf + n, w->last, CAP_MARKER,
+	    (unsigned char *)text, len, w->meta.encoding);
+	return (cap_write_seal_line(w, n, 0));
+}
+
+/*
+ * The lines in the buffer are written: a fault is over, and the loss
+ * marker written (marked) is kept for cap_write_loss().
+ */
+static void
+cap_write_healed(struct cap_writer *w, int marked)
+{
+	if (marked)
+		cap_write_loss_text(w, w->loss, sizeof(w->loss));
+	w->fault = 0;
+	w->lost[0] = w->lost[1] = 0;
+	w->lostmarks = 0;
+	w->torn = 0;
 }
 
 /*
@@ -331,10 +429,10 @@ enum cap_err
 cap_write_event_usec(struct cap_writer *w, enum cap_kind kind,
     const void *data, size_t len, int64_t usec, struct cap_error *err)
 {
-	unsigned long	 lines;
+	unsigned long	 lines, unsealed;
 	unsigned char	 head[CAP_CHAIN_BYTES];
-	size_t		 n = 0;
-	int		 end, seal = 0;
+	size_t		 n = 0, m;
+	int		 end, seal = 0, marked;
 
 	if (kind != CAP_INPUT && kind != CAP_OUTPUT && kind != CAP_MARKER &&
 	    kind != CAP_RESIZE) {
@@ -355,8 +453,8 @@ cap_write_event_usec(struct cap_writer *w, enum cap_kind kind,
 	if (usec < w->last)
 		usec = w->last;
 	/* An event alone, with room in the mapping: written in place. */
-	if (!seal && w->map != NULL && w->off + CAP_JSON_MAX(len) <=
-	    w->maplen) {
+	if (!seal && w->fault == 0 && w->map != NULL && w->off +
+	    CAP_JSON_MAX(len) <= w->maplen) {
 		w->off += cap_json_event(w->map + w->off, usec, kind, data,
 		    len, w->meta.encoding);
 		cap_write_mapped(w);
@@ -365,25 +463,35 @@ cap_write_event_usec(struct cap_writer *w, enum cap_kind kind,
 		return (CAP_OK);
 	}
 	if (cap_write_grow(w, CAP_JSON_MAX(len) +
-	    2 * CAP_JSON_MAX(CAP_MARKER_MAX) + 1, err) != CAP_OK)
+	    4 * CAP_JSON_MAX(CAP_MARKER_MAX) + 1, err) != CAP_OK)
 		return (CAP_ENOMEM);
 	if (w->torn)
 		w->buf[n++] = '\n';
+	/* After a fault, what it lost is marked first. */
+	m = n;
+	n = cap_write_loss_line(w, n, usec);
+	marked = n > m;
+	unsealed = marked ? 0 : w->unsealed;
 	/*
 	 * A marker is sealed alone: the lines before it are sealed first,
 	 * and the marker by the line after it.
 	 */
-	if (seal && w->unsealed > 0)
+	if (seal && unsealed > 0)
 		n = cap_write_seal_line(w, n, 0);
 	n += cap_json_event(w->buf + n, usec, kind, data, len,
 	    w->meta.encoding);
 	w->last = usec;
 	if (seal)
 		n = cap_write_seal_line(w, n, 0);
-	if (cap_write_all(w, w->buf, n, err) != CAP_OK)
+	if (cap_write_all(w, w->buf, n, err) != CAP_OK) {
+		if (kind == CAP_INPUT || kind == CAP_OUTPUT)
+			w->lost[kind == CAP_OUTPUT] += len;
+		else
+			w->lostmarks++;
 		return (CAP_ESYS);
-	w->torn = 0;
-	w->unsealed = seal ? 0 : w->unsealed + 1;
+	}
+	cap_write_healed(w, marked);
+	w->unsealed = seal ? 0 : unsealed + 1;
 	return (CAP_OK);
 }
 
@@ -432,19 +540,22 @@ cap_write_seal_line(struct cap_writer *w, size_t n, int end)
 enum cap_err
 cap_write_seal(struct cap_writer *w, int end, struct cap_error *err)
 {
-	size_t	n = 0;
+	size_t	n = 0, m;
 
-	if (w->unsealed == 0 && (!end || w->ended))
+	if (w->unsealed == 0 && !cap_write_lossy(w) && (!end || w->ended))
 		return (CAP_OK);
-	if (cap_write_grow(w, CAP_JSON_MAX(CAP_MARKER_MAX) + 2, err) !=
+	if (cap_write_grow(w, 3 * CAP_JSON_MAX(CAP_MARKER_MAX) + 2, err) !=
 	    CAP_OK)
 		return (CAP_ENOMEM);
 	if (w->torn)
 		w->buf[n++] = '\n';
-	n = cap_write_seal_line(w, n, end);
+	m = n;
+	n = cap_write_loss_line(w, n, w->last);
+	if (n == m || end)
+		n = cap_write_seal_line(w, n, end);
 	if (cap_write_all(w, w->buf, n, err) != CAP_OK)
 		return (CAP_ESYS);
-	w->torn = 0;
+	cap_write_healed(w, cap_write_lossy(w));
 	w->unsealed = 0;
 	w->ended = end;
 	return (CAP_OK);
@@ -608,4 +719,36 @@ size_t
 cap_write_unhashed(const struct cap_writer *w)
 {
 	return (w->map != NULL ? w->off - w->hashed : 0);
+}
+
+/*
+ * The recording fault under way: the errno of the write that failed (0
+ * when none), the bytes of each direction ("i", "o") and the markers it
+ * has lost so far, in lost[3] when not NULL.
+ */
+int
+cap_write_fault(const struct cap_writer *w, uint64_t lost[3])
+{
+	if (lost != NULL) {
+		lost[0] = w->lost[0];
+		lost[1] = w->lost[1];
+		lost[2] = w->lostmarks;
+	}
+	return (w->fault);
+}
+
+/*
+ * Take the text of the loss marker written since the last call, when a
+ * fault that lost something ended: its length, 0 when there is none.
+ */
+size_t
+cap_write_loss(struct cap_writer *w, char *buf, size_t size)
+{
+	size_t	n = strlen(w->loss);
+
+	if (n == 0 || n >= size)
+		return (0);
+	memcpy(buf, w->loss, n + 1);
+	w->loss[0] = '\0';
+	return (n);
 }

@@ -14,6 +14,7 @@
  *	cap-chain	the hash chain of a capture's lines, and its seals
  *	cap-write	a capture written, in segments, fsync'd off the path
  *	cap-read	a capture read, event by event
+ *	cap-recover	a capture its writer left open (a crash), closed
  *	cap-file	whole files read, written and hashed
  *	tx-write	the transcript (LPyy-nn.TXT) written
  *	rec		live recording: a capture and its transcript together
@@ -222,6 +223,19 @@ size_t		 cap_write_resume(const struct cap_writer *, char *, size_t,
 enum cap_err	 cap_write_fsync(int, const char *, int *, struct cap_error *);
 enum cap_err	 cap_write_fsync_fd(int, const char *, int *, int *,
 		    struct cap_error *);
+int		 cap_write_fault(const struct cap_writer *, uint64_t [3]);
+size_t		 cap_write_loss(struct cap_writer *, char *, size_t);
+
+/* cap-recover.c: a capture its writer left open, closed */
+struct cap_recovery {
+	int		 crashed;	/* the crash marker was written */
+	int64_t		 trimmed;	/* NUL bytes cut off the end */
+	int64_t		 torn;		/* bytes of a torn last line cut off */
+	int64_t		 tornat;	/* its offset, -1: none */
+	char		 marker[CAP_MARKER_MAX];	/* "crash ..." */
+};
+enum cap_err	 cap_recover(const char *, struct cap_recovery *,
+		    struct cap_error *);
 
 /* cap-read.c */
 struct cap_event {
@@ -269,6 +283,7 @@ enum cap_err	 tx_write_event(struct tx_writer *, enum cap_kind,
 		    const void *, size_t, int64_t, struct cap_error *);
 enum cap_err	 tx_write_sync(struct tx_writer *, struct cap_error *);
 enum cap_err	 tx_write_sync_fd(struct tx_writer *, int *, struct cap_error *);
+int		 tx_write_fault(const struct tx_writer *, size_t *);
 enum cap_err	 tx_write_finish(struct tx_writer *, struct cap_error *);
 enum cap_err	 tx_write_close(struct tx_writer *, struct cap_error *);
 const char	*tx_write_path(const struct tx_writer *);
@@ -298,12 +313,15 @@ enum cap_err	 rec_open(const char *, const char *, const struct cap_meta *,
 enum cap_err	 rec_event(struct rec *, enum cap_kind, const void *, size_t,
 		    const struct timeval *, struct cap_error *);
 enum cap_err	 rec_sync(struct rec *, struct cap_error *);
+int		 rec_fault(const struct rec *, uint64_t [3]);
 enum cap_err	 rec_sync_fd(struct rec *, int [2], struct cap_error *);
 enum cap_err	 rec_finish(struct rec *, struct cap_error *);
 enum cap_err	 rec_close(struct rec *, struct cap_error *);
 const char	*rec_capture_path(const struct rec *);
 struct cap_writer *rec_capture(const struct rec *);
 const char	*rec_transcript_path(const struct rec *);
+enum cap_err	 rec_recover(const char *, const char *, struct cap_recovery *,
+		    char **, struct cap_error *);
 
 /* finding.c: what a check found, and where */
 #define FINDING_MSG	256

@@ -27,6 +27,7 @@
 
 #define TX_WRITE_CHUNK	65536	/* buffered: write when this much waits */
 #define TX_WRITE_MEM	0x100	/* private flag: keep everything */
+#define TX_WRITE_PENDING (4UL << 20)	/* text kept while writes fail */
 
 struct tx_writer {
 	/* What an event touches first, on as few cache lines. */
@@ -40,6 +41,8 @@ struct tx_writer {
 	struct view	 v;		/* the judge's screen: the rows */
 	struct filter	 f;		/* the entity's output, as shown */
 	int		 own;		/* we created and close fd */
+	int		 fault;		/* errno of the write that failed */
+	uint64_t	 dropped;	/* text given up, past the pending */
 	char		*path;
 	struct cap_meta	 meta;
 };
@@ -53,6 +56,8 @@ static void	tx_write_row(void *, const struct tx_out *);
 static void	tx_write_header(struct tx_writer *);
 static enum cap_err tx_write_flush(struct tx_writer *, struct cap_error *);
 static int	tx_write_highest(const char *, const char *);
+static void	tx_write_gap(struct tx_writer *, const unsigned char *,
+		    size_t);
 
 /* Make the name LPyy-nn.TXT of cycle n for a start time; its length. */
 size_t
@@ -248,12 +253,19 @@ tx_write_out(struct tx_writer *w, const struct tx_out *o)
 	w->len += 18 + o->len;
 }
 
-/* Write out what the buffer holds (not in memory mode). */
+/*
+ * Write out what the buffer holds (not in memory mode).  When a write
+ * fails (a full disk), what it did not take stays in the buffer and goes
+ * with the next flush, so that a line cut short is finished then and
+ * none is lost; past TX_WRITE_PENDING bytes kept so, the text after the
+ * line begun is given up, counted.
+ */
 static enum cap_err
 tx_write_flush(struct tx_writer *w, struct cap_error *err)
 {
 	size_t	done = 0, m;
 	ssize_t	n;
+	char	*nl;
 
 	if ((w->flags & TX_WRITE_MEM) || w->len == 0)
 		return (CAP_OK);
@@ -261,22 +273,35 @@ tx_write_flush(struct tx_writer *w, struct cap_error *err)
 		n = write(w->fd, w->buf + done, w->len - done);
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n == -1) {
-			cap_error_sys(err, CAP_ESYS, w->path, 0, -1, "write");
-			if (err != NULL) {
-				m = strlen(err->msg);
-				snprintf(err->msg + m, sizeof(err->msg) - m,
-				    " (%zu bytes of transcript lost)",
-				    w->len - done);
-			}
-			w->len = 0;
-			return (CAP_ESYS);
-		}
+		if (n == -1)
+			break;
 		done += (size_t)n;
 	}
-	w->len = 0;
-	w->dirty = 1;
-	return (CAP_OK);
+	if (done == w->len) {
+		w->len = 0;
+		w->dirty = 1;
+		w->fault = 0;
+		return (CAP_OK);
+	}
+	w->fault = errno;
+	cap_error_sys(err, CAP_ESYS, w->path, 0, -1, "write");
+	if (done > 0)
+		w->dirty = 1;
+	memmove(w->buf, w->buf + done, w->len - done);
+	w->len -= done;
+	if (w->len > TX_WRITE_PENDING) {
+		nl = memchr(w->buf, '\n', w->len);
+		m = nl != NULL ? (size_t)(nl - w->buf) + 1 : w->len;
+		w->dropped += w->len - m;
+		w->len = m;
+	}
+	if (err != NULL) {
+		m = strlen(err->msg);
+		snprintf(err->msg + m, sizeof(err->msg) - m, " (%zu bytes of "
+		    "transcript kept to write again%s)", w->len, w->dropped >
+		    0 ? ", some lost" : "");
+	}
+	return (CAP_ESYS);
 }
 
 /* The highest cycle number of LPyy-nn.TXT files for this yy in dir. */
@@ -447,6 +472,8 @@ tx_write_event(struct tx_writer *w, enum cap_kind kind, const void *data,
 	case CAP_MARKER:
 		if ((j = cap_marker_judge(p, len)) != -1)
 			(void)view_judge(&w->v, j);
+		else
+			tx_write_gap(w, p, len);
 		break;
 	default:
 		break;
@@ -458,12 +485,51 @@ tx_write_event(struct tx_writer *w, enum cap_kind kind, const void *data,
 	return (tx_write_flush(w, err));
 }
 
-/* fsync(2) the transcript if anything was written since the last sync. */
+/*
+ * A gap in the conversation, from a marker: after a crash ("crash ...")
+ * or a recording fault that lost bytes ("loss input N output M ..."),
+ * the screen's unfinished lines are written, then
+ * "*** CRASH ***" or "*** LOST JUDGE N BYTES PROGRAM M BYTES ***".
+ */
+static void
+tx_write_gap(struct tx_writer *w, const unsigned char *p, size_t len)
+{
+	char			 text[CAP_MARKER_MAX];
+	unsigned long long	 in, out;
+
+	if (len >= sizeof(text))
+		return;
+	memcpy(text, p, len);
+	text[len] = '\0';
+	if (strncmp(text, "crash", 5) == 0 && (text[5] == '\0' ||
+	    text[5] == ' ')) {
+		view_flush(&w->v);
+		if (tx_write_grow(w, 16) == 0)
+			w->len += (size_t)snprintf(w->buf + w->len, 16,
+			    "*** CRASH ***\n");
+	} else if (sscanf(text, "loss input %llu output %llu", &in, &out) ==
+	    2) {
+		view_flush(&w->v);
+		if (tx_write_grow(w, 96) == 0)
+			w->len += (size_t)snprintf(w->buf + w->len, 96,
+			    "*** LOST JUDGE %llu BYTES PROGRAM %llu BYTES "
+			    "***\n", in, out);
+	}
+}
+
+/*
+ * fsync(2) the transcript if anything was written since the last sync;
+ * text kept by a failed write is written again first.
+ */
 enum cap_err
 tx_write_sync(struct tx_writer *w, struct cap_error *err)
 {
+	enum cap_err	e;
+
 	if (!w->own)
 		return (CAP_OK);
+	if ((e = tx_write_flush(w, err)) != CAP_OK)
+		return (e);
 	return (cap_write_fsync(w->fd, w->path, &w->dirty, err));
 }
 
@@ -475,10 +541,30 @@ tx_write_sync(struct tx_writer *w, struct cap_error *err)
 enum cap_err
 tx_write_sync_fd(struct tx_writer *w, int *fdp, struct cap_error *err)
 {
+	enum cap_err	e;
+
 	*fdp = -1;
 	if (!w->own)
 		return (CAP_OK);
+	if (!(w->flags & TX_WRITE_BUFFERED) && (e = tx_write_flush(w, err)) !=
+	    CAP_OK) {
+		/* What was written still gets its sync. */
+		(void)cap_write_fsync_fd(w->fd, w->path, &w->dirty, fdp, NULL);
+		return (e);
+	}
 	return (cap_write_fsync_fd(w->fd, w->path, &w->dirty, fdp, err));
+}
+
+/*
+ * The errno of the last write when it failed (0 when it did not), and
+ * the bytes of text kept to write again in *pending when not NULL.
+ */
+int
+tx_write_fault(const struct tx_writer *w, size_t *pending)
+{
+	if (pending != NULL)
+		*pending = w->len;
+	return (w->fault);
 }
 
 /* End the conversation: write the unfinished lines and everything held. */

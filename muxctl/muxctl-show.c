@@ -49,6 +49,7 @@ static void	 muxctl_show_placements(const json_t *);
 static void	 muxctl_show_ports(const json_t *);
 static void	 muxctl_show_links(const json_t *);
 static void	 muxctl_show_status(const json_t *);
+static void	 muxctl_show_record_faults(const json_t *, const char *);
 static void	 muxctl_show_entries(const json_t *);
 static void	 muxctl_show_schedule(const json_t *);
 static void	 muxctl_show_value(const json_t *);
@@ -498,6 +499,33 @@ muxctl_show_entries(const json_t *st)
 	}
 }
 
+/*
+ * Print the recording faults of the links or ports of a status: what
+ * failed, and what it lost so far.
+ */
+static void
+muxctl_show_record_faults(const json_t *list, const char *kind)
+{
+	const json_t	*o, *r;
+	const char	*why, *name;
+	size_t		 i;
+
+	json_array_foreach(list, i, o) {
+		if (!json_is_object(r = json_object_get(o, "record")))
+			continue;
+		name = muxctl_get_str(o, "name");
+		why = muxctl_get_str(r, "error");
+		printf("FAULT: the recording of %s ", kind);
+		muxctl_show_put_str(stdout, name != NULL ? name : "?", 0);
+		printf(": ");
+		muxctl_show_put_str(stdout, why != NULL ? why : "?", 0);
+		printf("; lost so far %lld bytes input, %lld output\n",
+		    (long long)json_integer_value(json_object_get(r,
+		    "lost_input")), (long long)json_integer_value(
+		    json_object_get(r, "lost_output")));
+	}
+}
+
 /* Print a status result: the round line, the ports, the links. */
 static void
 muxctl_show_status(const json_t *st)
@@ -512,6 +540,8 @@ muxctl_show_status(const json_t *st)
 		muxctl_show_put_str(stdout, why, 0);
 		printf("\n");
 	}
+	muxctl_show_record_faults(json_object_get(st, "links"), "link");
+	muxctl_show_record_faults(json_object_get(st, "ports"), "port");
 	c = json_object_get(st, "control");
 	if (json_integer_value(json_object_get(c, "refused")) > 0) {
 		printf("control: %lld clients refused, the last: ",

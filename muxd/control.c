@@ -600,11 +600,15 @@ control_status(void)
 		o = port_json(p);
 		json_object_set_new(o, "link", link_of(p) != NULL ?
 		    json_string(link_of(p)->name) : json_null());
+		json_object_set_new(o, "record", record_port_status(p));
 		json_array_append_new(ps, o);
 	}
 	ls = json_array();
-	TAILQ_FOREACH(l, &links, entry)
-		json_array_append_new(ls, link_json(l));
+	TAILQ_FOREACH(l, &links, entry) {
+		o = link_json(l);
+		json_object_set_new(o, "record", record_link_status(l));
+		json_array_append_new(ls, o);
+	}
 	return (json_pack("{ss ss? so so so s{sIsIss?} s{ss?} so}", "version",
 	    MUXD_VERSION, "config", muxd_conf != NULL ? muxd_conf->file :
 	    NULL, "round", round_json(), "ports", ps, "links", ls, "control",

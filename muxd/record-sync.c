@@ -286,11 +286,13 @@ record_sync_collect(void)
 	pthread_mutex_unlock(&record_sync_lock);
 	while ((b = STAILQ_FIRST(&q)) != NULL) {
 		STAILQ_REMOVE_HEAD(&q, entry);
-		for (i = 0; i < b->n; i++)
+		for (i = 0; i < b->n; i++) {
 			if (b->files[i].error != 0)
 				log_warnx("record %s: sync: %s",
 				    b->files[i].path,
 				    strerror(b->files[i].error));
+			record_synced(b->files[i].path, b->files[i].error);
+		}
 		record_sync_free(b);
 		record_sync_out--;
 	}

@@ -17,7 +17,10 @@
  * timer.  The timer only hands the files to the sync thread
  * (record-sync.c), and a recording that ends hands its last writes over
  * the same way before it closes: forwarding never waits for the disk.
- * A write error is logged once per file and counted.
+ * A write or sync that fails starts a recording fault, logged, posted
+ * and shown in status until the writers write again (the capture then
+ * marks what was lost); at start-up, the captures a muxd that died left
+ * open are closed first (record_recover).
  *
  * Before a capture is handed over it is sealed, and its seal hashes
  * what was written since the last one: some 5 KB a second for a link
@@ -29,6 +32,7 @@
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +46,17 @@ struct record {
 	struct cap_writer	*cap;		/* a port's unrouted capture */
 	int			 failed;	/* write errors, logged once */
 	char			*what;		/* for messages */
+	/*
+	 * A recording fault (a full disk, an I/O error): set by the
+	 * first write that fails, shown in status until a write goes
+	 * through again; what it lost is counted (and marked by the
+	 * writer when it ends).
+	 */
+	int			 fault;
+	char			 error[CAP_ERR_MSG];
+	struct timeval		 since;
+	uint64_t		 lost[3];	/* "i", "o" bytes, markers */
+	int			 syncfault;	/* the last sync failed */
 	uint64_t		 bytes;		/* input and output recorded */
 	uint64_t		 over;		/* past the budget, not recorded */
 	unsigned		 pass;		/* the last pass that took it */
@@ -56,6 +71,7 @@ static unsigned		 record_pass;		/* the pass under way, or last */
 static int		 record_passing;	/* a pass is under way */
 static int		 record_again;		/* the timer came during it */
 static int		 record_on;
+static int		 record_syncfaults;	/* recordings whose sync failed */
 static const struct conf *record_conf;
 
 static void	record_tap(void *, const struct port *, const struct link *,
@@ -79,6 +95,11 @@ static char	*record_word(const char *);
 static int	 record_resume(struct record *, const struct cap_writer *);
 static void	 record_events(void *, const struct events_ev *);
 static void	 record_line_state(struct record *, const struct port *);
+static void	 record_recover(void);
+static void	 record_fault(struct record *, enum cap_err,
+		    const struct cap_error *);
+static void	 record_fault_set(struct record *, const char *);
+static json_t	*record_status(const struct record *);
 
 /* Take the configuration in force (NULL in quick mode). */
 void
@@ -98,6 +119,7 @@ record_init(void)
 	if (record_conf->transcript_dir != NULL &&
 	    state_mkdirs(record_conf->transcript_dir) == -1)
 		log_warn("transcripts directory %s", record_conf->transcript_dir);
+	record_recover();
 	if (tap_register(record_tap, NULL) == -1)
 		fatalx("record: no room for the tap observer");
 	/* A line's events become markers. */
@@ -110,6 +132,50 @@ record_init(void)
 		fatalx("record: cannot allocate a timer");
 	record_sync_init();
 	record_on = 1;
+}
+
+/*
+ * Close the captures a muxd that died left open (SIGKILL, a crash),
+ * before any is written again: each one's unused tail cut off and its
+ * end marked ("crash ..."), its transcript completed with the lines left
+ * unfinished (rec_recover), whether or not a later segment follows.
+ */
+static void
+record_recover(void)
+{
+	struct cap_recovery	 rc;
+	struct cap_error	 err;
+	struct dirent		*de;
+	DIR			*d;
+	char			 path[1024], *tx;
+	size_t			 n;
+
+	if ((d = opendir(record_conf->capture_dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (n <= 5 || strcmp(de->d_name + n - 5, ".cast") != 0 ||
+		    de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", record_conf->capture_dir,
+		    de->d_name);
+		if (rec_recover(path, record_conf->transcript_dir, &rc, &tx,
+		    &err) != CAP_OK)
+			log_warnx("record: %s: left by a muxd that died: %s",
+			    err.file[0] != '\0' ? err.file : path, err.msg);
+		if (rc.crashed)
+			log_warnx("record: %s: left open by a muxd that died: "
+			    "%lld zero bytes and %lld of a torn line cut off, "
+			    "closed with \"%s\"%s%s", path,
+			    (long long)rc.trimmed, (long long)rc.torn, rc.marker,
+			    tx != NULL ? "; completed " : "", tx != NULL ? tx :
+			    "");
+		else if (rc.trimmed > 0)
+			log_info("record: %s: %lld zero bytes cut off its end",
+			    path, (long long)rc.trimmed);
+		free(tx);
+	}
+	closedir(d);
 }
 
 /* Stop recording: close every file, and wait until all are synced. */
@@ -167,6 +233,8 @@ record_free(struct record *r)
 
 	if (r == NULL)
 		return;
+	if (r->syncfault)
+		record_syncfaults--;
 	if (r->over > 0)
 		record_marker(r, "drop capture %llu bytes past the budget",
 		    (unsigned long long)r->over);
@@ -436,8 +504,9 @@ record_sync(struct record *r)
 		e = rec_sync_fd(r->rec, fd, &err);
 	else
 		e = cap_write_sync_fd(r->cap, &fd[0], &err);
-	if (e != CAP_OK)
+	if (e != CAP_OK && !r->fault)
 		log_warnx("record %s: %s", r->what, err.msg);
+	record_fault(r, e, &err);
 	if (fd[0] != -1)
 		record_sync_add(fd[0], cap_write_path(record_cap(r)));
 	if (fd[1] != -1)
@@ -475,17 +544,143 @@ record_write(struct record *r, enum cap_kind kind, const void *buf,
 		e = rec_event(r->rec, kind, buf, len, tv, &err);
 	else
 		e = cap_write_event(r->cap, kind, buf, len, tv, &err);
-	if (e != CAP_OK) {
-		if (r->failed++ == 0) {
+	record_fault(r, e, &err);
+	/* After a fault too: the sync writes again what it kept. */
+	record_arm();
+}
+
+/*
+ * Follow a recording's fault after a write or a sync: its start is
+ * logged, posted and shown in status; while it lasts its errors are
+ * counted; its end, when the writers wrote again, is logged and posted.
+ */
+static void
+record_fault(struct record *r, enum cap_err e, const struct cap_error *err)
+{
+	uint64_t	lost[3] = { 0, 0, 0 };
+	int		f;
+
+	if (e == CAP_ENOMEM || e == CAP_EINVAL) {
+		if (r->failed++ == 0)
 			log_warnx("record %s: %s (further errors counted)",
-			    r->what, err.msg);
-			events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}",
-			    "what", "record", "record", r->what, "error",
-			    err.msg));
+			    r->what, err->msg);
+		return;
+	}
+	f = r->rec != NULL ? rec_fault(r->rec, lost) : r->cap != NULL ?
+	    cap_write_fault(r->cap, lost) : 0;
+	if (e != CAP_OK || f != 0) {
+		if (e != CAP_OK)
+			r->failed++;
+		if (!r->fault && e != CAP_OK)
+			record_fault_set(r, err->msg);
+		if (r->fault) {
+			r->lost[0] = lost[0];
+			r->lost[1] = lost[1];
+			r->lost[2] = lost[2];
 		}
 		return;
 	}
-	record_arm();
+	if (!r->fault || r->syncfault)
+		return;
+	log_info("record %s: recording again; the fault lost %llu bytes "
+	    "input, %llu output, %llu markers (marked)", r->what,
+	    (unsigned long long)r->lost[0], (unsigned long long)r->lost[1],
+	    (unsigned long long)r->lost[2]);
+	events_post(PROTOCOL_EV_FAULT, json_pack("{sssssnsIsIsI}", "what",
+	    "record", "record", r->what, "error", "lost_input",
+	    (json_int_t)r->lost[0], "lost_output", (json_int_t)r->lost[1],
+	    "lost_markers", (json_int_t)r->lost[2]));
+	r->fault = 0;
+	r->error[0] = '\0';
+	memset(r->lost, 0, sizeof(r->lost));
+}
+
+/* A recording fault begins: logged, posted, shown in status. */
+static void
+record_fault_set(struct record *r, const char *msg)
+{
+	r->fault = 1;
+	snprintf(r->error, sizeof(r->error), "%s", msg);
+	port_time(&r->since);
+	log_warnx("record %s: %s; recording fault: what cannot be written "
+	    "is counted and marked when writing works again", r->what, msg);
+	events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",
+	    "record", "record", r->what, "error", msg));
+}
+
+/*
+ * A sync of a recording's file came back (record-sync.c): a failure is
+ * a recording fault (what was written since the sync before may not be
+ * on the disk), marked in the capture, until a sync of it succeeds.
+ */
+void
+record_synced(const char *path, int error)
+{
+	struct port	*p;
+	struct link	*l;
+	struct record	*r, *rs[2];
+	char		 msg[CAP_ERR_MSG];
+	int		 i;
+
+	if (error == 0 && record_syncfaults == 0)
+		return;
+	TAILQ_FOREACH(p, &ports, entry) {
+		rs[0] = p->data;
+		rs[1] = (l = link_of(p)) != NULL && l->a == p ? l->record :
+		    NULL;
+		for (i = 0; i < 2; i++) {
+			if ((r = rs[i]) == NULL || (error == 0 &&
+			    !r->syncfault))
+				continue;
+			if (strcmp(cap_write_path(record_cap(r)), path) != 0 &&
+			    (r->rec == NULL || rec_transcript_path(r->rec) ==
+			    NULL || strcmp(rec_transcript_path(r->rec),
+			    path) != 0))
+				continue;
+			if (error != 0 && !r->syncfault) {
+				snprintf(msg, sizeof(msg), "%s: sync: %s",
+				    path, strerror(error));
+				r->syncfault = 1;
+				record_syncfaults++;
+				if (!r->fault)
+					record_fault_set(r, msg);
+				record_marker(r, "fault record sync %s %s",
+				    strerrorname_np(error),
+				    strrchr(path, '/') != NULL ?
+				    strrchr(path, '/') + 1 : path);
+			} else if (error == 0 && r->syncfault) {
+				r->syncfault = 0;
+				record_syncfaults--;
+				record_fault(r, CAP_OK, NULL);
+			}
+		}
+	}
+}
+
+/* A recording's fault for status: null, or what failed and since when. */
+static json_t *
+record_status(const struct record *r)
+{
+	if (r == NULL || !r->fault)
+		return (json_null());
+	return (json_pack("{sssfsIsIsI}", "error", r->error, "since",
+	    r->since.tv_sec + r->since.tv_usec / 1e6, "lost_input",
+	    (json_int_t)r->lost[0], "lost_output", (json_int_t)r->lost[1],
+	    "lost_markers", (json_int_t)r->lost[2]));
+}
+
+/* A link's recording fault for status (control.c), or null. */
+json_t *
+record_link_status(const struct link *l)
+{
+	return (record_status(l->record));
+}
+
+/* A port's own capture's fault for status (control.c), or null. */
+json_t *
+record_port_status(const struct port *p)
+{
+	return (record_status(p->data));
 }
 
 /*

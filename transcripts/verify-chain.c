@@ -162,6 +162,15 @@ verify_chain_event(struct verify_chain *v, struct verify_report *rep,
 	}
 	if (ev->len > 7 && memcmp(ev->data, "resume ", 7) == 0)
 		return (verify_chain_resume(v, rep, ev));
+	/* A crash recovered ends the link as its link down would. */
+	if (ev->len >= 5 && memcmp(ev->data, "crash", 5) == 0 &&
+	    (ev->len == 5 || ev->data[5] == ' ')) {
+		v->linkdown = 1;
+		return (verify_add(rep, VERIFY_NOTE, ev->line, ev->offset,
+		    "a crash recovered at line %lu: muxd died, the capture "
+		    "was closed at its next start (\"%.*s\")", ev->line,
+		    (int)(ev->len > 80 ? 80 : ev->len), ev->data));
+	}
 	if ((rv = cap_chain_seal_parse(ev->data, ev->len, &lines, head,
 	    &end)) == 0)
 		return (0);

@@ -232,7 +232,7 @@ static enum verify_kind
 verify_is_fault(const unsigned char *s, size_t len)
 {
 	static const char	*words[] = { "fault", "drop", "drops",
-				    "dropped", "link down" };
+				    "dropped", "link down", "loss" };
 	static const char	 normal[] = "link down round stopped";
 	static const char	 op[] = "link down disconnected by operator";
 	size_t			 i, n;
@@ -262,6 +262,14 @@ verify_tx_line(const char *s, size_t n)
 	if (n == 15 && memcmp(s, "*** JUDGE", 9) == 0 &&
 	    s[9] >= '0' && s[9] <= '9' && s[10] >= '0' && s[10] <= '9' &&
 	    memcmp(s + 11, " ***", 4) == 0)
+		return (1);
+	/* The gaps: a crash, a recording fault that lost bytes. */
+	if (n == 13 && memcmp(s, "*** CRASH ***", 13) == 0)
+		return (1);
+	if (n > 17 && memcmp(s, "*** LOST JUDGE ", 15) == 0 &&
+	    memcmp(s + n - 10, " BYTES ***", 10) == 0 &&
+	    strspn(s + 15, "0123456789") > 0 &&
+	    strspn(s + 15, "0123456789 BYTESPROGRAM") == n - 15 - 3)
 		return (1);
 	if (n < 17 || s[7] != '[' || s[10] != ':' || s[13] != ':' ||
 	    s[16] != ']')
@@ -336,7 +344,8 @@ verify_transcript(struct verify_report *rep, const void *text, size_t len)
 		}
 		if (!verify_tx_line(p, n) && bad++ < 20 && verify_add(rep,
 		    VERIFY_FORMAT, line, p - s, "not a JUDGEnn[HH:MM:SS], "
-		    "PROGRAM[HH:MM:SS] or *** JUDGEnn *** line: \"%.*s\"",
+		    "PROGRAM[HH:MM:SS], *** JUDGEnn ***, *** CRASH *** or "
+		    "*** LOST ... *** line: \"%.*s\"",
 		    (int)(n > 40 ? 40 : n), p) == -1)
 			return (-1);
 	}
@@ -581,8 +590,10 @@ verify_capture(const char *path, const struct verify_opts *o,
 				    0x7f ? (char)ev.data[i] : '?';
 			mark[i] = '\0';
 			if (verify_add(rep, k, ev.line, ev.offset,
-			    "marker \"%s\" at %.1f s", mark, (double)ev.usec /
-			    1e6) == -1)
+			    "%smarker \"%s\" at %.1f s", strncmp(mark, "loss ",
+			    5) == 0 || strncmp(mark, "fault record ", 13) == 0 ?
+			    "recording fault, events lost or not synced: " : "",
+			    mark, (double)ev.usec / 1e6) == -1)
 				goto nomem;
 		}
 		if (tw != NULL && tx_write_event(tw, ev.kind, ev.data, ev.len,

@@ -3,10 +3,12 @@
  *
  *	FAULTSIM=CALL:PATTERN:ERRNO:NTH[:COUNT][,...] LD_PRELOAD=faultsim.so cmd
  *
- * CALL is write, fsync, fallocate, open (open and openat) or accept
- * (accept and accept4); PATTERN a shell pattern (fnmatch) for the file the call
- * concerns (the path opened, or the file of the descriptor written or
- * synced, from /proc/self/fd), "*" for any; ERRNO a name (ENOSPC, EIO,
+ * CALL is write, pwrite, fsync (fsync and fdatasync), syncfs, fallocate,
+ * ftruncate, msync, rename, open (open and openat) or accept (accept
+ * and accept4); PATTERN a shell pattern (fnmatch) for the file the call
+ * concerns (the path opened, the new name of a rename, or the file of
+ * the descriptor written, synced or cut, from /proc/self/fd; any for
+ * msync), "*" for any; ERRNO a name (ENOSPC, EIO,
  * EMFILE, EINTR, EAGAIN...); NTH the first matching call that fails
  * (1-based) and COUNT how many fail from there (default 1, 0 for all).
  * Each failure is told on standard error: "faultsim: write f.cast
@@ -259,4 +261,114 @@ int
 accept(int s, struct sockaddr *sa, socklen_t *len)
 {
 	return (accept4(s, sa, len, 0));
+}
+
+/* The file a descriptor-taking call concerns, when a rule may match. */
+static int
+faultsim_fd(const char *call, int fd)
+{
+	char	path[512];
+
+	faultsim_init();
+	if (faultsim_n <= 0 || fd <= 2)
+		return (0);
+	return (faultsim_hit(call, faultsim_fdpath(fd, path, sizeof(path))));
+}
+
+/* pwrite(2), failing when a rule says so. */
+ssize_t
+pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	static ssize_t	(*real)(int, const void *, size_t, off_t);
+	int		err;
+
+	if (real == NULL)
+		real = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(
+		    RTLD_NEXT, "pwrite");
+	if ((err = faultsim_fd("pwrite", fd)) != 0) {
+		errno = err;
+		return (-1);
+	}
+	return (real(fd, buf, n, off));
+}
+
+/* ftruncate(2), failing when a rule says so. */
+int
+ftruncate(int fd, off_t len)
+{
+	static int	(*real)(int, off_t);
+	int		err;
+
+	if (real == NULL)
+		real = (int (*)(int, off_t))dlsym(RTLD_NEXT, "ftruncate");
+	if ((err = faultsim_fd("ftruncate", fd)) != 0) {
+		errno = err;
+		return (-1);
+	}
+	return (real(fd, len));
+}
+
+/* syncfs(2), failing when a rule says so (the file is the one given). */
+int
+syncfs(int fd)
+{
+	static int	(*real)(int);
+	int		err;
+
+	if (real == NULL)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "syncfs");
+	if ((err = faultsim_fd("syncfs", fd)) != 0) {
+		errno = err;
+		return (-1);
+	}
+	return (real(fd));
+}
+
+/* fdatasync(2), failing as fsync does (rules say "fsync"). */
+int
+fdatasync(int fd)
+{
+	static int	(*real)(int);
+	int		err;
+
+	if (real == NULL)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+	if ((err = faultsim_fd("fsync", fd)) != 0) {
+		errno = err;
+		return (-1);
+	}
+	return (real(fd));
+}
+
+/* msync(2), failing when a rule says so (any mapping: pattern "*"). */
+int
+msync(void *addr, size_t len, int flags)
+{
+	static int	(*real)(void *, size_t, int);
+	int		err;
+
+	if (real == NULL)
+		real = (int (*)(void *, size_t, int))dlsym(RTLD_NEXT, "msync");
+	if ((err = faultsim_hit("msync", "*")) != 0) {
+		errno = err;
+		return (-1);
+	}
+	return (real(addr, len, flags));
+}
+
+/* rename(2), failing when a rule says so (the file is the new name). */
+int
+rename(const char *from, const char *to)
+{
+	static int	(*real)(const char *, const char *);
+	int		err;
+
+	if (real == NULL)
+		real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT,
+		    "rename");
+	if ((err = faultsim_hit("rename", to)) != 0) {
+		errno = err;
+		return (-1);
+	}
+	return (real(from, to));
 }

@@ -5,8 +5,11 @@
  * corrupt, backwards, huge and garbage input is reported with the right
  * line and byte offset while everything else still reads.
  */
+#include <sys/resource.h>
+
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +29,8 @@ static void	expect_err(struct cap_reader *, enum cap_err, unsigned long,
 		    int64_t);
 static void	expect_event(struct cap_reader *, int, const char *);
 static void	meta_test(struct cap_meta *);
+static char	*slurp(const char *, size_t *);
+static void	last_events(const char *, char *, char *, size_t);
 
 /* Open a capture that must open. */
 static struct cap_reader *
@@ -560,6 +565,170 @@ test_file_trim(void **state)
 	    CAP_ESYS);
 }
 
+/* Read a whole file into a new buffer (NULs included); its length. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	struct cap_error	 e;
+	char			*buf;
+
+	if (cap_file_read(path, 1 << 24, &buf, len, &e) != CAP_OK)
+		fail_msg("reading %s: %s", path, e.msg);
+	return (buf);
+}
+
+/* The last event of a capture, read whole: its kind, its data. */
+static void
+last_events(const char *name, char *prev, char *last, size_t size)
+{
+	struct cap_reader	*r = open_ok(name);
+	struct cap_event	 ev;
+	struct cap_error	 e;
+	enum cap_err		 got;
+
+	prev[0] = last[0] = '\0';
+	while ((got = cap_read_event(r, &ev, &e)) != CAP_EOF) {
+		if (got != CAP_OK)
+			fail_msg("%s: %s at line %lu", name, e.msg, e.line);
+		snprintf(prev, size, "%s", last);
+		snprintf(last, size, "%c %.*s", ev.kind, (int)ev.len,
+		    (const char *)ev.data);
+	}
+	cap_read_close(r);
+}
+
+/*
+ * A write that fails part-way (here past RLIMIT_FSIZE, as on a full
+ * disk) leaves no part of its line; what a fault lost is counted by
+ * direction, and marked once writing works again.
+ */
+static void
+test_full_disk(void **state)
+{
+	struct cap_writer	*w;
+	struct cap_meta		 m;
+	struct cap_error	 e;
+	struct rlimit		 rl, old;
+	uint64_t		 lost[3];
+	char			 big[200], text[CAP_MARKER_MAX], *buf;
+	char			 prev[512], last[512];
+	size_t			 len, before;
+
+	(void)state;
+	meta_test(&m);
+	memset(big, 'x', sizeof(big));
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(cap_write_open(fixture_cap_path("full.cast"), &m, 0,
+	    &w, &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "hi\r", 3, 1000,
+	    &e), CAP_OK);
+	free(slurp(fixture_cap_path("full.cast"), &before));
+	getrlimit(RLIMIT_FSIZE, &old);
+	rl = old;
+	rl.rlim_cur = before + 20;	/* room for part of a line */
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	assert_int_equal(cap_write_event_usec(w, CAP_OUTPUT, big, sizeof(big),
+	    2000, &e), CAP_ESYS);
+	assert_int_equal(e.sys, EFBIG);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "ab", 2, 3000,
+	    &e), CAP_ESYS);
+	assert_int_equal(cap_write_event_usec(w, CAP_MARKER, "link down x",
+	    11, 3000, &e), CAP_ESYS);
+	assert_int_equal(cap_write_fault(w, lost), EFBIG);
+	assert_int_equal(lost[0], 2);
+	assert_int_equal(lost[1], sizeof(big));
+	assert_int_equal(lost[2], 1);
+	free(buf = slurp(fixture_cap_path("full.cast"), &len));
+	assert_int_equal(len, before);	/* the part written, cut off */
+	assert_int_equal(cap_write_loss(w, text, sizeof(text)), 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "cd", 2, 4000,
+	    &e), CAP_OK);
+	assert_int_equal(cap_write_fault(w, lost), 0);
+	assert_true(cap_write_loss(w, text, sizeof(text)) > 0);
+	assert_string_equal(text, "loss input 2 output 200 markers 1 EFBIG");
+	assert_int_equal(cap_write_loss(w, text, sizeof(text)), 0);
+	last_events("full.cast", prev, last, sizeof(last));
+	assert_string_equal(last, "i cd");
+	assert_int_equal(cap_write_close(w, &e), CAP_OK);
+	signal(SIGXFSZ, SIG_DFL);
+}
+
+/*
+ * A capture its writer left open (a copy of the mapped file before the
+ * close: its zero tail), and one with a torn last line too, are closed
+ * by cap_recover(): tail and torn line cut off, the crash marker and the
+ * closing seal after what was written; a capture closed is left alone.
+ */
+static void
+test_recover(void **state)
+{
+	static const char	 torn[] = "[9.5, \"o\", \"half a li";
+	struct cap_writer	*w;
+	struct cap_meta		 m;
+	struct cap_error	 e;
+	struct cap_recovery	 rc;
+	char			*buf, *cp, prev[512], last[512], want[128];
+	size_t			 len, n, k;
+
+	(void)state;
+	meta_test(&m);
+	assert_int_equal(cap_write_open(fixture_cap_path("dead.cast"), &m,
+	    CAP_WRITE_MAP, &w, &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "hello\r", 6,
+	    1000, &e), CAP_OK);
+	assert_int_equal(cap_write_sync(w, &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "unfinish", 8,
+	    2000, &e), CAP_OK);
+	buf = slurp(fixture_cap_path("dead.cast"), &len);
+	assert_int_equal(buf[len - 1], '\0');
+	for (n = len; n > 0 && buf[n - 1] == '\0'; n--)
+		;
+	fixture_cap_put("crashed.cast", buf, len);
+	assert_non_null(cp = malloc(len + sizeof(torn)));
+	memcpy(cp, buf, n);
+	memcpy(cp + n, torn, sizeof(torn) - 1);
+	memset(cp + n + sizeof(torn) - 1, 0, len - n);
+	fixture_cap_put("torn.cast", cp, len + sizeof(torn) - 1);
+	assert_int_equal(cap_write_close(w, &e), CAP_OK);
+
+	assert_int_equal(cap_recover(fixture_cap_path("crashed.cast"), &rc,
+	    &e), CAP_OK);
+	assert_int_equal(rc.crashed, 1);
+	assert_int_equal(rc.trimmed, (int64_t)(len - n));
+	assert_int_equal(rc.torn, 0);
+	snprintf(want, sizeof(want), "m crash trimmed %zu torn 0", len - n);
+	last_events("crashed.cast", prev, last, sizeof(last));
+	assert_string_equal(prev, want);
+	assert_memory_equal(last, "m seal ", 7);
+	assert_non_null(strstr(last, " end"));
+	free(cp);
+	cp = slurp(fixture_cap_path("crashed.cast"), &k);
+	assert_true(k > n);
+	assert_memory_equal(cp, buf, n);	/* every byte written stays */
+	free(cp);
+
+	assert_int_equal(cap_recover(fixture_cap_path("torn.cast"), &rc, &e),
+	    CAP_OK);
+	assert_int_equal(rc.crashed, 1);
+	assert_int_equal(rc.torn, (int64_t)sizeof(torn) - 1);
+	assert_int_equal(rc.tornat, (int64_t)n);
+	last_events("torn.cast", prev, last, sizeof(last));
+	snprintf(want, sizeof(want), "m crash trimmed %zu torn %zu at %zu",
+	    len - n, sizeof(torn) - 1, n);
+	assert_string_equal(prev, want);
+
+	/* Closed: nothing to do, the second time as the first. */
+	assert_int_equal(cap_recover(fixture_cap_path("dead.cast"), &rc, &e),
+	    CAP_OK);
+	assert_int_equal(rc.crashed, 0);
+	assert_int_equal(rc.trimmed, 0);
+	assert_int_equal(cap_recover(fixture_cap_path("crashed.cast"), &rc,
+	    &e), CAP_OK);
+	assert_int_equal(rc.crashed, 0);
+	free(buf);
+}
+
 static void
 test_error_sys(void **state)
 {
@@ -604,6 +773,8 @@ main(void)
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_full_disk),
+		cmocka_unit_test(test_recover),
 	};
 
 	return (cmocka_run_group_tests(tests, fixture_cap_setup,

@@ -228,6 +228,54 @@ test_capture_and_transcript(void **state)
 	verify_report_free(&rep);
 }
 
+/*
+ * The gaps of a recording: a loss marker is a fault where it is, and
+ * renders "*** LOST ... ***" after the unfinished lines; a crash
+ * recovered is a note, and renders the judge's unfinished line, then
+ * "*** CRASH ***"; the transcript with them verifies.
+ */
+static void
+test_gap_markers(void **state)
+{
+	struct verify_report	 rep;
+	const char		*tx =
+	    "This transcript is in the public domain\n"
+	    "Eliza -\n"
+	    "Start at: 2012/05/15 13:18:41\n"
+	    "*** JUDGE03 ***\n"
+	    "JUDGE03[13:18:41]Hello\n"
+	    "PROGRAM[13:18:44]Hi\n"
+	    "JUDGE03[13:18:45]unfin\n"
+	    "*** LOST JUDGE 3 BYTES PROGRAM 4 BYTES ***\n"
+	    "PROGRAM[13:18:46]Back\n"
+	    "JUDGE03[13:18:47]abc\n"
+	    "*** CRASH ***\n";
+	const char		*cap = HEAD "[0.0, \"m\", \"judge 03\"]\n"
+	    "[0.5, \"i\", \"Hello\\r\"]\n"
+	    "[3.0, \"o\", \"Hi\\r\"]\n"
+	    "[4.0, \"i\", \"unfin\"]\n"
+	    "[4.5, \"m\", \"loss input 3 output 4 markers 0 ENOSPC\"]\n"
+	    "[5.0, \"o\", \"Back\\r\"]\n"
+	    "[6.0, \"i\", \"abc\"]\n"
+	    "[6.0, \"m\", \"crash trimmed 10 torn 0\"]\n";
+	const struct finding	*f;
+
+	(void)state;
+	put("pair.txt", tx);
+	check("pair.cast", cap, &rep, 120);
+	assert_non_null(rep.transcript);
+	assert_int_equal(count(&rep, VERIFY_MISMATCH), 0);
+	assert_int_equal(count(&rep, VERIFY_FORMAT), 0);
+	assert_int_equal(rep.total, 1);
+	f = find(&rep, VERIFY_FAULT);
+	assert_int_equal(f->line, 6);
+	assert_non_null(strstr(f->msg, "recording fault"));
+	assert_non_null(strstr(f->msg, "loss input 3 output 4"));
+	assert_non_null(strstr(find(&rep, VERIFY_NOTE)->msg,
+	    "a crash recovered at line 9"));
+	verify_report_free(&rep);
+}
+
 static void
 test_unreadable(void **state)
 {
@@ -285,6 +333,7 @@ main(void)
 		cmocka_unit_test(test_torn_capture),
 		cmocka_unit_test(test_gaps_faults_order),
 		cmocka_unit_test(test_capture_and_transcript),
+		cmocka_unit_test(test_gap_markers),
 		cmocka_unit_test(test_unreadable),
 	};
 

@@ -1,0 +1,223 @@
+# The recorder under a full disk and I/O errors (tests/tools/faultsim.so):
+# for each call it makes on the captures and transcripts, one error is
+# injected in a running round and then passes.  Each time forwarding
+# keeps every byte, the capture stays whole JSON lines and the
+# transcript whole lines, what was lost is marked ("loss input N output
+# M markers K ERRNO" in the capture, "*** LOST ... ***" in the
+# transcript), `transcripts verify` tells the loss as a recording fault
+# with its line, status showed the fault and then cleared, and the log
+# says both.  The calls the recorder never makes on them (pwrite,
+# msync, rename) are shown not made.  Then, when root, a real full disk:
+# a small tmpfs filled up and emptied again.
+. tests/integration/lib.sh
+
+SO=$ROOT/$B/tests/tools/faultsim.so
+TX=$ROOT/$B/transcripts/transcripts
+[ -f "$SO" ] || fail "faultsim.so is not built (make $B/tests/tools/faultsim.so)"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+# A long sync: a fault lasts until the next line is recorded, so that
+# status is asked while it lasts, whatever the machine's speed.
+RULES='sync = 60;'
+
+start() {
+	rm -rf "$T/state" "$T/events" "$T/muxd.log"
+	room1
+	FAULTSIM="$1" LD_PRELOAD="$SO" "$MUXD" -v -f "$T/room.conf" >>"$T/muxd.log" 2>&1 &
+	MUXD_PID=$!
+	wait_for "grep -q ' running, ' '$T/muxd.log'" 10 || fail "$1: muxd did not start"
+	watch_events
+	round_start 1
+	J=$(facing E1)
+	relay "$T/e1" "$J" 'Hello, my name is Ada and I am the human\r\n' "$1: the greeting did not reach the judge"
+}
+
+# Is a recording fault shown in status now?  (links' or ports')
+faulty() {
+	mctl -j status | jq -e '[.links[].record, .ports[].record] | map(select(. != null)) | length > 0' >/dev/null
+}
+
+# Talk line by line until the fault was seen in status and then cleared
+# (at most $2 exchanges); every line must reach the other end.  With
+# $3, the fault came and went before (the events tell it): four lines.
+talk() {
+	seen= cleared= i=0
+	if [ -n "${3:-}" ]; then
+		seen=0 cleared=0
+		while [ "$i" -lt 4 ]; do
+			i=$((i + 1))
+			relay "$J" "$T/e1" "judge line $i\\r" "$1: judge line $i was not forwarded"
+			relay "$T/e1" "$J" "entry line $i\\r\\n" "$1: entry line $i was not forwarded"
+		done
+		faulty && fail "$1: the recording fault did not clear"
+		return 0
+	fi
+	while [ "$i" -lt "${2:-12}" ]; do
+		i=$((i + 1))
+		relay "$J" "$T/e1" "judge line $i\\r" "$1: judge line $i was not forwarded"
+		if [ -z "$seen" ] && faulty; then seen=$i; fi
+		relay "$T/e1" "$J" "entry line $i\\r\\n" "$1: entry line $i was not forwarded"
+		if [ -z "$seen" ] && faulty; then seen=$i; fi
+		if [ -n "$seen" ] && ! faulty; then cleared=$i; break; fi
+	done
+	[ -n "$seen" ] || fail "$1: status never showed a recording fault"
+	[ -n "$cleared" ] || fail "$1: the recording fault did not clear: $(mctl -j status | jq -c '[.links[].record]')"
+}
+
+# After the round: the files whole, verify's findings, the events, the log.
+check() {
+	mctl round stop >/dev/null
+	for c in "$T"/state/captures/*.cast; do
+		jq -e . "$c" >/dev/null 2>&1 || fail "$1: $c is not whole JSON lines: $(grep -v '^\[' "$c" | head -2)"
+	done
+	for x in "$T"/state/transcripts/*/*.TXT; do
+		[ "$(tail -c 1 "$x" | od -An -tx1 | tr -d ' ')" = 0a ] || fail "$1: $x ends with a torn line"
+	done
+	"$TX" verify "$T"/state/captures/round01-*.cast >"$T/verify" 2>&1
+	grep -E ': (torn|event|seal|end|mismatch|format):' "$T/verify" &&
+		fail "$1: verify finds the files broken: $(cat "$T/verify")"
+	grep -q '"what":"record".*"error":"[^"]' "$T/events" || fail "$1: no fault event"
+	grep -q '"what":"record".*"error":null' "$T/events" || fail "$1: no fault cleared event"
+	grep -q 'recording fault: what cannot be written' "$T/muxd.log" || fail "$1: the fault is not logged"
+	grep -q 'recording again; the fault lost' "$T/muxd.log" || fail "$1: its end is not logged"
+}
+
+# The loss is marked, with its counts, and verify tells it where it is.
+lost() {
+	grep -h -q "\"m\", \"loss input [0-9]* output [0-9]* markers [0-9]* $2\"" "$T"/state/captures/round01-*.cast ||
+		fail "$1: no loss marker: $(grep -h '"m", "loss' "$T"/state/captures/*.cast)"
+	grep -q "round01-.*cast:[0-9]*: offset [0-9]*: fault: recording fault, events lost or not synced: marker \"loss input" "$T/verify" ||
+		fail "$1: verify does not tell the loss: $(cat "$T/verify")"
+	grep -h -q '^\*\*\* LOST JUDGE [0-9]* BYTES PROGRAM [0-9]* BYTES \*\*\*$' "$T"/state/transcripts/E1/*.TXT "$T"/state/transcripts/C1/*.TXT ||
+		fail "$1: no loss line in the transcripts"
+}
+
+stop() {
+	kill -0 "$MUXD_PID" 2>/dev/null || fail "$1: muxd died"
+	muxd_stop
+}
+
+row() { printf '%-48s %s\n' "$1" "$2" >>"$T/matrix"; }
+: >"$T/matrix"
+
+# The capture written with write(2) (its mapping refused at the start):
+# two event lines fail, whole.
+for e in ENOSPC EIO; do
+	f="fallocate:round01-*.cast:$e:1:1,write:round01-*.cast:$e:12:2"
+	start "$f"; talk "$f"; check "$f"; lost "$f" "$e"; stop "$f"
+	row "write capture $e" "events lost, marked with counts"
+done
+
+# The capture's mapping cannot grow: the events that do not fit are lost.
+f='fallocate:round01-*.cast:ENOSPC:3:2'
+start "$f"
+tty "$J" 'expect:BULKEND' "save:$T/bulk.got" >/dev/null &
+reader=$!
+head -c 240000 /dev/urandom | base64 -w 76 >"$T/bulk.sent"
+cat "$T/bulk.sent" >"$T/e1"
+printf 'BULKEND\r\n' >"$T/e1"
+wait "$reader" || fail "$f: the bulk did not reach the judge"
+[ "$(tr -d '\r\n' <"$T/bulk.got" | sed 's/BULKEND$//')" = "$(tr -d '\r\n' <"$T/bulk.sent")" ] ||
+	fail "$f: forwarding lost bytes of the bulk"
+grep -q 'faultsim: fallocate' "$T/muxd.log" || fail "$f: the mapping never had to grow"
+talk "$f" 4 passed; check "$f"; lost "$f" ENOSPC; stop "$f"
+row "fallocate capture (growth) ENOSPC" "events lost, marked with counts"
+
+# The transcript's write: its text is kept and written with the next,
+# nothing lost.
+for e in ENOSPC EIO; do
+	f="write:LP*.TXT:$e:4:2"
+	start "$f"; talk "$f"; check "$f"; stop "$f"
+	grep -q 'transcript .* matches' "$T/verify" || fail "$f: the transcript is not the capture rendered: $(cat "$T/verify")"
+	row "write transcript $e" "text kept, written again: nothing lost"
+done
+
+# The sync (syncfs, then fsync file by file): marked in the capture as
+# a recording fault, shown until a sync succeeds.
+RULES='sync = 1;'
+f='syncfs:*:EIO:1:1,fsync:round01-*.cast:EIO:1:1'
+start "$f"
+relay "$J" "$T/e1" 'judge line\r' "$f: not forwarded"
+wait_for "grep -q '\"what\":\"record\".*sync: Input/output error' '$T/events'" 10 || fail "$f: no fault event"
+relay "$J" "$T/e1" 'another line\r' "$f: not forwarded"
+wait_for "grep -q '\"what\":\"record\".*\"error\":null' '$T/events'" 10 || fail "$f: the fault did not clear"
+check "$f"; stop "$f"
+grep -h -q '"m", "fault record sync EIO round01-' "$T"/state/captures/round01-*.cast || fail "$f: the sync fault is not marked"
+grep -q 'fault: recording fault, events lost or not synced: marker "fault record sync EIO' "$T/verify" ||
+	fail "$f: verify does not tell the sync fault: $(cat "$T/verify")"
+row "syncfs+fsync capture EIO" "marked as a recording fault until a sync succeeds"
+RULES='sync = 60;'
+
+# The cut of the mapping's tail when a capture closes: left with its
+# zeros, cut off at the next start.
+f='ftruncate:round01-*.cast:EIO:1:1'
+start "$f"
+relay "$J" "$T/e1" 'judge line\r' "$f: not forwarded"
+mctl round stop >/dev/null
+grep -q 'ftruncate' "$T/muxd.log" || fail "$f: the failed ftruncate is not logged"
+stop "$f"
+muxd_start -f "$T/room.conf"
+grep -q 'zero bytes cut off its end' "$T/muxd.log" || fail "$f: the tail was not cut at the start"
+for c in "$T"/state/captures/round01-*.cast; do
+	jq -e . "$c" >/dev/null 2>&1 || fail "$f: $c is not whole JSON lines"
+done
+muxd_stop
+row "ftruncate capture EIO (at close)" "zero tail kept, cut at the next start"
+
+# The calls the recorder never makes on its files: none fails.
+f='pwrite:*.cast:EIO:1:0,pwrite:*.TXT:EIO:1:0,msync:*:EIO:1:0,rename:*.cast:EIO:1:0,rename:*.TXT:EIO:1:0'
+start "$f"
+relay "$J" "$T/e1" 'judge line\r' "$f: not forwarded"
+mctl round stop >/dev/null
+stop "$f"
+grep 'faultsim:' "$T/muxd.log" && fail "$f: the recorder makes these calls after all"
+row "pwrite, msync, rename (captures, transcripts)" "never called"
+
+# A real full disk: the state on a small tmpfs, filled, then emptied.
+if [ "$(id -u)" != 0 ] || ! mkdir -p "$T/small" || ! mount -t tmpfs -o size=4m tmpfs "$T/small" 2>/dev/null; then
+	echo "full disk: skipped (needs root and tmpfs)"
+	row "a real full disk (tmpfs)" "skipped"
+else
+	umount_small() { umount "$T/small" 2>/dev/null; }
+	rm -rf "$T/state"
+	room1
+	sed -i "s|state = \"$T/state\"|state = \"$T/small/state\"|" "$T/room.conf"
+	muxd_start -f "$T/room.conf"
+	watch_events
+	round_start 1
+	J=$(facing E1)
+	relay "$T/e1" "$J" 'Hello, my name is Ada and I am the human\r\n' "full disk: no greeting"
+	dd if=/dev/zero of="$T/small/filler" bs=64k 2>/dev/null
+	# Lines enough to need the transcript's next pages (a tmpfs file
+	# writes into the page it has, full or not).
+	long=$(printf '%060d' 0 | tr 0 x)
+	talk_full() {
+		i=0
+		while [ "$i" -lt 30 ]; do
+			i=$((i + 1))
+			relay "$J" "$T/e1" "FULL judge $i $long\\r" "full disk: line $i not forwarded"
+			relay "$T/e1" "$J" "FULL entry $i $long\\r\\n" "full disk: line $i not forwarded"
+		done
+	}
+	talk_full
+	faulty || { umount_small; fail "full disk: status shows no recording fault"; }
+	rm -f "$T/small/filler"
+	relay "$J" "$T/e1" 'space again\r' "full disk: not forwarded"
+	relay "$T/e1" "$J" 'space again too\r\n' "full disk: not forwarded"
+	faulty && { umount_small; fail "full disk: the fault did not clear"; }
+	mctl round stop >/dev/null
+	muxd_stop
+	for c in "$T"/small/state/captures/*.cast; do
+		jq -e . "$c" >/dev/null 2>&1 || { umount_small; fail "full disk: $c is not whole JSON lines"; }
+	done
+	"$TX" verify "$T"/small/state/captures/round01-*.cast >"$T/verify" 2>&1
+	if grep -E ': (torn|event|seal|end|mismatch|format):' "$T/verify"; then
+		umount_small; fail "full disk: verify finds the files broken"
+	fi
+	n=$(cat "$T"/small/state/transcripts/E1/*.TXT | grep -c '\]FULL \(judge\|entry\)')
+	umount_small
+	[ "$n" = 60 ] || fail "full disk: the transcript keeps $n of 60 lines"
+	row "a real full disk (tmpfs)" "transcript kept, written when space returns"
+fi
+
+cat "$T/matrix"
+echo ok
