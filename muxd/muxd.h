@@ -110,7 +110,6 @@ void		 record_link_close(struct link *, const char *);
 void		 record_port_close(struct port *);
 void		 record_link_bytes(struct link *, const struct port *,
 		    const unsigned char *, size_t, const struct timeval *);
-void		 record_synced(const char *, int);
 json_t		*record_link_status(const struct link *);
 json_t		*record_port_status(const struct port *);
 void		 record_port_note(struct port *, const char *, ...)
@@ -119,7 +118,7 @@ void		 record_link_note(struct link *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
 /* record-sync.c */
-void		 record_sync_init(void);
+void		 record_sync_init(void (*)(const char *, int));
 void		 record_sync_stop(void);
 void		 record_sync_add(int, const char *);
 void		 record_sync_flush(void);

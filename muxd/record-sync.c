@@ -73,6 +73,7 @@ static struct record_sync_batch *record_sync_next;	/* being filled */
 static int		 record_sync_out;	/* batches with the thread */
 static int		 record_sync_wanted;	/* a flush waits for them */
 static int		 record_sync_on;
+static void		(*record_sync_done_cb)(const char *, int);
 
 static void	*record_sync_main(void *);
 static void	 record_sync_batch(struct record_sync_batch *);
@@ -81,13 +82,14 @@ static void	 record_sync_collect(void);
 static void	 record_sync_back_cb(evutil_socket_t, short, void *);
 static void	 record_sync_free(struct record_sync_batch *);
 
-/* Start the thread that syncs. */
+/* Start the thread that syncs; done is told each file synced, or why not. */
 void
-record_sync_init(void)
+record_sync_init(void (*done)(const char *, int))
 {
 	sigset_t	all, old;
 	int		i, flags, e;
 
+	record_sync_done_cb = done;
 	if (pipe2(record_sync_pipe, O_CLOEXEC) == -1)
 		fatal("record: pipe");
 	for (i = 0; i < 2; i++)
@@ -291,7 +293,8 @@ record_sync_collect(void)
 				log_warnx("record %s: sync: %s",
 				    b->files[i].path,
 				    strerror(b->files[i].error));
-			record_synced(b->files[i].path, b->files[i].error);
+			record_sync_done_cb(b->files[i].path,
+			    b->files[i].error);
 		}
 		record_sync_free(b);
 		record_sync_out--;

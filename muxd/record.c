@@ -78,6 +78,7 @@ static void	record_tap(void *, const struct port *, const struct link *,
 		    enum port_dir, const unsigned char *, size_t,
 		    const struct timeval *);
 static void	record_timer_cb(void *);
+static void	record_synced(const char *, int);
 static void	record_pass_cb(evutil_socket_t, short, void *);
 static size_t	record_pass_take(struct record *);
 static struct cap_writer *record_cap(const struct record *);
@@ -130,7 +131,7 @@ record_init(void)
 	if ((record_pass_ev = evtimer_new(muxd_base, record_pass_cb, NULL)) ==
 	    NULL)
 		fatalx("record: cannot allocate a timer");
-	record_sync_init();
+	record_sync_init(record_synced);
 	record_on = 1;
 }
 
@@ -613,7 +614,7 @@ record_fault_set(struct record *r, const char *msg)
  * a recording fault (what was written since the sync before may not be
  * on the disk), marked in the capture, until a sync of it succeeds.
  */
-void
+static void
 record_synced(const char *path, int error)
 {
 	struct port	*p;

@@ -5,7 +5,7 @@
 # reopens, cuts off the unused tail of its mapping and closes it with a
 # "crash" marker, sealed; the judge's line unfinished at the crash goes
 # into the transcript, then "*** CRASH ***".  asciinema, b2sum against
-# the start manifest and `transcripts verify` then agree.
+# the crash recovery manifest and `transcripts verify` then agree.
 . tests/integration/lib.sh
 
 TX=$ROOT/$B/transcripts/transcripts
@@ -45,18 +45,21 @@ tail -n 1 "$cap" | grep -q '"m", "seal [0-9]* [0-9a-f]\{64\} end"\]$' || fail "n
 jq -e . "$cap" >/dev/null 2>&1 || fail "the capture is not whole JSON lines"
 script -qec "asciinema cat '$cap'" /dev/null </dev/null >"$T/cat.out" 2>"$T/cat.err" ||
 	fail "asciinema cat failed: $(tail -3 "$T/cat.err")"
-# The start manifest lists the capture as it now is: b2sum agrees.
-start=$(grep -l '"why": "start"' "$T"/state/manifests/manifest-*.json | tail -1)
+# The restart's manifest (a crash recovery) lists the capture as it now
+# is: b2sum agrees.
+start=$(grep -l '"why": "crash recovery"' "$T"/state/manifests/manifest-*.json | tail -1)
 rel=captures/$(basename "$cap")
 want=$(jq -r --arg p "$rel" '.files[] | select(.path == $p) | .blake2b' "$start")
 [ "$(b2sum -l 256 "$cap" | cut -d' ' -f1)" = "$want" ] ||
-	fail "b2sum of $cap is not the start manifest's ($want)"
+	fail "b2sum of $cap is not the crash recovery manifest's ($want)"
 # The transcript: what it had, the judge's unfinished line, the marker.
 cmp -s -n "$(wc -c <"$T/tx.killed")" "$T/tx.killed" "$tx" || fail "the transcript's lines changed"
 tail -n 2 "$tx" | head -1 | grep -q '^JUDGE07\[..:..:..\]and where are yo$' ||
 	fail "the unfinished line is not closed into the transcript: $(tail -n 3 "$tx")"
 [ "$(tail -n 1 "$tx")" = '*** CRASH ***' ] || fail "no crash line: $(tail -n 2 "$tx")"
-"$TX" verify "$cap" >"$T/verify" 2>&1 || fail "verify: $(cat "$T/verify")"
+# A file named alone: intact, but unverified (3): no manifest covers it.
+"$TX" verify "$cap" >"$T/verify" 2>&1
+[ $? = 3 ] || fail "verify: $(cat "$T/verify")"
 grep -q 'note: a crash recovered at line [0-9]*' "$T/verify" || fail "verify does not tell the crash: $(cat "$T/verify")"
 grep -q "transcript .*$(basename "$tx") matches" "$T/verify" || fail "the transcript is not the capture rendered: $(cat "$T/verify")"
 # A second start finds nothing more to do.

@@ -65,7 +65,7 @@ cp "$S/room.pub" "$T/room.pub"
 status 0 "the honest room" -k "$T/room.pub" "$S"
 said "manifests: note: a chain of $N manifests, from the room's start to its shutdown" "the honest room"
 said ": disconnect: marker \"link down disconnected by operator\"" "the disconnect"
-said "round02-J1-left.cast:[0-9]*: crash: muxd stopped without closing it" "the crash"
+said "round02-J1-left.cast: note: a crash recovered at line [0-9]*" "the crash"
 said "manifests: crash: manifest [0-9]* (crash recovery" "the crash"
 said '^verify: intact: ' "the honest room"
 grep -q ': [a-z-]*: ' "$T/verify" && grep -E ': (open|header|event|order|torn|long|seal|end|signature|manifest|compliance|chain|witness|key|mismatch|format|public-domain): ' "$T/verify" &&
@@ -102,10 +102,10 @@ said "manifests: chain: the chain ends at manifest $((N - 1)) (round 2 end, [^)]
 fresh; rm -r "$M"
 status 1 "every manifest removed" -k "$T/room.pub" "$T/s2"
 said "manifests: chain: no manifest: nothing proves the files sealed" "all removed"
-# Without a key too: the captures the crash left open, that no crash
-# recovery manifest sealed, are failures.
-status 1 "every manifest removed, no key" "$T/s2"
-said "round02-J1-left.cast:[0-9]*: end: no closing seal" "all removed, no key"
+# Without a key: unverified (3), and said why; the crash's captures were
+# closed by the restart, so nothing else is wrong.
+status 3 "every manifest removed, no key" "$T/s2"
+said "manifests: key: no manifest: nothing proves the files sealed" "all removed, no key"
 
 # A capture forged: a line of the entry's removed, its chain sealed again,
 # its transcript rendered again.  It checks alone; the chain catches it.
