@@ -219,7 +219,7 @@ $(B)/muxweb/muxweb-page.o: $(B)/muxweb/muxweb-page.c
 $(MUXWEB): $(MUXWEB_SRCS:%.c=$(B)/%.o) $(B)/muxweb/muxweb-page.o \
     $(LIB_PROTOCOL)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ \
-		$(shell $(PKG_CONFIG) --libs jansson libmicrohttpd)
+		$(shell $(PKG_CONFIG) --libs jansson libmicrohttpd libsodium)
 
 $(VTSCREEN): $(B)/tests/tools/vtscreen.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs vterm)

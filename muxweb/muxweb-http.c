@@ -7,12 +7,14 @@
  *				ring's lines from the newest on (id: N,
  *				data: the event line), a comment every 15 s
  *	/audit..., /player/...	the auditor's pages (muxweb-audit.c)
- *	POST /round/start?n=N	round commands: only with a token, given as
- *	POST /round/stop	"Authorization: Bearer TOKEN"; without a
- *	POST /release?link=L	token file muxweb is read-only
+ *	POST /round/start?n=N	the round commands
+ *	POST /round/stop
+ *	POST /release?link=L
+ *	GET  /login?token=T	the login link: a cookie with the token
  *
- * A reply to a command is muxd's result, or its error with status 409;
- * a missing or wrong token is 403.
+ * Each needs the room's token (muxweb-guard.c), but the live page of a
+ * public room; a request without it is 401.  A reply to a command is
+ * muxd's result, or its error with status 409.
  *
  * A room's audience can be hundreds of browsers, each holding an event
  * stream open for hours, so the connections share one thread (an epoll
@@ -53,7 +55,6 @@
 
 struct muxweb_http {
 	struct MHD_Daemon	*mhd;
-	char			*token;		/* NULL: read-only */
 	pthread_t		 ticker;
 };
 
@@ -109,6 +110,7 @@ muxweb_http_reply_len(struct MHD_Connection *c, unsigned int status,
 	}
 	MHD_add_response_header(r, "Content-Type", type);
 	MHD_add_response_header(r, "Cache-Control", "no-store");
+	muxweb_guard_headers(r, type, body, len);
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return (ret);
@@ -259,6 +261,10 @@ muxweb_http_events(struct MHD_Connection *c)
 	}
 	MHD_add_response_header(r, "Content-Type", "text/event-stream");
 	MHD_add_response_header(r, "Cache-Control", "no-store");
+	muxweb_guard_headers(r, "text/event-stream", "", 0);
+	/* A stream is a request under way: never idle, however quiet. */
+	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+	    (unsigned int)0);
 	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return (ret);
@@ -350,6 +356,7 @@ muxweb_http_ticker(void *arg)
 			    &muxweb_http_lock, &until) == 0)
 				;
 			muxweb_http_reap(&pfd, &size);
+			muxweb_guard_sweep();
 		}
 		muxweb_http_tick++;
 		muxweb_http_resume();
@@ -359,25 +366,15 @@ muxweb_http_ticker(void *arg)
 	return (NULL);
 }
 
-/* Run a round command for a browser that holds the token. */
+/* Run a round command (the request holds the token). */
 static enum MHD_Result
-muxweb_http_command(struct muxweb_http *h, struct MHD_Connection *c,
-    const char *url)
+muxweb_http_command(struct MHD_Connection *c, const char *url)
 {
-	const char	*auth, *arg;
+	const char	*arg;
 	char		 err[MUXWEB_ERRLEN];
 	json_t		*args = NULL, *res;
 	const char	*cmd;
 
-	auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-	    MHD_HTTP_HEADER_AUTHORIZATION);
-	if (h->token == NULL)
-		return (muxweb_http_json(c, MHD_HTTP_FORBIDDEN, NULL,
-		    "muxweb is read-only (no token file)"));
-	if (auth == NULL || strncmp(auth, "Bearer ", 7) != 0 ||
-	    strcmp(auth + 7, h->token) != 0)
-		return (muxweb_http_json(c, MHD_HTTP_FORBIDDEN, NULL,
-		    "a command needs the token"));
 	if (strcmp(url, "/round/start") == 0) {
 		cmd = protocol_cmd_name(PROTOCOL_CMD_ROUND_START);
 		arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
@@ -419,8 +416,9 @@ muxweb_http_answer(struct muxweb_http *h, struct MHD_Connection *c,
 	unsigned int		 status;
 	json_t			*res;
 
+	(void)h;
 	if (post)
-		return (muxweb_http_command(h, c, url));
+		return (muxweb_http_command(c, url));
 	if (strcmp(url, "/status") == 0) {
 		res = muxweb_muxd_call(protocol_cmd_name(PROTOCOL_CMD_STATUS),
 		    NULL, err, sizeof(err));
@@ -499,6 +497,28 @@ muxweb_http_hand(struct muxweb_http *h, struct MHD_Connection *c,
 	return (MHD_YES);
 }
 
+/*
+ * Answer a request without the token: 401, a page that says how to come
+ * in for the pages, else JSON.
+ */
+static enum MHD_Result
+muxweb_http_denied(struct MHD_Connection *c, const char *url)
+{
+	if (strcmp(url, "/") == 0 || strcmp(url, "/audit") == 0)
+		return (muxweb_http_reply(c, MHD_HTTP_UNAUTHORIZED,
+		    "text/html; charset=utf-8", "<!DOCTYPE html>\n"
+		    "<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		    "<title>muxweb: the room's link is needed</title></head>"
+		    "<body><h1>The room's link is needed</h1><p>This page "
+		    "shows a contest room: open it with the login link that "
+		    "muxweb printed when it started (/login?token=...), which "
+		    "the room's operator gives to the referees. See "
+		    "muxweb(8).</p></body></html>\n"));
+	return (muxweb_http_json(c, MHD_HTTP_UNAUTHORIZED, NULL,
+	    "the room's token is needed: an Authorization: Bearer header, "
+	    "or the cookie of the login link"));
+}
+
 /* Answer a request. */
 static enum MHD_Result
 muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
@@ -511,6 +531,7 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
 	(void)data;
 	if (*state == NULL) {		/* the headers: wait for the body */
 		*state = h;
+		muxweb_guard_asked(c, 1);
 		return (MHD_YES);
 	}
 	if (*datalen != 0) {		/* a body is not read */
@@ -519,6 +540,10 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
 	}
 	if (*state == &muxweb_http_asked)	/* its job queued no reply */
 		return (MHD_NO);
+	if (strcmp(url, "/login") == 0 && strcmp(method, "GET") == 0)
+		return (muxweb_guard_login(c));
+	if (!muxweb_guard_allowed(c, url))
+		return (muxweb_http_denied(c, url));
 	if (strcmp(method, "POST") == 0)
 		return (muxweb_http_hand(h, c, url, 1, state));
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
@@ -565,11 +590,12 @@ muxweb_http_nofile(void)
 
 /*
  * Listen on [HOST:]PORT (loopback without a host, every address with
- * "*"), with the token for commands or NULL; NULL with a reason.
+ * "*"), with a limit on the connections of one address and the idle time
+ * in seconds (0: none); NULL with a reason.
  */
 struct muxweb_http *
-muxweb_http_start(const char *listen, const char *service, const char *token,
-    char *err, size_t errlen)
+muxweb_http_start(const char *listen, const char *service,
+    unsigned int per_address, unsigned int idle, char *err, size_t errlen)
 {
 	struct muxweb_http	*h;
 	struct addrinfo		 hints, *res;
@@ -588,8 +614,7 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 		    "127.0.0.1", service, gai_strerror(r));
 		return (NULL);
 	}
-	if ((h = calloc(1, sizeof(*h))) == NULL ||
-	    (token != NULL && (h->token = strdup(token)) == NULL))
+	if ((h = calloc(1, sizeof(*h))) == NULL)
 		abort();
 	clients = muxweb_http_nofile();
 	pthread_condattr_init(&ca);
@@ -601,6 +626,10 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 	    MHD_USE_IPv6 : 0), 0, NULL, NULL, muxweb_http_request, h,
 	    MHD_OPTION_SOCK_ADDR, res->ai_addr,
 	    MHD_OPTION_CONNECTION_LIMIT, clients,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,
+	    MHD_OPTION_CONNECTION_TIMEOUT, idle,
+	    MHD_OPTION_NOTIFY_CONNECTION, muxweb_guard_notify, NULL,
+	    MHD_OPTION_NOTIFY_COMPLETED, muxweb_guard_completed, NULL,
 	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 	    MHD_OPTION_END);
 	freeaddrinfo(res);
@@ -618,7 +647,6 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 	}
 	return (h);
 fail:
-	free(h->token);
 	free(h);
 	return (NULL);
 }
@@ -639,6 +667,5 @@ muxweb_http_stop(struct muxweb_http *h)
 	pthread_mutex_unlock(&muxweb_http_lock);
 	pthread_join(h->ticker, NULL);
 	MHD_stop_daemon(h->mhd);
-	free(h->token);
 	free(h);
 }

@@ -24,18 +24,17 @@ C=$T/state/captures
 cap=$(cd "$C" && grep -l '"E1"' ./*.cast | head -1 | sed 's|^\./||')
 [ -n "$cap" ] || fail "no capture of E1"
 ln -s /etc/passwd "$C/evil.cast"
-curl_manifests() { curl -sf "http://127.0.0.1:$W/audit/manifests"; }
+curl_manifests() { wcurl -sf "http://127.0.0.1:$W/audit/manifests"; }
 
-W=$(free_port)
-PATH=$ROOT/$B/transcripts:$PATH bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" \
-    -l "$W" -a "$C" -p "$PLAYER" -k "$T/state/room.pub"
-wait_for "curl -sf http://127.0.0.1:$W/audit/list >/dev/null" 5 || fail "muxweb does not answer"
+PATH=$ROOT/$B/transcripts:$PATH muxweb_start -a "$C" -p "$PLAYER" \
+    -k "$T/state/room.pub"
+wait_for "wcurl -sf http://127.0.0.1:$W/audit/list >/dev/null" 5 || fail "muxweb does not answer"
 for bad in /audit/cast/..%2fstate.json /audit/cast/evil.cast /audit/cast/../state.json /player/..%2f..%2fpasswd; do
-	code=$(curl -s -o /dev/null -w '%{http_code}' --path-as-is "http://127.0.0.1:$W$bad")
+	code=$(wcurl -s -o /dev/null -w '%{http_code}' --path-as-is "http://127.0.0.1:$W$bad")
 	[ "$code" = 404 ] || fail "$bad was served ($code)"
 done
-curl -sf "http://127.0.0.1:$W/audit/list" | jq -e ".[] | select(.name == \"$cap\")" >/dev/null ||
-	fail "the list lacks $cap: $(curl -s "http://127.0.0.1:$W/audit/list")"
+wcurl -sf "http://127.0.0.1:$W/audit/list" | jq -e ".[] | select(.name == \"$cap\")" >/dev/null ||
+	fail "the list lacks $cap: $(wcurl -s "http://127.0.0.1:$W/audit/list")"
 # A manifest changed: the page's status turns bad.
 curl_manifests | jq -e '.status == 0' >/dev/null || fail "manifests: $(curl_manifests)"
 cp "$T/state/manifests/manifest-0002.json" "$T/m2"
@@ -43,13 +42,13 @@ sed -i 's/"round 1 end"/"round 9 end"/' "$T/state/manifests/manifest-0002.json"
 curl_manifests | jq -e '.status == 1 and (.output | test("manifest-0002.json: signature: the signature does not match"))' >/dev/null ||
 	fail "a changed manifest: $(curl_manifests)"
 cp "$T/m2" "$T/state/manifests/manifest-0002.json"
-browser_run muxweb-audit "$W" "$cap" <<'EOP'
+browser_run muxweb-audit "$W" "$cap" "$WTOKEN" <<'EOP'
 import sys
 from webdriver import Browser
-d, png, w, cap = sys.argv[1:]
+d, png, w, cap, token = sys.argv[1:]
 b = Browser(int(d))
 try:
-    b.go("http://127.0.0.1:%s/audit" % w)
+    b.go("http://127.0.0.1:%s/login?token=%s&next=/audit" % (w, token))
     row = "document.getElementById('cap-%s')" % cap
     v, _ = b.wait_js("return !!" + row, 10)
     assert v, "the audit page does not list %s" % cap
