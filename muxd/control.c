@@ -8,6 +8,11 @@
  * connection is closed once the reply is out.  Watchers also receive every
  * event line; a watcher that does not read is dropped past
  * CONTROL_WATCH_MAX bytes of backlog, so no client can hold up the daemon.
+ * Nor can a client hold a place: one that sends no request for the
+ * room's control_idle seconds is told so and closed (a watcher waits for
+ * events, and is not), and one user has control_clients_per_user places
+ * at most, told by the socket's credentials, so that a program of one
+ * user cannot take every place from the operator's.
  *
  * Events are serialised once and gathered for CONTROL_BATCH_MS, then
  * given to every watcher in one go, at the loop's lowest priority: a key
@@ -42,6 +47,7 @@
 struct control_client {
 	TAILQ_ENTRY(control_client) entry;
 	struct bufferevent	*bev;
+	uid_t			 uid;		/* its user; -1: unknown */
 	int			 watching;
 	int			 closing;	/* 1: once its reply is out;
 						   2: dropped, not reading */
@@ -218,12 +224,41 @@ control_close(void)
 	control_path = NULL;
 }
 
+/* The clients of a user at once. */
+static int
+control_user_clients(uid_t uid)
+{
+	struct control_client	*c;
+	int			 n = 0;
+
+	TAILQ_FOREACH(c, &control_clients, entry)
+		if (c->uid == uid)
+			n++;
+	return (n);
+}
+
+/* Give a client that waits for a request the room's idle time. */
+static void
+control_idle_set(struct control_client *c)
+{
+	struct timeval	tv = { 0, 0 };
+
+	tv.tv_sec = muxd_conf != NULL ? muxd_conf->control_idle :
+	    CONF_CONTROL_IDLE;
+	bufferevent_set_timeouts(c->bev, tv.tv_sec > 0 && !c->watching ?
+	    &tv : NULL, NULL);
+}
+
 /* Take a new client. */
 static void
 control_accept(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
 {
 	struct control_client	*c;
+	struct ucred		 cred;
+	socklen_t		 credlen = sizeof(cred);
+	char			 why[128];
+	int			 per_user;
 
 	(void)l;
 	(void)sa;
@@ -234,10 +269,22 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 		control_refuse(fd, "too many control clients");
 		return;
 	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &credlen) == -1)
+		cred.uid = (uid_t)-1;
+	per_user = muxd_conf != NULL ? muxd_conf->control_per_user :
+	    CONF_CONTROL_PER_USER;
+	if (control_user_clients(cred.uid) >= per_user) {
+		snprintf(why, sizeof(why), "too many control clients of user "
+		    "%ld (control_clients_per_user = %d)", (long)cred.uid,
+		    per_user);
+		control_refuse(fd, why);
+		return;
+	}
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
 		close(fd);
 		return;
 	}
+	c->uid = cred.uid;
 	c->bev = bufferevent_socket_new(muxd_base, fd, BEV_OPT_CLOSE_ON_FREE);
 	if (c->bev == NULL) {
 		close(fd);
@@ -248,6 +295,7 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 	bufferevent_priority_set(c->bev, MUXD_PRIO_CONTROL);
 	bufferevent_setcb(c->bev, control_read, control_written,
 	    control_error, c);
+	control_idle_set(c);
 	bufferevent_enable(c->bev, EV_READ);
 	TAILQ_INSERT_TAIL(&control_clients, c, entry);
 	control_nclients++;
@@ -334,13 +382,31 @@ control_free(struct control_client *c)
 	control_interest();
 }
 
-/* Close a client whose connection ended or failed. */
+/*
+ * Close a client whose connection ended or failed; one that sent no
+ * request for the idle time is told so first.
+ */
 static void
 control_error(struct bufferevent *bev, short what, void *arg)
 {
-	(void)bev;
-	(void)what;
-	control_free(arg);
+	struct control_client	*c = arg;
+	char			 why[64];
+
+	if ((what & BEV_EVENT_TIMEOUT) && !c->closing) {
+		snprintf(why, sizeof(why), "idle for %d s: closed",
+		    muxd_conf != NULL ? muxd_conf->control_idle :
+		    CONF_CONTROL_IDLE);
+		log_debug("control: a client of user %ld %s", (long)c->uid,
+		    why);
+		bufferevent_set_timeouts(bev, NULL, NULL);
+		control_reply(c, NULL, NULL, why);
+		c->closing = 1;
+		if (evbuffer_get_length(bufferevent_get_output(bev)) > 0) {
+			bufferevent_enable(bev, EV_WRITE);
+			return;
+		}
+	}
+	control_free(c);
 }
 
 /* Close a client marked for closing once its reply is out. */
@@ -658,6 +724,7 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		    err, errlen));
 	case PROTOCOL_CMD_WATCH:
 		c->watching = 1;
+		control_idle_set(c);
 		control_interest();
 		return (json_pack("{sb}", "watching", 1));
 	case PROTOCOL_CMD_ROUND_START:
