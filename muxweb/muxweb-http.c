@@ -4,8 +4,15 @@
  *	GET  /			the live room page
  *	GET  /status		muxd's status, as JSON
  *	GET  /events		muxd's events as server-sent events, the
- *				ring's lines from the newest on (id: N,
- *				data: the event line), a comment every 15 s
+ *				ring's lines from the newest on, or after
+ *				?after=N or the Last-Event-ID of a browser
+ *				coming back (id: N, data: the event line),
+ *				a comment every 15 s
+ *	GET  /screens		what a browser that arrives needs: each
+ *				link's screen so far, the round's state
+ *				events, the number to follow from
+ *				(muxweb-muxd.c)
+ *	GET  /favicon.ico	the room's icon (no token needed)
  *	/audit..., /player/...	the auditor's pages (muxweb-audit.c)
  *	POST /round/start?n=N	the round commands
  *	POST /round/stop
@@ -94,6 +101,15 @@ static unsigned long	 muxweb_http_tick;
 static int		 muxweb_http_jobs;
 static int		 muxweb_http_stopping;
 static char		 muxweb_http_asked;	/* a request's state: handed over */
+
+/* The room's icon: two terminals, as SVG. */
+static const char muxweb_http_icon[] =
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\">"
+    "<rect width=\"32\" height=\"32\" rx=\"5\" fill=\"#1f3a5f\"/>"
+    "<rect x=\"4\" y=\"8\" width=\"11\" height=\"16\" fill=\"#fff\"/>"
+    "<rect x=\"17\" y=\"8\" width=\"11\" height=\"16\" fill=\"#fff\"/>"
+    "<path d=\"M6 12h6M6 16h4M19 12h6M19 16h5\" stroke=\"#1f3a5f\" "
+    "stroke-width=\"2\"/></svg>\n";
 
 /* Queue a reply of len bytes (taken) with a type and a status. */
 static enum MHD_Result
@@ -235,7 +251,10 @@ muxweb_http_events_free(void *arg)
 	free(st);
 }
 
-/* Start a browser's event stream from the newest event on. */
+/*
+ * Start a browser's event stream from the newest event on, or after the
+ * line it names (?after=N, or Last-Event-ID when it comes back).
+ */
 static enum MHD_Result
 muxweb_http_events(struct MHD_Connection *c)
 {
@@ -243,6 +262,9 @@ muxweb_http_events(struct MHD_Connection *c)
 	struct MHD_Response	*r;
 	struct muxweb_stream	*st;
 	enum MHD_Result		 ret;
+	const char		*after;
+	char			*end;
+	unsigned long long	 n;
 
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return (MHD_NO);
@@ -250,6 +272,15 @@ muxweb_http_events(struct MHD_Connection *c)
 	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	st->fd = ci != NULL ? ci->connect_fd : -1;
 	st->seen = muxweb_ring_head();
+	if ((after = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+	    "after")) == NULL)
+		after = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+		    "Last-Event-ID");
+	if (after != NULL && *after != '\0') {
+		n = strtoull(after, &end, 10);
+		if (*end == '\0' && n < st->seen)
+			st->seen = n;
+	}
 	pthread_mutex_lock(&muxweb_http_lock);
 	st->tick = muxweb_http_tick;
 	pthread_mutex_unlock(&muxweb_http_lock);
@@ -392,7 +423,7 @@ muxweb_http_command(struct MHD_Connection *c, const char *url)
 		if (arg == NULL)
 			return (muxweb_http_json(c, MHD_HTTP_BAD_REQUEST,
 			    NULL, "release needs link=LINK"));
-		args = json_pack("{ss}", "link", arg);
+		args = json_pack("{ss}", "target", arg);
 	} else
 		return (muxweb_http_json(c, MHD_HTTP_NOT_FOUND, NULL,
 		    "no such command"));
@@ -419,6 +450,11 @@ muxweb_http_answer(struct muxweb_http *h, struct MHD_Connection *c,
 	(void)h;
 	if (post)
 		return (muxweb_http_command(c, url));
+	if (strcmp(url, "/screens") == 0) {
+		res = muxweb_muxd_screens(err, sizeof(err));
+		return (muxweb_http_json(c, res != NULL ? MHD_HTTP_OK :
+		    MHD_HTTP_BAD_GATEWAY, res, err));
+	}
 	if (strcmp(url, "/status") == 0) {
 		res = muxweb_muxd_call(protocol_cmd_name(PROTOCOL_CMD_STATUS),
 		    NULL, err, sizeof(err));
@@ -542,6 +578,9 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
 		return (MHD_NO);
 	if (strcmp(url, "/login") == 0 && strcmp(method, "GET") == 0)
 		return (muxweb_guard_login(c));
+	if (strcmp(url, "/favicon.ico") == 0)
+		return (muxweb_http_reply(c, MHD_HTTP_OK, "image/svg+xml",
+		    muxweb_http_icon));
 	if (!muxweb_guard_allowed(c, url))
 		return (muxweb_http_denied(c, url));
 	if (strcmp(method, "POST") == 0)

@@ -19,18 +19,21 @@
 #include <microhttpd.h>
 
 #define MUXWEB_RING		4096	/* event lines kept for browsers */
+#define MUXWEB_KEPT		1024	/* state events kept for arrivals */
 #define MUXWEB_ERRLEN		512
 
 /* muxweb-ring.c */
 uint64_t	 muxweb_ring_add(const char *, size_t);
 char		*muxweb_ring_next(uint64_t *);
 uint64_t	 muxweb_ring_head(void);
+json_t		*muxweb_ring_kept_json(uint64_t);
 
 /* muxweb-muxd.c */
 void		 muxweb_muxd_init(const char *);
 json_t		*muxweb_muxd_call(const char *, json_t *, char *, size_t);
 void		 muxweb_muxd_watch_start(void);
 int		 muxweb_muxd_watching(void);
+json_t		*muxweb_muxd_screens(char *, size_t);
 
 /* muxweb-http.c */
 struct muxweb_http;
