@@ -249,22 +249,21 @@ muxweb_audit_make(const char *name, int screen, size_t *len)
 	char	 path[4096], tmp[] = "/tmp/muxweb.XXXXXX", out[64], *res;
 	char	*argv[7], *body = NULL;
 	json_t	*o;
-	int	 fd, n = 0;
+	int	 n = 0;
 
-	if ((fd = mkstemp(tmp)) == -1)
+	/* A directory of its own: the tool overwrites no file. */
+	if (mkdtemp(tmp) == NULL)
 		return (NULL);
-	close(fd);
 	snprintf(path, sizeof(path), "%s/%s", muxweb_audit_dir, name);
-	snprintf(out, sizeof(out), "%s", tmp);
+	snprintf(out, sizeof(out), "%s/screen.cast", tmp);
 	argv[n++] = "transcripts";
 	if (screen) {
 		argv[n++] = "export";
 		argv[n++] = "--screen";
 		argv[n++] = "-o";
 		argv[n++] = out;
-	} else
+	} else {
 		argv[n++] = "render";
-	if (!screen) {
 		argv[n++] = "-o";
 		argv[n++] = "-";
 	}
@@ -281,10 +280,11 @@ muxweb_audit_make(const char *name, int screen, size_t *len)
 			*len = strlen(body);
 	} else if (screen && json_integer_value(json_object_get(o, "status"))
 	    == 0)
-		body = muxweb_audit_read("/tmp", tmp + 5, len);
+		body = muxweb_audit_read(tmp, "screen.cast", len);
 	json_decref(o);
 done:
-	unlink(tmp);
+	unlink(out);
+	rmdir(tmp);
 	return (body);
 }
 
