@@ -34,8 +34,8 @@
 
 static const char *conf_top_keys[] = { "control", "state", "captures",
     "transcripts", "queue_limit", "capture_limit", "sync", "entry_user",
-    "control_clients", "room_key", "sandbox", "entry_uids", "entry_limits",
-    "entry_log_limit",
+    "control_clients", "control_clients_per_user", "control_idle",
+    "room_key", "sandbox", "entry_uids", "entry_limits", "entry_log_limit",
     "ports",
     "stations", "entities",
     "schedule", "rules", "charset", NULL };
@@ -309,6 +309,16 @@ conf_limits(struct conf_ctx *ctx, const config_setting_t *root)
 	    CONF_CONTROL_CLIENTS_MAX, "clients", &n) == -1)
 		return (-1);
 	conf->control_clients = (int)n;
+	n = CONF_CONTROL_PER_USER;
+	if (conf_bounded(ctx, root, "control_clients_per_user", 1,
+	    CONF_CONTROL_CLIENTS_MAX, "clients", &n) == -1)
+		return (-1);
+	conf->control_per_user = (int)n;
+	n = CONF_CONTROL_IDLE;
+	if (conf_bounded(ctx, root, "control_idle", 0, 86400, "seconds",
+	    &n) == -1)
+		return (-1);
+	conf->control_idle = (int)n;
 	return (0);
 }
 

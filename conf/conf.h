@@ -20,6 +20,8 @@
 /* conf.c */
 #define CONF_SYNC_SEC		1	/* default: recordings synced after, s */
 #define CONF_CONTROL_CLIENTS	256	/* control clients at once */
+#define CONF_CONTROL_PER_USER	128	/* ... of one user */
+#define CONF_CONTROL_IDLE	60	/* seconds a client may wait */
 #define CONF_STATE_DIR		"/var/lib/muxd"
 #define CONF_CAPTURE_LIMIT	(16LL * 1024 * 1024)	/* default, a capture */
 #define CONF_ENTRY_UIDS		"61000-61099"	/* default: entries' uids */
@@ -98,6 +100,8 @@ struct conf {
 	char		*room_key;	/* the room's signing key file */
 	size_t		 queue_limit;
 	int		 control_clients;	/* control clients at once */
+	int		 control_per_user;	/* ... of one user */
+	int		 control_idle;	/* seconds without a request; 0: any */
 	char		*entry_user;	/* exec: programs run as; NULL:
 					   the default */
 	int		 sandbox;	/* exec: entries run in bwrap */

@@ -8,6 +8,11 @@
  * connection is closed once the reply is out.  Watchers also receive every
  * event line; a watcher that does not read is dropped past
  * CONTROL_WATCH_MAX bytes of backlog, so no client can hold up the daemon.
+ * Nor can a client hold a place: one that sends no request for the
+ * room's control_idle seconds is told so and closed (a watcher waits for
+ * events, and is not), and one user has control_clients_per_user places
+ * at most, told by the socket's credentials, so that a program of one
+ * user cannot take every place from the operator's.
  *
  * Events are serialised once and gathered for CONTROL_BATCH_MS, then
  * given to every watcher in one go, at the loop's lowest priority: a key
@@ -33,6 +38,7 @@
 #include <event2/listener.h>
 
 #include "muxd.h"
+#include "../capture/capture.h"
 
 #define CONTROL_WATCH_MAX	(1024 * 1024)
 #define CONTROL_PAUSE_MS	250	/* no descriptor: accept again after */
@@ -42,6 +48,7 @@
 struct control_client {
 	TAILQ_ENTRY(control_client) entry;
 	struct bufferevent	*bev;
+	uid_t			 uid;		/* its user; -1: unknown */
 	int			 watching;
 	int			 closing;	/* 1: once its reply is out;
 						   2: dropped, not reading */
@@ -76,6 +83,8 @@ static void	control_accept_error(struct evconnlistener *, void *);
 static void	control_resume_cb(evutil_socket_t, short, void *);
 static void	control_request(struct control_client *, const char *, size_t);
 static json_t	*control_status(void);
+static json_t	*control_screens(json_t *, char *, size_t);
+static json_t	*control_screen(const struct link *, size_t);
 static struct link *control_target(const char *, json_t *, char *, size_t);
 static json_t	*control_dispatch(struct control_client *, const char *,
 		    json_t *, char *, size_t);
@@ -222,12 +231,41 @@ control_close(void)
 	control_path = NULL;
 }
 
+/* The clients of a user at once. */
+static int
+control_user_clients(uid_t uid)
+{
+	struct control_client	*c;
+	int			 n = 0;
+
+	TAILQ_FOREACH(c, &control_clients, entry)
+		if (c->uid == uid)
+			n++;
+	return (n);
+}
+
+/* Give a client that waits for a request the room's idle time. */
+static void
+control_idle_set(struct control_client *c)
+{
+	struct timeval	tv = { 0, 0 };
+
+	tv.tv_sec = muxd_conf != NULL ? muxd_conf->control_idle :
+	    CONF_CONTROL_IDLE;
+	bufferevent_set_timeouts(c->bev, tv.tv_sec > 0 && !c->watching ?
+	    &tv : NULL, NULL);
+}
+
 /* Take a new client. */
 static void
 control_accept(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
 {
 	struct control_client	*c;
+	struct ucred		 cred;
+	socklen_t		 credlen = sizeof(cred);
+	char			 why[128];
+	int			 per_user;
 
 	(void)l;
 	(void)sa;
@@ -238,10 +276,22 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 		control_refuse(fd, "too many control clients");
 		return;
 	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &credlen) == -1)
+		cred.uid = (uid_t)-1;
+	per_user = muxd_conf != NULL ? muxd_conf->control_per_user :
+	    CONF_CONTROL_PER_USER;
+	if (control_user_clients(cred.uid) >= per_user) {
+		snprintf(why, sizeof(why), "too many control clients of user "
+		    "%ld (control_clients_per_user = %d)", (long)cred.uid,
+		    per_user);
+		control_refuse(fd, why);
+		return;
+	}
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
 		close(fd);
 		return;
 	}
+	c->uid = cred.uid;
 	c->bev = bufferevent_socket_new(muxd_base, fd, BEV_OPT_CLOSE_ON_FREE);
 	if (c->bev == NULL) {
 		close(fd);
@@ -252,6 +302,7 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 	bufferevent_priority_set(c->bev, MUXD_PRIO_CONTROL);
 	bufferevent_setcb(c->bev, control_read, control_written,
 	    control_error, c);
+	control_idle_set(c);
 	bufferevent_enable(c->bev, EV_READ);
 	TAILQ_INSERT_TAIL(&control_clients, c, entry);
 	control_nclients++;
@@ -338,13 +389,31 @@ control_free(struct control_client *c)
 	control_interest();
 }
 
-/* Close a client whose connection ended or failed. */
+/*
+ * Close a client whose connection ended or failed; one that sent no
+ * request for the idle time is told so first.
+ */
 static void
 control_error(struct bufferevent *bev, short what, void *arg)
 {
-	(void)bev;
-	(void)what;
-	control_free(arg);
+	struct control_client	*c = arg;
+	char			 why[64];
+
+	if ((what & BEV_EVENT_TIMEOUT) && !c->closing) {
+		snprintf(why, sizeof(why), "idle for %d s: closed",
+		    muxd_conf != NULL ? muxd_conf->control_idle :
+		    CONF_CONTROL_IDLE);
+		log_debug("control: a client of user %ld %s", (long)c->uid,
+		    why);
+		bufferevent_set_timeouts(bev, NULL, NULL);
+		control_reply(c, NULL, NULL, why);
+		c->closing = 1;
+		if (evbuffer_get_length(bufferevent_get_output(bev)) > 0) {
+			bufferevent_enable(bev, EV_WRITE);
+			return;
+		}
+	}
+	control_free(c);
 }
 
 /* Close a client marked for closing once its reply is out. */
@@ -618,6 +687,90 @@ control_status(void)
 	    spawn_json()));
 }
 
+/*
+ * A link's judge's screen so far, as its transcript has it: the capture
+ * read again through the transcript's writer (the convention code of
+ * "transcripts render"), its last rows alone when there are more than
+ * max bytes ("cut": the bytes left out before them).
+ */
+static json_t *
+control_screen(const struct link *l, size_t max)
+{
+	const struct conf_entity *en = conf_entity_named(muxd_conf, l->entity);
+	struct cap_reader	*r = NULL;
+	struct tx_writer	*w = NULL;
+	struct cap_event	 ev;
+	struct cap_error	 e;
+	enum cap_err		 rc;
+	const char		*path, *text = NULL, *nl, *why = NULL;
+	size_t			 len = 0, cut = 0;
+	json_t			*o;
+
+	if ((path = record_link_capture(l)) == NULL)
+		why = "not recorded";
+	else if (cap_read_open(path, &r, &e) != CAP_OK ||
+	    tx_write_memopen(cap_read_meta(r), &w, &e) != CAP_OK)
+		why = e.msg;
+	else {
+		while ((rc = cap_read_event(r, &ev, &e)) != CAP_EOF &&
+		    rc != CAP_ESYS && rc != CAP_ENOMEM)
+			if (rc == CAP_OK && tx_write_event(w, ev.kind, ev.data,
+			    ev.len, ev.usec, &e) != CAP_OK)
+				break;
+		if (tx_write_finish(w, &e) != CAP_OK ||
+		    (text = tx_write_buffer(w, &len)) == NULL)
+			why = e.msg;
+	}
+	if (text != NULL && len > max) {
+		cut = len - max;
+		if ((nl = memchr(text + cut, '\n', len - cut)) != NULL)
+			cut = (size_t)(nl + 1 - text);
+	}
+	o = json_pack("{ss ss? ss? ss? ss? si ss? ss# sI ss?}", "link",
+	    l->name, "station", l->station, "side", l->side == 0 ? "left" :
+	    l->side == 1 ? "right" : NULL, "entity", l->entity, "kind",
+	    en == NULL ? NULL : en->kind == CONF_ENTRY ? "entry" :
+	    "confederate", "round", l->round, "capture", path, "screen",
+	    text != NULL ? text + cut : "", text != NULL ? (int)(len - cut) :
+	    0, "cut", (json_int_t)cut, "error", why);
+	if (w != NULL)
+		tx_write_free(w);
+	if (r != NULL)
+		cap_read_close(r);
+	return (o);
+}
+
+/*
+ * The screens of every link, or of the one "link" names: each as
+ * control_screen has it, the reply kept under a control line's length.
+ */
+static json_t *
+control_screens(json_t *req, char *err, size_t errlen)
+{
+	struct link	*l, *one = NULL;
+	const char	*name = NULL;
+	json_t		*list;
+	size_t		 n = 0;
+
+	if (json_unpack(req, "{s?s}", "link", &name) == -1) {
+		snprintf(err, errlen, "screens takes \"link\": a link name");
+		return (NULL);
+	}
+	if (name != NULL && (one = link_find(name)) == NULL) {
+		snprintf(err, errlen, "no link named %s", name);
+		return (NULL);
+	}
+	TAILQ_FOREACH(l, &links, entry)
+		n += one == NULL || l == one;
+	list = json_array();
+	/* Half the line a link: its text's escapes may double it. */
+	TAILQ_FOREACH(l, &links, entry)
+		if (one == NULL || l == one)
+			json_array_append_new(list, control_screen(l,
+			    (PROTOCOL_LINE_MAX - 4096) / 2 / n));
+	return (json_pack("{so}", "links", list));
+}
+
 /* The link a command's "target" names, itself or by a port; NULL: err. */
 static struct link *
 control_target(const char *cmd, json_t *req, char *err, size_t errlen)
@@ -665,6 +818,7 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		    err, errlen));
 	case PROTOCOL_CMD_WATCH:
 		c->watching = 1;
+		control_idle_set(c);
 		control_interest();
 		return (json_pack("{sb}", "watching", 1));
 	case PROTOCOL_CMD_ROUND_START:
@@ -676,8 +830,12 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 			return (NULL);
 		}
 		number = (int)n;
-		if (round_start(number, force, err, errlen) == -1)
+		if (round_start(number, force, err, errlen) == -1) {
+			/* The watchers (referees' pages) learn why too. */
+			events_post(PROTOCOL_EV_ROUND_REFUSED, json_pack(
+			    "{si ss}", "number", number, "reason", err));
 			return (NULL);
+		}
 		/* A round waiting for its lines: the reply says so. */
 		return (round_json());
 	case PROTOCOL_CMD_ROUND_STOP:
@@ -720,6 +878,8 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		    rules_entity_release(l, err, errlen) == -1)
 			return (NULL);
 		return (json_pack("{ss}", "link", l->name));
+	case PROTOCOL_CMD_SCREENS:
+		return (control_screens(req, err, errlen));
 	case PROTOCOL_CMD_RELOAD:
 		if (control_reloader == NULL) {
 			snprintf(err, errlen, "muxd cannot reload here");

@@ -107,6 +107,7 @@ void		 seal_shutdown(void);
 void		 record_shutdown(void);
 void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);
+const char	*record_link_capture(const struct link *);
 void		 record_port_close(struct port *);
 void		 record_link_bytes(struct link *, const struct port *,
 		    const unsigned char *, size_t, const struct timeval *);

@@ -2,8 +2,14 @@
  * The auditor's side (-a DIR): a directory of captures, read-only.
  *
  *	/audit			the audit page
- *	/audit/list		the captures: name, size, time, header
- *	/audit/cast/NAME	a capture as it is, for the player
+ *	/audit/list		the captures: name, size, time, header (or
+ *				why it does not read), and what verify
+ *				says of each ("verify": its state, finding)
+ *	/audit/cast/NAME	a capture as it is (the raw capture)
+ *	/audit/screen/NAME	the judge's screen of a capture, as
+ *				"transcripts export --screen" makes it, for
+ *				the player
+ *	/audit/transcript/NAME	its transcript, "transcripts render"
  *	/audit/verify/NAME	what "transcripts verify" says of it, and its
  *				exit status
  *	/audit/index		the round index, "transcripts index -j" of
@@ -39,6 +45,7 @@ static char	*muxweb_audit_tool;
 static char	*muxweb_audit_key;
 
 static char	*muxweb_audit_run(char *const [], int);
+static json_t	*muxweb_audit_verify_json(const char *);
 
 /*
  * Take the captures' directory, the player's, the transcripts tool and
@@ -115,6 +122,7 @@ muxweb_audit_list(void)
 	FILE		*f;
 	size_t		 n;
 	char		*text;
+	const char	*why;
 
 	if ((d = opendir(muxweb_audit_dir)) != NULL) {
 		while ((de = readdir(d)) != NULL) {
@@ -127,15 +135,25 @@ muxweb_audit_list(void)
 			if (lstat(path, &st) == -1 || !S_ISREG(st.st_mode))
 				continue;
 			hdr = NULL;
+			why = "cannot be opened";
 			if ((f = fopen(path, "r")) != NULL) {
+				why = "its header (line 1) is not JSON";
 				if (fgets(line, sizeof(line), f) != NULL)
 					hdr = json_loads(line, 0, NULL);
 				fclose(f);
 			}
-			json_array_append_new(list, json_pack("{ss sI sI so}",
-			    "name", de->d_name, "size", (json_int_t)st.st_size,
-			    "mtime", (json_int_t)st.st_mtime, "header",
-			    hdr != NULL ? hdr : json_null()));
+			if (hdr != NULL && !json_is_object(json_object_get(hdr,
+			    "muxd")))
+				why = "its header (line 1) has no \"muxd\" "
+				    "object";
+			else if (hdr != NULL)
+				why = NULL;
+			json_array_append_new(list, json_pack("{ss sI sI so "
+			    "ss? so}", "name", de->d_name, "size",
+			    (json_int_t)st.st_size, "mtime",
+			    (json_int_t)st.st_mtime, "header", hdr != NULL ?
+			    hdr : json_null(), "error", why, "verify",
+			    muxweb_audit_verify_json(path)));
 		}
 		closedir(d);
 	}
@@ -163,6 +181,114 @@ muxweb_audit_verify(const char *path)
 	argv[n++] = (char *)path;
 	argv[n] = NULL;
 	return (muxweb_audit_run(argv, 1));
+}
+
+/*
+ * What verify says of one capture, in the one place that reads verify's
+ * report (transcripts(1): a capture named alone exits 1 on an integrity
+ * failure, else 3, intact but not proven by the manifests, which the
+ * manifests' panel checks; 2 when it cannot check; each finding a line
+ * "FILE[:LINE]: [offset N: ]KIND: what", notes and the summaries aside):
+ * {"state": "sealed" (its own chain and closing seal intact) | "broken" |
+ * "unchecked", "finding": the first finding or null, "status", "output"}.
+ */
+static json_t *
+muxweb_audit_verify_json(const char *path)
+{
+	json_t		*o, *res;
+	char		*text, *line, *next, *rest;
+	const char	*out;
+	char		*finding = NULL;
+	int		 status;
+	size_t		 plen = strlen(path);
+
+	if ((text = muxweb_audit_verify(path)) == NULL ||
+	    (res = json_loads(text, 0, NULL)) == NULL) {
+		free(text);
+		return (json_pack("{ss sn si ss}", "state", "unchecked",
+		    "finding", "status", -1, "output",
+		    "transcripts verify could not be run"));
+	}
+	free(text);
+	status = (int)json_integer_value(json_object_get(res, "status"));
+	out = json_string_value(json_object_get(res, "output"));
+	if ((text = strdup(out != NULL ? out : "")) == NULL)
+		abort();
+	for (line = text; finding == NULL && line != NULL && *line != '\0';
+	    line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (strncmp(line, path, plen) != 0)
+			continue;
+		rest = line + plen;
+		if (*rest == ':')	/* a line number, maybe */
+			rest += 1 + strspn(rest + 1, "0123456789");
+		if (*rest == ':')
+			rest++;
+		rest += strspn(rest, " ");
+		if (strncmp(rest, "ok", 2) == 0 ||
+		    strncmp(rest, "note:", 5) == 0 ||
+		    (*rest >= '0' && *rest <= '9' &&
+		    strstr(rest, " finding") != NULL))
+			continue;
+		finding = line + plen + (line[plen] == ':');
+	}
+	o = json_pack("{ss ss? si ss}", "state", status == 0 || status == 3 ||
+	    status == 4 ? "sealed" : status == 1 ? "broken" : "unchecked",
+	    "finding", finding,
+	    "status", status, "output", out != NULL ? out : "");
+	free(text);
+	json_decref(res);
+	return (o);
+}
+
+/*
+ * A capture through the transcripts tool into a file of its own:
+ * "export --screen" (screen) or "render"; what it wrote, or NULL.
+ */
+static char *
+muxweb_audit_make(const char *name, int screen, size_t *len)
+{
+	char	 path[4096], tmp[] = "/tmp/muxweb.XXXXXX", out[64], *res;
+	char	*argv[7], *body = NULL;
+	json_t	*o;
+	int	 n = 0;
+
+	/* A directory of its own: the tool overwrites no file. */
+	if (mkdtemp(tmp) == NULL)
+		return (NULL);
+	snprintf(path, sizeof(path), "%s/%s", muxweb_audit_dir, name);
+	snprintf(out, sizeof(out), "%s/screen.cast", tmp);
+	argv[n++] = "transcripts";
+	if (screen) {
+		argv[n++] = "export";
+		argv[n++] = "--screen";
+		argv[n++] = "-o";
+		argv[n++] = out;
+	} else {
+		argv[n++] = "render";
+		argv[n++] = "-o";
+		argv[n++] = "-";
+	}
+	argv[n++] = path;
+	argv[n] = NULL;
+	if ((res = muxweb_audit_run(argv, 0)) == NULL)
+		goto done;
+	o = json_loads(res, 0, NULL);
+	free(res);
+	if (!screen && json_string_value(json_object_get(o, "output")) !=
+	    NULL) {
+		if ((body = strdup(json_string_value(json_object_get(o,
+		    "output")))) != NULL)
+			*len = strlen(body);
+	} else if (screen && json_integer_value(json_object_get(o, "status"))
+	    == 0)
+		body = muxweb_audit_read(tmp, "screen.cast", len);
+	json_decref(o);
+done:
+	unlink(out);
+	rmdir(tmp);
+	return (body);
 }
 
 /*
@@ -309,6 +435,20 @@ muxweb_audit_get(const char *url, char **body, size_t *len,
 		    (*body = muxweb_audit_read(muxweb_audit_dir, name,
 		    len)) == NULL)
 			return (404);
+		*type = "text/plain; charset=utf-8";
+		return (200);
+	}
+	if (strncmp(url, "/audit/screen/", 14) == 0 ||
+	    strncmp(url, "/audit/transcript/", 18) == 0) {
+		name = strchr(url + 7, '/') + 1;
+		if (!muxweb_audit_name_ok(name) ||
+		    (buf = muxweb_audit_read(muxweb_audit_dir, name,
+		    len)) == NULL)
+			return (404);
+		free(buf);
+		if ((*body = muxweb_audit_make(name, url[7] == 's', len)) ==
+		    NULL)
+			return (500);
 		*type = "text/plain; charset=utf-8";
 		return (200);
 	}

@@ -4,15 +4,24 @@
  *	GET  /			the live room page
  *	GET  /status		muxd's status, as JSON
  *	GET  /events		muxd's events as server-sent events, the
- *				ring's lines from the newest on (id: N,
- *				data: the event line), a comment every 15 s
+ *				ring's lines from the newest on, or after
+ *				?after=N or the Last-Event-ID of a browser
+ *				coming back (id: N, data: the event line),
+ *				a comment every 15 s
+ *	GET  /screens		what a browser that arrives needs: each
+ *				link's screen so far, the round's state
+ *				events, the number to follow from
+ *				(muxweb-muxd.c)
+ *	GET  /favicon.ico	the room's icon (no token needed)
  *	/audit..., /player/...	the auditor's pages (muxweb-audit.c)
- *	POST /round/start?n=N	round commands: only with a token, given as
- *	POST /round/stop	"Authorization: Bearer TOKEN"; without a
- *	POST /release?link=L	token file muxweb is read-only
+ *	POST /round/start?n=N	the round commands
+ *	POST /round/stop
+ *	POST /release?link=L
+ *	GET  /login?token=T	the login link: a cookie with the token
  *
- * A reply to a command is muxd's result, or its error with status 409;
- * a missing or wrong token is 403.
+ * Each needs the room's token (muxweb-guard.c), but the live page of a
+ * public room; a request without it is 401.  A reply to a command is
+ * muxd's result, or its error with status 409.
  *
  * A room's audience can be hundreds of browsers, each holding an event
  * stream open for hours, so the connections share one thread (an epoll
@@ -53,7 +62,6 @@
 
 struct muxweb_http {
 	struct MHD_Daemon	*mhd;
-	char			*token;		/* NULL: read-only */
 	pthread_t		 ticker;
 };
 
@@ -94,6 +102,15 @@ static int		 muxweb_http_jobs;
 static int		 muxweb_http_stopping;
 static char		 muxweb_http_asked;	/* a request's state: handed over */
 
+/* The room's icon: two terminals, as SVG. */
+static const char muxweb_http_icon[] =
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\">"
+    "<rect width=\"32\" height=\"32\" rx=\"5\" fill=\"#1f3a5f\"/>"
+    "<rect x=\"4\" y=\"8\" width=\"11\" height=\"16\" fill=\"#fff\"/>"
+    "<rect x=\"17\" y=\"8\" width=\"11\" height=\"16\" fill=\"#fff\"/>"
+    "<path d=\"M6 12h6M6 16h4M19 12h6M19 16h5\" stroke=\"#1f3a5f\" "
+    "stroke-width=\"2\"/></svg>\n";
+
 /* Queue a reply of len bytes (taken) with a type and a status. */
 static enum MHD_Result
 muxweb_http_reply_len(struct MHD_Connection *c, unsigned int status,
@@ -109,6 +126,7 @@ muxweb_http_reply_len(struct MHD_Connection *c, unsigned int status,
 	}
 	MHD_add_response_header(r, "Content-Type", type);
 	MHD_add_response_header(r, "Cache-Control", "no-store");
+	muxweb_guard_headers(r, type, body, len);
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return (ret);
@@ -233,7 +251,10 @@ muxweb_http_events_free(void *arg)
 	free(st);
 }
 
-/* Start a browser's event stream from the newest event on. */
+/*
+ * Start a browser's event stream from the newest event on, or after the
+ * line it names (?after=N, or Last-Event-ID when it comes back).
+ */
 static enum MHD_Result
 muxweb_http_events(struct MHD_Connection *c)
 {
@@ -241,6 +262,9 @@ muxweb_http_events(struct MHD_Connection *c)
 	struct MHD_Response	*r;
 	struct muxweb_stream	*st;
 	enum MHD_Result		 ret;
+	const char		*after;
+	char			*end;
+	unsigned long long	 n;
 
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return (MHD_NO);
@@ -248,6 +272,15 @@ muxweb_http_events(struct MHD_Connection *c)
 	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	st->fd = ci != NULL ? ci->connect_fd : -1;
 	st->seen = muxweb_ring_head();
+	if ((after = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+	    "after")) == NULL)
+		after = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+		    "Last-Event-ID");
+	if (after != NULL && *after != '\0') {
+		n = strtoull(after, &end, 10);
+		if (*end == '\0' && n < st->seen)
+			st->seen = n;
+	}
 	pthread_mutex_lock(&muxweb_http_lock);
 	st->tick = muxweb_http_tick;
 	pthread_mutex_unlock(&muxweb_http_lock);
@@ -259,6 +292,10 @@ muxweb_http_events(struct MHD_Connection *c)
 	}
 	MHD_add_response_header(r, "Content-Type", "text/event-stream");
 	MHD_add_response_header(r, "Cache-Control", "no-store");
+	muxweb_guard_headers(r, "text/event-stream", "", 0);
+	/* A stream is a request under way: never idle, however quiet. */
+	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+	    (unsigned int)0);
 	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return (ret);
@@ -350,6 +387,7 @@ muxweb_http_ticker(void *arg)
 			    &muxweb_http_lock, &until) == 0)
 				;
 			muxweb_http_reap(&pfd, &size);
+			muxweb_guard_sweep();
 		}
 		muxweb_http_tick++;
 		muxweb_http_resume();
@@ -359,25 +397,15 @@ muxweb_http_ticker(void *arg)
 	return (NULL);
 }
 
-/* Run a round command for a browser that holds the token. */
+/* Run a round command (the request holds the token). */
 static enum MHD_Result
-muxweb_http_command(struct muxweb_http *h, struct MHD_Connection *c,
-    const char *url)
+muxweb_http_command(struct MHD_Connection *c, const char *url)
 {
-	const char	*auth, *arg;
+	const char	*arg;
 	char		 err[MUXWEB_ERRLEN];
 	json_t		*args = NULL, *res;
 	const char	*cmd;
 
-	auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-	    MHD_HTTP_HEADER_AUTHORIZATION);
-	if (h->token == NULL)
-		return (muxweb_http_json(c, MHD_HTTP_FORBIDDEN, NULL,
-		    "muxweb is read-only (no token file)"));
-	if (auth == NULL || strncmp(auth, "Bearer ", 7) != 0 ||
-	    strcmp(auth + 7, h->token) != 0)
-		return (muxweb_http_json(c, MHD_HTTP_FORBIDDEN, NULL,
-		    "a command needs the token"));
 	if (strcmp(url, "/round/start") == 0) {
 		cmd = protocol_cmd_name(PROTOCOL_CMD_ROUND_START);
 		arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
@@ -395,7 +423,7 @@ muxweb_http_command(struct muxweb_http *h, struct MHD_Connection *c,
 		if (arg == NULL)
 			return (muxweb_http_json(c, MHD_HTTP_BAD_REQUEST,
 			    NULL, "release needs link=LINK"));
-		args = json_pack("{ss}", "link", arg);
+		args = json_pack("{ss}", "target", arg);
 	} else
 		return (muxweb_http_json(c, MHD_HTTP_NOT_FOUND, NULL,
 		    "no such command"));
@@ -419,8 +447,14 @@ muxweb_http_answer(struct muxweb_http *h, struct MHD_Connection *c,
 	unsigned int		 status;
 	json_t			*res;
 
+	(void)h;
 	if (post)
-		return (muxweb_http_command(h, c, url));
+		return (muxweb_http_command(c, url));
+	if (strcmp(url, "/screens") == 0) {
+		res = muxweb_muxd_screens(err, sizeof(err));
+		return (muxweb_http_json(c, res != NULL ? MHD_HTTP_OK :
+		    MHD_HTTP_BAD_GATEWAY, res, err));
+	}
 	if (strcmp(url, "/status") == 0) {
 		res = muxweb_muxd_call(protocol_cmd_name(PROTOCOL_CMD_STATUS),
 		    NULL, err, sizeof(err));
@@ -499,6 +533,28 @@ muxweb_http_hand(struct muxweb_http *h, struct MHD_Connection *c,
 	return (MHD_YES);
 }
 
+/*
+ * Answer a request without the token: 401, a page that says how to come
+ * in for the pages, else JSON.
+ */
+static enum MHD_Result
+muxweb_http_denied(struct MHD_Connection *c, const char *url)
+{
+	if (strcmp(url, "/") == 0 || strcmp(url, "/audit") == 0)
+		return (muxweb_http_reply(c, MHD_HTTP_UNAUTHORIZED,
+		    "text/html; charset=utf-8", "<!DOCTYPE html>\n"
+		    "<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		    "<title>muxweb: the room's link is needed</title></head>"
+		    "<body><h1>The room's link is needed</h1><p>This page "
+		    "shows a contest room: open it with the login link that "
+		    "muxweb printed when it started (/login?token=...), which "
+		    "the room's operator gives to the referees. See "
+		    "muxweb(8).</p></body></html>\n"));
+	return (muxweb_http_json(c, MHD_HTTP_UNAUTHORIZED, NULL,
+	    "the room's token is needed: an Authorization: Bearer header, "
+	    "or the cookie of the login link"));
+}
+
 /* Answer a request. */
 static enum MHD_Result
 muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
@@ -511,6 +567,7 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
 	(void)data;
 	if (*state == NULL) {		/* the headers: wait for the body */
 		*state = h;
+		muxweb_guard_asked(c, 1);
 		return (MHD_YES);
 	}
 	if (*datalen != 0) {		/* a body is not read */
@@ -519,6 +576,13 @@ muxweb_http_request(void *arg, struct MHD_Connection *c, const char *url,
 	}
 	if (*state == &muxweb_http_asked)	/* its job queued no reply */
 		return (MHD_NO);
+	if (strcmp(url, "/login") == 0 && strcmp(method, "GET") == 0)
+		return (muxweb_guard_login(c));
+	if (strcmp(url, "/favicon.ico") == 0)
+		return (muxweb_http_reply(c, MHD_HTTP_OK, "image/svg+xml",
+		    muxweb_http_icon));
+	if (!muxweb_guard_allowed(c, url))
+		return (muxweb_http_denied(c, url));
 	if (strcmp(method, "POST") == 0)
 		return (muxweb_http_hand(h, c, url, 1, state));
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
@@ -565,11 +629,12 @@ muxweb_http_nofile(void)
 
 /*
  * Listen on [HOST:]PORT (loopback without a host, every address with
- * "*"), with the token for commands or NULL; NULL with a reason.
+ * "*"), with a limit on the connections of one address and the idle time
+ * in seconds (0: none); NULL with a reason.
  */
 struct muxweb_http *
-muxweb_http_start(const char *listen, const char *service, const char *token,
-    char *err, size_t errlen)
+muxweb_http_start(const char *listen, const char *service,
+    unsigned int per_address, unsigned int idle, char *err, size_t errlen)
 {
 	struct muxweb_http	*h;
 	struct addrinfo		 hints, *res;
@@ -588,8 +653,7 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 		    "127.0.0.1", service, gai_strerror(r));
 		return (NULL);
 	}
-	if ((h = calloc(1, sizeof(*h))) == NULL ||
-	    (token != NULL && (h->token = strdup(token)) == NULL))
+	if ((h = calloc(1, sizeof(*h))) == NULL)
 		abort();
 	clients = muxweb_http_nofile();
 	pthread_condattr_init(&ca);
@@ -601,6 +665,10 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 	    MHD_USE_IPv6 : 0), 0, NULL, NULL, muxweb_http_request, h,
 	    MHD_OPTION_SOCK_ADDR, res->ai_addr,
 	    MHD_OPTION_CONNECTION_LIMIT, clients,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,
+	    MHD_OPTION_CONNECTION_TIMEOUT, idle,
+	    MHD_OPTION_NOTIFY_CONNECTION, muxweb_guard_notify, NULL,
+	    MHD_OPTION_NOTIFY_COMPLETED, muxweb_guard_completed, NULL,
 	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 	    MHD_OPTION_END);
 	freeaddrinfo(res);
@@ -618,7 +686,6 @@ muxweb_http_start(const char *listen, const char *service, const char *token,
 	}
 	return (h);
 fail:
-	free(h->token);
 	free(h);
 	return (NULL);
 }
@@ -639,6 +706,5 @@ muxweb_http_stop(struct muxweb_http *h)
 	pthread_mutex_unlock(&muxweb_http_lock);
 	pthread_join(h->ticker, NULL);
 	MHD_stop_daemon(h->mhd);
-	free(h->token);
 	free(h);
 }

@@ -4,6 +4,14 @@
  * again a second after muxd goes away, whose events go to the ring.  The
  * browsers learn that muxd went and came back from the ring too, as an
  * event of muxweb's own, "web.muxd" with "up" true or false.
+ *
+ * The screens (muxd's "screens", each link's judge's screen as its
+ * transcript has it) are kept for the browsers that arrive: asked again
+ * when one arrives (at most once a second) and every
+ * MUXWEB_MUXD_SCREENS_S seconds while text comes, each with the ring's
+ * number before it was asked (what came after is in the ring).  A link
+ * gone stays, "ended", until the next round starts: the page of a late
+ * arrival shows the round's conversations as they ended.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -22,11 +30,17 @@
 #include "muxweb.h"
 
 #define MUXWEB_MUXD_WAIT_MS	10000	/* for a reply */
+#define MUXWEB_MUXD_SCREENS_S	5	/* between screens while text comes */
 
 static char		*muxweb_muxd_path;
 static int		 muxweb_muxd_up;
 static pthread_mutex_t	 muxweb_muxd_lock = PTHREAD_MUTEX_INITIALIZER;
 static long long	 muxweb_muxd_id;
+/* The screens kept, by link name, and when asked: under screens_lock. */
+static pthread_mutex_t	 muxweb_muxd_screens_lock = PTHREAD_MUTEX_INITIALIZER;
+static json_t		*muxweb_muxd_kept;
+static time_t		 muxweb_muxd_asked;
+static int		 muxweb_muxd_text;	/* text came since */
 
 /* Name the control socket. */
 void
@@ -188,6 +202,125 @@ done:
 	return (result);
 }
 
+/*
+ * Ask muxd for every link's screen again, into the kept screens (the
+ * caller holds muxweb_muxd_screens_lock); -1 with a reason.
+ */
+static int
+muxweb_muxd_refresh(char *err, size_t errlen)
+{
+	json_t		*st, *res, *l, *args, *old;
+	const char	*name;
+	size_t		 i;
+	uint64_t	 head;
+
+	head = muxweb_ring_head();
+	muxweb_muxd_text = 0;
+	if ((st = muxweb_muxd_call(protocol_cmd_name(PROTOCOL_CMD_STATUS),
+	    NULL, err, errlen)) == NULL)
+		return (-1);
+	if (muxweb_muxd_kept == NULL)
+		muxweb_muxd_kept = json_object();
+	json_object_foreach(muxweb_muxd_kept, name, old)
+		json_object_set_new(old, "ended", json_true());
+	json_array_foreach(json_object_get(st, "links"), i, l) {
+		if ((name = json_string_value(json_object_get(l, "name"))) ==
+		    NULL)
+			continue;
+		args = json_pack("{ss}", "link", name);
+		res = muxweb_muxd_call(protocol_cmd_name(
+		    PROTOCOL_CMD_SCREENS), args, err, errlen);
+		json_decref(args);
+		if ((l = json_array_get(json_object_get(res, "links"), 0)) !=
+		    NULL) {
+			json_object_set_new(l, "head", json_integer(
+			    (json_int_t)head));
+			json_object_set_new(l, "ended", json_false());
+			json_object_set(muxweb_muxd_kept, name, l);
+		}
+		json_decref(res);
+	}
+	json_decref(st);
+	muxweb_muxd_asked = time(NULL);
+	return (0);
+}
+
+/*
+ * What a browser that arrives needs: the ring's number it is to follow
+ * from, the screens (refreshed unless asked within a second), and the
+ * state events kept up to that number; NULL with a reason.
+ */
+json_t *
+muxweb_muxd_screens(char *err, size_t errlen)
+{
+	json_t		*links, *o;
+	const char	*name;
+	uint64_t	 head;
+
+	pthread_mutex_lock(&muxweb_muxd_screens_lock);
+	head = muxweb_ring_head();
+	if (time(NULL) - muxweb_muxd_asked >= 1 &&
+	    muxweb_muxd_refresh(err, errlen) == -1 &&
+	    muxweb_muxd_kept == NULL) {
+		pthread_mutex_unlock(&muxweb_muxd_screens_lock);
+		return (NULL);
+	}
+	links = json_array();
+	json_object_foreach(muxweb_muxd_kept, name, o) {
+		json_array_append(links, o);
+		if ((uint64_t)json_integer_value(json_object_get(o, "head")) <
+		    head)
+			head = (uint64_t)json_integer_value(
+			    json_object_get(o, "head"));
+	}
+	pthread_mutex_unlock(&muxweb_muxd_screens_lock);
+	return (json_pack("{sI so so}", "head", (json_int_t)head, "links",
+	    links, "kept", muxweb_ring_kept_json(head)));
+}
+
+/* The screens' thread: asked again while text comes, for ever. */
+static void *
+muxweb_muxd_screens_thread(void *arg)
+{
+	char	err[MUXWEB_ERRLEN];
+
+	(void)arg;
+	for (;;) {
+		sleep(MUXWEB_MUXD_SCREENS_S);
+		pthread_mutex_lock(&muxweb_muxd_screens_lock);
+		if (muxweb_muxd_text &&
+		    time(NULL) - muxweb_muxd_asked >= MUXWEB_MUXD_SCREENS_S)
+			(void)muxweb_muxd_refresh(err, sizeof(err));
+		pthread_mutex_unlock(&muxweb_muxd_screens_lock);
+	}
+	return (NULL);
+}
+
+/*
+ * Note an event line for the kept screens: text to ask for again; a
+ * round's start forgets the links that ended.
+ */
+static void
+muxweb_muxd_note(const char *line)
+{
+	json_t		*o;
+	const char	*name;
+	void		*tmp;
+
+	if (strstr(line, "\"event\":\"text\"") != NULL) {
+		pthread_mutex_lock(&muxweb_muxd_screens_lock);
+		muxweb_muxd_text = 1;
+		pthread_mutex_unlock(&muxweb_muxd_screens_lock);
+	} else if (strstr(line, "\"event\":\"round.start\"") != NULL) {
+		pthread_mutex_lock(&muxweb_muxd_screens_lock);
+		json_object_foreach_safe(muxweb_muxd_kept, tmp, name, o)
+			if (json_is_true(json_object_get(o, "ended")))
+				json_object_del(muxweb_muxd_kept, name);
+		muxweb_muxd_asked = 0;
+		pthread_mutex_unlock(&muxweb_muxd_screens_lock);
+	}
+}
+
 /* Tell the browsers muxd came or went, as an event of muxweb's own. */
 static void
 muxweb_muxd_said(int up)
@@ -240,8 +373,10 @@ muxweb_muxd_watch(void *arg)
 		muxweb_muxd_said(1);
 		have = 0;
 		while ((len = muxweb_muxd_line(s, buf, &have, -1)) != -1) {
-			if (len > 0 && strstr(buf, "\"event\":") != NULL)
+			if (len > 0 && strstr(buf, "\"event\":") != NULL) {
+				muxweb_muxd_note(buf);
 				muxweb_ring_add(buf, (size_t)len);
+			}
 			muxweb_muxd_consume(buf, &have, (size_t)len);
 		}
 		close(s);
@@ -258,6 +393,9 @@ muxweb_muxd_watch_start(void)
 	pthread_t	t;
 
 	if (pthread_create(&t, NULL, muxweb_muxd_watch, NULL) != 0)
+		abort();
+	pthread_detach(t);
+	if (pthread_create(&t, NULL, muxweb_muxd_screens_thread, NULL) != 0)
 		abort();
 	pthread_detach(t);
 }

@@ -12,6 +12,8 @@
 #include "muxweb.h"
 
 #define MUXWEB_PORT	"8428"
+#define MUXWEB_PER_ADDRESS 64		/* connections of one address */
+#define MUXWEB_IDLE	10		/* seconds a connection may wait */
 #ifndef MUXWEB_PLAYER
 #define MUXWEB_PLAYER	"/usr/local/share/muxweb/player"
 #endif
@@ -26,14 +28,29 @@ static void
 muxweb_usage(int status)
 {
 	fprintf(status == 0 ? stdout : stderr,
-	    "usage: muxweb [-a captures] [-k pubkey] [-l [host:]port] "
-	    "[-p playerdir]\n"
-	    "              [-s socket] [-t tokenfile]\n"
+	    "usage: muxweb [-P] [-a captures] [-c connections] [-i seconds] "
+	    "[-k pubkey]\n"
+	    "              [-l [host:]port] [-p playerdir] [-s socket] "
+	    "[-t tokenfile]\n"
 	    "       muxweb --help | --version\n");
 	exit(status);
 }
 
-/* Read the token for commands: the file's first line, not empty. */
+/* Read a count of at least min for option ch, or exit. */
+static unsigned int
+muxweb_count(int ch, const char *arg, long min)
+{
+	char	*end;
+	long	 v;
+
+	v = strtol(arg, &end, 10);
+	if (*arg == '\0' || *end != '\0' || v < min || v > 1000000)
+		errx(2, "-%c %s: not a number from %ld to 1000000", ch, arg,
+		    min);
+	return ((unsigned int)v);
+}
+
+/* Read the room's token: the file's first line, 16 characters or more. */
 static char *
 muxweb_token(const char *file)
 {
@@ -60,9 +77,12 @@ main(int argc, char *argv[])
 	const char		*audit = NULL, *player = MUXWEB_PLAYER;
 	const char		*key = NULL;
 	char			*host = NULL, *colon, *token = NULL;
+	const char		*room;
 	char			 errbuf[MUXWEB_ERRLEN];
 	sigset_t		 set;
-	int			 ch, sig;
+	unsigned int		 per_address = MUXWEB_PER_ADDRESS;
+	unsigned int		 idle = MUXWEB_IDLE;
+	int			 ch, sig, public = 0;
 
 	switch (protocol_std_option(argc, argv, "muxweb")) {
 	case 0:
@@ -72,10 +92,19 @@ main(int argc, char *argv[])
 	}
 	if ((sock = getenv("MUXD_SOCKET")) == NULL || *sock == '\0')
 		sock = PROTOCOL_CONTROL_PATH;
-	while ((ch = getopt(argc, argv, "a:k:l:p:s:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "Pa:c:i:k:l:p:s:t:")) != -1) {
 		switch (ch) {
+		case 'P':
+			public = 1;
+			break;
 		case 'a':
 			audit = optarg;
+			break;
+		case 'c':
+			per_address = muxweb_count(ch, optarg, 1);
+			break;
+		case 'i':
+			idle = muxweb_count(ch, optarg, 0);
 			break;
 		case 'k':
 			key = optarg;
@@ -124,17 +153,25 @@ main(int argc, char *argv[])
 	muxweb_audit_init(audit, player, MUXWEB_TRANSCRIPTS, key);
 	muxweb_muxd_init(sock);
 	muxweb_muxd_watch_start();
-	if ((h = muxweb_http_start(host, service, token, errbuf,
+	if ((room = muxweb_guard_init(token, public, idle)) == NULL)
+		errx(1, "libsodium cannot start");
+	if ((h = muxweb_http_start(host, service, per_address, idle, errbuf,
 	    sizeof(errbuf))) == NULL)
 		errx(1, "%s", errbuf);
 	fprintf(stderr, "muxweb: serving the room of %s on http://%s:%s/%s\n",
-	    sock, host != NULL ? host : "127.0.0.1", service, token != NULL ?
-	    " (commands with the token)" : " (read-only)");
+	    sock, host != NULL ? host : "127.0.0.1", service, public ?
+	    " (the live page public)" : "");
+	/* The token of a file is the operator's already; a made one is said. */
+	if (token == NULL)
+		fprintf(stderr, "muxweb: the referee's login link: "
+		    "http://%s:%s/login?token=%s\n", host != NULL &&
+		    strcmp(host, "*") != 0 ? host : "127.0.0.1", service, room);
 	do {
 		if (sigwait(&set, &sig) != 0)
 			break;
 	} while (sig == SIGHUP);
 	muxweb_http_stop(h);
+	muxweb_guard_free();
 	free(host);
 	free(token);
 	return (0);

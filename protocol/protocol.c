@@ -22,7 +22,8 @@ static const char *protocol_cmds[PROTOCOL_CMD_COUNT] = {
 	[PROTOCOL_CMD_RELOAD] = "reload",
 	[PROTOCOL_CMD_WATCH] = "watch",
 	[PROTOCOL_CMD_PORTS] = "ports",
-	[PROTOCOL_CMD_CABLECHECK] = "cablecheck"
+	[PROTOCOL_CMD_CABLECHECK] = "cablecheck",
+	[PROTOCOL_CMD_SCREENS] = "screens"
 };
 
 static const char *protocol_events[PROTOCOL_EV_COUNT] = {

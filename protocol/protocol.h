@@ -39,6 +39,7 @@ enum protocol_cmd {
 	PROTOCOL_CMD_WATCH,		/* send every event from now on */
 	PROTOCOL_CMD_PORTS,		/* the host's serial ports */
 	PROTOCOL_CMD_CABLECHECK,	/* "ports": names, "window_ms" */
+	PROTOCOL_CMD_SCREENS,		/* "link": its judge's screen so far */
 	PROTOCOL_CMD_COUNT
 };
 

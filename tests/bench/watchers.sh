@@ -30,7 +30,8 @@ probe() {
 	_ready=$_ok
 	[ "$_k" = none ] && _ready=
 	if ! PTYBENCH_READY=$_ready FWD_WATCHERS=$_w FWD_WEBVIEWERS=$_v \
-	    FWD_CONF="control_clients = $((NW + 16));" \
+	    FWD_CONF="control_clients = $((NW + 16));
+	    control_clients_per_user = $((NW + 16));" \
 	    B=$B "$PB" lat -l 1 -x 1 -n $((NLAT / ROUNDS)) -g 20,300 \
 	    -o "$T/samples.$_k.$_r" -- sh tests/bench/fwd muxd-room \
 	    "$T/run.$_k.$_r" >"$T/out" 2>"$T/err"; then

@@ -304,6 +304,18 @@ cp_wait() {
 $(cp_screen "$1")"
 }
 
+# muxweb on the room's socket and a free loopback port ($W, its pid
+# $WEB), with the room's token ($WTOKEN, in $T/web.token) and ARGS;
+# wcurl is curl with the token.
+muxweb_start() {
+	W=$(free_port)
+	WTOKEN=a-token-for-the-tests-0123456789
+	printf '%s\n' "$WTOKEN" >"$T/web.token"
+	bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" -l "$W" -t "$T/web.token" "$@"
+	WEB=$LAST_PID
+}
+wcurl() { curl -H "Authorization: Bearer $WTOKEN" "$@"; }
+
 # A browser test: chromedriver (headless Debian chromium) is started,
 # and the Python program on standard input runs with the arguments: the
 # driver's port, the screenshot's path (build/test-logs/NAME.png), then

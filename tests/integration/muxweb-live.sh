@@ -10,13 +10,11 @@
 
 room1
 muxd_start -f "$T/room.conf"
-W=$(free_port)
-printf 'a-token-for-the-tests-0123456789\n' >"$T/token"
-bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" -l "$W" -t "$T/token"
-wait_for "curl -sf http://127.0.0.1:$W/status >/dev/null" 5 || fail "muxweb does not answer"
+muxweb_start
+wait_for "wcurl -sf http://127.0.0.1:$W/status >/dev/null" 5 || fail "muxweb does not answer"
 ss -ltnH "sport = :$W" | grep -q "127.0.0.1:$W" || fail "muxweb does not bind loopback alone"
 # Commands need the token.
-[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$W/round/start?n=1")" = 403 ] ||
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$W/round/start?n=1")" = 401 ] ||
 	fail "a round started without the token"
 curl -sf -X POST -H "Authorization: Bearer a-token-for-the-tests-0123456789" \
     "http://127.0.0.1:$W/round/start?n=1" >"$T/start" || fail "round start with the token failed: $(cat "$T/start")"
@@ -24,13 +22,13 @@ curl -sf -X POST -H "Authorization: Bearer a-token-for-the-tests-0123456789" \
 J=$(facing E1)
 L=$(mctl -j status | jq -r '.links[] | select(.entity == "E1") | .name')
 
-browser_run muxweb-live "$W" "$J" "$L" "$T" "$TOOLS" <<'EOP'
+browser_run muxweb-live "$W" "$J" "$L" "$T" "$TOOLS" "$WTOKEN" <<'EOP'
 import subprocess, sys, time
 from webdriver import Browser
-d, png, w, judge, link, t, tools = sys.argv[1:]
+d, png, w, judge, link, t, tools, token = sys.argv[1:]
 b = Browser(int(d))
 try:
-    b.go("http://127.0.0.1:%s/" % w)
+    b.go("http://127.0.0.1:%s/login?token=%s" % (w, token))
     pre = "return (document.querySelector('#link-%s pre') || {}).textContent || ''" % link
     v, _ = b.wait_js(pre + " !== undefined && document.querySelector('#link-%s')" % link, 10)
     assert v, "the page shows no terminal for link %s" % link

@@ -14,12 +14,11 @@
 N=500
 room1
 muxd_start -f "$T/room.conf"
-W=$(free_port)
-bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" -l "$W"
-WEB=$LAST_PID
-wait_for "curl -sf http://127.0.0.1:$W/status >/dev/null" 5 || fail "muxweb does not answer"
+muxweb_start -c 2000
+export MUXWEB_TOKEN=$WTOKEN
+wait_for "wcurl -sf http://127.0.0.1:$W/status >/dev/null" 5 || fail "muxweb does not answer"
 # One more browser, for the keepalive comment of every 15 s (checked last).
-curl -sN "http://127.0.0.1:$W/events" >"$T/kept" &
+wcurl -sN "http://127.0.0.1:$W/events" >"$T/kept" &
 PIDS="$PIDS $!"
 round_start 1
 J=$(facing E1)
@@ -38,9 +37,9 @@ crowd() {
 crowd 1 Z
 nthreads=$(ls /proc/"$WEB"/task | wc -l)
 [ "$nthreads" -le 16 ] || fail "muxweb runs $nthreads threads for $N streams"
-curl -sf "http://127.0.0.1:$W/status" | jq -e .round >/dev/null ||
+wcurl -sf "http://127.0.0.1:$W/status" | jq -e .round >/dev/null ||
 	fail "/status does not answer with $N streams open"
-curl -sf "http://127.0.0.1:$W/" | grep -q "<html" ||
+wcurl -sf "http://127.0.0.1:$W/" | grep -q "<html" ||
 	fail "the page does not load with $N streams open"
 # Idle streams cost no CPU: muxweb sleeps while nothing happens.
 t0=$(awk '{ print $14 + $15 }' /proc/"$WEB"/stat)
@@ -64,18 +63,18 @@ wait "$_pid"
 kill -STOP "$MUXD_PID"
 waiting=
 for i in $(seq 64); do
-	curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$W/status" >>"$T/codes" &
+	wcurl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$W/status" >>"$T/codes" &
 	waiting="$waiting $!"
 done
 PIDS="$PIDS $waiting"
 sleep 0.5
-code=$(timeout 2 curl -s -o "$T/busy" -w '%{http_code}' "http://127.0.0.1:$W/status")
+code=$(timeout 2 curl -H "Authorization: Bearer $WTOKEN" -s -o "$T/busy" -w '%{http_code}' "http://127.0.0.1:$W/status")
 [ "$code" = 503 ] || fail "a 65th request waiting for muxd was answered '$code', not 503"
 jq -e '.error | test("64 requests already wait for muxd")' "$T/busy" >/dev/null ||
 	fail "the 503 does not say why: $(cat "$T/busy")"
-timeout 2 curl -sf "http://127.0.0.1:$W/" | grep -q "<html" ||
+timeout 2 curl -H "Authorization: Bearer $WTOKEN" -sf "http://127.0.0.1:$W/" | grep -q "<html" ||
 	fail "the page waits for a muxd that does not answer"
-timeout 2 curl -sN "http://127.0.0.1:$W/events" -D "$T/hdr" -o /dev/null
+timeout 2 curl -H "Authorization: Bearer $WTOKEN" -sN "http://127.0.0.1:$W/events" -D "$T/hdr" -o /dev/null
 grep -q "^HTTP/1.1 200" "$T/hdr" ||
 	fail "a stream waits for a muxd that does not answer: $(cat "$T/hdr")"
 kill -CONT "$MUXD_PID"
@@ -90,9 +89,9 @@ wait_for "grep -q '^: muxweb' '$T/kept'" 20 ||
 # Under a low limit on open files muxweb says how many it can take.
 W2=$(free_port)
 prlimit --nofile=256:256 "$ROOT/$B/muxweb/muxweb" -s "$SOCK" -l "$W2" \
-    2>"$T/web2.err" &
+    -t "$T/web.token" -c 2000 2>"$T/web2.err" &
 PIDS="$PIDS $!"
-wait_for "curl -sf http://127.0.0.1:$W2/status >/dev/null" 5 ||
+wait_for "wcurl -sf http://127.0.0.1:$W2/status >/dev/null" 5 ||
 	fail "muxweb under 256 open files does not answer: $(cat "$T/web2.err")"
 grep -q "^muxweb: 112 connections at most, not 2000: the limit on open files (RLIMIT_NOFILE)" "$T/web2.err" ||
 	fail "muxweb under 256 open files did not say its limit: $(cat "$T/web2.err")"

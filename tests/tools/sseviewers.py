@@ -26,7 +26,10 @@ ap.add_argument("n", type=int)
 ap.add_argument("ready")
 a = ap.parse_args()
 
-REQ = (b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+# The room's token, when muxweb needs one (MUXWEB_TOKEN).
+AUTH = ("Authorization: Bearer %s\r\n" % os.environ["MUXWEB_TOKEN"]
+        ).encode() if os.environ.get("MUXWEB_TOKEN") else b""
+REQ = (b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AUTH +
        b"Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n")
 
 

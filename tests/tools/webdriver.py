@@ -6,6 +6,9 @@ chromium) for the browser scenarios, with the standard library alone.
     b = Browser(port)            # a session on chromedriver at port
     b.go(url); b.js("return ..."); b.wait_js("return ...", secs)
     b.screenshot(path); b.quit()
+    b.size(390, 844)             # the window's size (a phone's)
+    b.axe(axe_js)                # axe-core's serious and critical findings
+    b.key("Tab")                 # a key pressed in the page
 """
 import base64
 import json
@@ -62,6 +65,42 @@ class Browser:
         png = self.call("GET", "/session/%s/screenshot" % self.sid)
         with open(path, "wb") as f:
             f.write(base64.b64decode(png))
+
+    def js_async(self, script, *args):
+        """Run a script that calls its last argument when done: the value
+        it passed."""
+        return self.call("POST", "/session/%s/execute/async" % self.sid,
+                         {"script": script, "args": list(args)})
+
+    def size(self, width, height):
+        """Set the window's size (the viewport follows)."""
+        self.call("POST", "/session/%s/window/rect" % self.sid,
+                  {"width": width, "height": height})
+
+    def key(self, key):
+        """Press a key in the page ("Tab", "Enter", or a character)."""
+        code = {"Tab": "\ue004", "Enter": "\ue007", "Shift": "\ue008",
+                "Space": " "}.get(key, key)
+        self.call("POST", "/session/%s/actions" % self.sid, {"actions": [{
+            "type": "key", "id": "keyboard", "actions": [
+                {"type": "keyDown", "value": code},
+                {"type": "keyUp", "value": code}]}]})
+        self.call("DELETE", "/session/%s/actions" % self.sid)
+
+    def axe(self, path):
+        """Run axe-core (the file at path) on the page: its violations of
+        impact serious or critical, each as "id: help (n nodes: targets)"."""
+        with open(path) as f:
+            self.js(f.read() + "\n;return true;")
+        res = self.js_async(
+            "var done = arguments[arguments.length - 1];"
+            "axe.run(document).then(function (r) { done(r.violations); },"
+            " function (e) { done([{id: 'axe', impact: 'critical', "
+            "help: String(e), nodes: []}]); });")
+        return ["%s: %s (%d nodes: %s)" % (v["id"], v["help"],
+                len(v["nodes"]), ", ".join(str(n.get("target"))
+                                           for n in v["nodes"][:5]))
+                for v in res if v.get("impact") in ("serious", "critical")]
 
     def quit(self):
         """End the session."""

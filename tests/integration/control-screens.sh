@@ -1,0 +1,38 @@
+# The control command "screens": each link's judge's screen so far as its
+# transcript has it (both sides, UTF-8 decoded with the entity's charset,
+# the capture read again through the transcript's writer), one link by
+# name, an unknown name refused; and a refused "round.start" reaches the
+# watchers as a round.refused event with the reply's reason.
+. tests/integration/lib.sh
+
+screens() {
+	printf '{"v":1,"id":1,"cmd":"screens"%s}\n' "$1" |
+	    socat -t2 - "UNIX-CONNECT:$SOCK"
+}
+ENTRY='eol = "lf"; charset = "utf-8";' room1
+muxd_start -f "$T/room.conf"
+round_start 1
+J=$(facing E1)
+L=$(mctl -j status | jq -r '.links[] | select(.entity == "E1") | .name')
+tty "$J" 'type:Who goes there, Zoë?\r\r' >/dev/null
+tty "$T/e1" 'expect:Who goes there' 'type:Hello, my name is Ada and I am the human. Très bien.\r\n' >/dev/null ||
+	fail "the conversation did not go through"
+wait_for "screens ',\"link\":\"$L\"' | jq -e '.result.links[0].screen | test(\"Très bien\")' >/dev/null" 5 ||
+	fail "no screen of $L: $(screens ",\"link\":\"$L\"")"
+screens ",\"link\":\"$L\"" >"$T/one"
+jq -e --arg l "$L" '.ok and (.result.links | length) == 1 and .result.links[0].link == $l and
+    .result.links[0].kind == "entry" and .result.links[0].entity == "E1" and .result.links[0].cut == 0' "$T/one" >/dev/null ||
+	fail "screens of $L: $(cat "$T/one")"
+jq -r '.result.links[0].screen' "$T/one" | grep -q '^JUDGE07\[..:..:..\]Who goes there, Zoë?$' ||
+	fail "the judge's row is not on the screen: $(cat "$T/one")"
+jq -r '.result.links[0].screen' "$T/one" | grep -q '^PROGRAM\[..:..:..\]Hello, my name is Ada and I am the human. Très bien.$' ||
+	fail "the entity's row is not on the screen: $(cat "$T/one")"
+screens | jq -e '.result.links | map(.kind) | sort == ["confederate", "entry"]' >/dev/null ||
+	fail "screens of every link: $(screens)"
+screens ',"link":"nope"' | jq -e '.ok == false and .error == "no link named nope"' >/dev/null ||
+	fail "an unknown link: $(screens ',"link":"nope"')"
+watch_events
+mctl round start 2 >/dev/null 2>&1 && fail "round 2 started over round 1"
+wait_for "grep -q '\"event\":\"round.refused\".*\"number\":2.*\"reason\":\"round 1 is running' '$T/events'" 5 ||
+	fail "no round.refused event: $(cat "$T/events")"
+echo ok
