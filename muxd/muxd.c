@@ -43,7 +43,7 @@ static const struct port_hooks muxd_port_hooks = {
 
 static void	muxd_usage(int) __attribute__((noreturn));
 static int	muxd_check(const char *, int);
-static int	muxd_probe(const struct conf *, char *, size_t);
+static void	muxd_probe(const struct conf *, struct conf_msgs *);
 static void	muxd_signal(evutil_socket_t, short, void *);
 static void	muxd_ports(const struct conf *);
 static void	muxd_quick(char **, int);
@@ -138,10 +138,11 @@ muxd_time(struct timeval *tv)
 
 /*
  * Check that each device a configuration names exists and is free, as far
- * as can be told without taking it.
+ * as can be told without taking it; each that is not is an error in msgs,
+ * and a multi-port adapter named without interface= a warning.
  */
-static int
-muxd_probe(const struct conf *cf, char *err, size_t errlen)
+static void
+muxd_probe(const struct conf *cf, struct conf_msgs *msgs)
 {
 	const struct conf_port	*cp;
 	char			 real[PATH_MAX], shown[2 * PATH_MAX + 4];
@@ -153,67 +154,69 @@ muxd_probe(const struct conf *cf, char *err, size_t errlen)
 		cp = &cf->ports[i];
 		if (cp->addr.kind == ADDR_FTDI &&
 		    port_ftdi_probe(&cp->addr, msg, sizeof(msg)) == -1) {
-			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
-			    cp->line, cp->name, msg);
-			return (-1);
+			conf_msgs_add(msgs, CONF_ERROR, cf->file, cp->line,
+			    "port '%s': %s", cp->name, msg);
+			continue;
 		}
 		if (cp->addr.kind != ADDR_DEVICE)
 			continue;
 		if (port_serial_resolve(cp->addr.path, real, shown,
 		    sizeof(shown), msg, sizeof(msg)) == -1) {
-			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
-			    cp->line, cp->name, msg);
-			return (-1);
+			conf_msgs_add(msgs, CONF_ERROR, cf->file, cp->line,
+			    "port '%s': %s", cp->name, msg);
+			continue;
 		}
 		if ((fd = open(real, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1) {
-			snprintf(err, errlen, "%s:%d: port '%s': %s: %s",
-			    cf->file, cp->line, cp->name, shown,
+			conf_msgs_add(msgs, CONF_ERROR, cf->file, cp->line,
+			    "port '%s': %s: %s", cp->name, shown,
 			    strerror(errno));
-			return (-1);
+			continue;
 		}
 		if (port_tty_lock(fd, shown, msg, sizeof(msg)) == -1) {
 			close(fd);
-			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
-			    cp->line, cp->name, msg);
-			return (-1);
+			conf_msgs_add(msgs, CONF_ERROR, cf->file, cp->line,
+			    "port '%s': %s", cp->name, msg);
+			continue;
 		}
 		port_tty_unlock(fd);
 		close(fd);
 	}
-	return (0);
-}
-
-/* Print an error of the configuration, as -n finds each. */
-static void
-muxd_check_report(void *arg, const char *msg)
-{
-	int	*n = arg;
-
-	fprintf(stderr, "%s\n", msg);
-	(*n)++;
 }
 
 /*
  * Check a configuration file for -n: its settings and the room's logic,
- * every error printed, and with devices (-nn) that every line can be
- * opened now; "configuration OK" or the errors.
+ * every error and warning printed, and with devices (-nn) that every
+ * line can be opened now; "configuration OK" (warnings do not fail it)
+ * or the errors and their count.
  */
 static int
 muxd_check(const char *file, int devices)
 {
-	struct conf_reporter	 rep;
+	struct conf_msgs	 msgs;
 	struct conf		*cf;
 	char			 err[MUXD_ERRLEN];
-	int			 n = 0;
+	size_t			 i, n;
 
-	rep.fn = muxd_check_report;
-	rep.arg = &n;
-	if ((cf = conf_check(file, &rep, err, sizeof(err))) == NULL ||
-	    (devices && muxd_probe(cf, err, sizeof(err)) == -1)) {
-		if (cf != NULL || n == 0)
-			fprintf(stderr, "%s\n", err);
+	memset(&msgs, 0, sizeof(msgs));
+	msgs.keep = devices;
+	cf = conf_check(file, &msgs, err, sizeof(err));
+	/* -nn probes the lines of a room with errors too, those read. */
+	if (devices && (cf != NULL || msgs.room != NULL))
+		muxd_probe(cf != NULL ? cf : msgs.room, &msgs);
+	conf_free(msgs.room);
+	for (i = 0; i < msgs.n; i++)
+		fprintf(stderr, "%s\n", msgs.v[i].text);
+	n = msgs.errors;
+	if (cf == NULL && n == 0) {
+		fprintf(stderr, "%s\n", err);
+		n = 1;
+	}
+	if (msgs.nomem)
+		fprintf(stderr, "muxd: out of memory: some messages lost\n");
+	conf_msgs_free(&msgs);
+	if (n > 0) {
 		if (n > 1)
-			fprintf(stderr, "muxd: %d errors\n", n);
+			fprintf(stderr, "muxd: %zu errors\n", n);
 		if (cf == NULL && strcmp(file, MUXD_CONF) == 0 &&
 		    access(file, F_OK) == -1)
 			fprintf(stderr, "muxd: a room to start from: %s "
