@@ -110,9 +110,9 @@ muxd_usage(int status)
 {
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: muxd [-dnVv] [-f file] [-s socket] [-u user]\n"
-	    "       muxd [-f file] keygen\n"
 	    "       muxd [-v] [-s socket] [-u user] --link address address "
 	    "[--link address address ...]\n"
+	    "       muxd [-f file] keygen\n"
 	    "       muxd --ports\n"
 	    "       muxd --help | --version\n");
 	exit(status);
@@ -460,8 +460,9 @@ main(int argc, char *argv[])
 	int		 fset = 0;
 	int		 i;
 
-	while ((ch = getopt_long(argc, argv, "df:ns:u:vV", longopts, NULL)) !=
-	    -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "df:hns:u:vV", longopts,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'd':
 			daemonize = 1;
@@ -490,8 +491,11 @@ main(int argc, char *argv[])
 		case 'P':
 			return (muxd_list_ports());
 		case 'L':
-			if (optind >= argc || argv[optind][0] == '-')
+			if (optind >= argc || argv[optind][0] == '-') {
+				fprintf(stderr, "muxd: option --link needs two "
+				    "addresses\n");
 				muxd_usage(2);
+			}
 			pairs = reallocarray(pairs, 2 * (npairs + 1),
 			    sizeof(*pairs));
 			if (pairs == NULL)
@@ -501,6 +505,7 @@ main(int argc, char *argv[])
 			npairs++;
 			break;
 		default:
+			protocol_bad_option("muxd", "df:hns:u:vV", argv);
 			muxd_usage(2);
 		}
 	}

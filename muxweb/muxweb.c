@@ -72,6 +72,7 @@ main(int argc, char *argv[])
 	}
 	if ((sock = getenv("MUXD_SOCKET")) == NULL || *sock == '\0')
 		sock = PROTOCOL_CONTROL_PATH;
+	opterr = 0;
 	while ((ch = getopt(argc, argv, "a:k:l:p:s:t:")) != -1) {
 		switch (ch) {
 		case 'a':
@@ -93,6 +94,7 @@ main(int argc, char *argv[])
 			token = muxweb_token(optarg);
 			break;
 		default:
+			protocol_bad_option("muxweb", "a:k:l:p:s:t:", argv);
 			muxweb_usage(2);
 		}
 	}
