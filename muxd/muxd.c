@@ -148,16 +148,37 @@ muxd_probe(const struct conf *cf, struct conf_msgs *msgs)
 	char			 real[PATH_MAX], shown[2 * PATH_MAX + 4];
 	char			 msg[MUXD_ERRLEN / 2];
 	size_t			 i;
-	int			 fd;
+	int			 fd, n;
 
 	for (i = 0; i < cf->nports; i++) {
+		n = 0;
 		cp = &cf->ports[i];
 		if (cp->addr.kind == ADDR_FTDI &&
-		    port_ftdi_probe(&cp->addr, msg, sizeof(msg)) == -1) {
+		    port_ftdi_probe(&cp->addr, &n, msg, sizeof(msg)) == -1) {
 			conf_msgs_add(msgs, CONF_ERROR, cf->file, cp->line,
 			    "port '%s': %s", cp->name, msg);
 			continue;
 		}
+		/*
+		 * An adapter of several ports named by its serial number
+		 * alone: which port is meant, the configuration does not
+		 * say (libftdi takes port A; a udev rule from serial= alone
+		 * matches every port of it).  Seen on an adapter plugged in:
+		 * its USB interfaces (ftdi:) or its ttys in sysfs (serial=).
+		 */
+		if (cp->addr.kind == ADDR_DEVICE && cp->addr.serial != NULL &&
+		    cp->addr.interface == 0)
+			n = serialscan_usb_ports(SERIALSCAN_USB_ROOT,
+			    cp->addr.serial);
+		if ((cp->addr.kind == ADDR_FTDI || (cp->addr.kind ==
+		    ADDR_DEVICE && cp->addr.serial != NULL)) &&
+		    cp->addr.interface == 0 && n > 1)
+			conf_msgs_add(msgs, CONF_WARNING, cf->file, cp->line,
+			    "port '%s': adapter %s has %d ports, and without "
+			    "interface= %s: add interface=A..%c", cp->name,
+			    cp->addr.serial, n, cp->addr.kind == ADDR_FTDI ?
+			    "this line is its port A" : "the path may name any "
+			    "of them", 'A' + (n > 4 ? 4 : n) - 1);
 		if (cp->addr.kind != ADDR_DEVICE)
 			continue;
 		if (port_serial_resolve(cp->addr.path, real, shown,
