@@ -84,12 +84,12 @@ comprog_usage(int status)
 	    "               [--charset charset] [-p profile] "
 	    "[-r dir | --no-record]\n"
 	    "               address -- program [arg ...]\n"
-	    "       comprog lpp [-v] [--judge] [-l log] [-r dir | --no-record] "
-	    "address dir\n"
 	    "       comprog web [-v] [--typing model] [-e eol] [-l log] "
 	    "[-n name]\n"
 	    "               [--field name] [--reply id] "
 	    "[-r dir | --no-record] address url\n"
+	    "       comprog lpp [-v] [--judge] [-l log] [-r dir | --no-record] "
+	    "address dir\n"
 	    "       comprog --help | --version\n");
 	exit(status);
 }
@@ -317,6 +317,7 @@ main(int argc, char *argv[])
 	const char		*lppdir = NULL, *field = "input";
 	const char		*replyid = "reply";
 	char			*webargv[8], self[4096];
+	char			 errbuf[512];
 	ssize_t			 selflen;
 	long long		 seed = -1;
 	size_t			 i;
@@ -345,10 +346,17 @@ main(int argc, char *argv[])
 	else if (strcmp(mode, "web") == 0) {
 		comprog_mode = COMPROG_ENTRY;
 		web = 1;
-	}
-	else
+	} else {
+		if (mode[0] == '-') {
+			optind = 2;
+			optopt = mode[1] == '-' ? 0 : (unsigned char)mode[1];
+			protocol_bad_option("comprog", "", argv);
+		} else
+			fprintf(stderr, "comprog: unknown mode '%s'\n", mode);
 		comprog_usage(2);
+	}
 	optind = 2;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+e:l:n:p:r:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -415,6 +423,7 @@ main(int argc, char *argv[])
 			seed = strtoll(optarg, NULL, 10);
 			break;
 		default:
+			protocol_bad_option("comprog", "+e:l:n:p:r:v", argv);
 			comprog_usage(2);
 		}
 	}
@@ -425,6 +434,11 @@ main(int argc, char *argv[])
 		/* The program is comprog's own web client, on the url. */
 		if (optind + 1 != argc)
 			comprog_usage(2);
+		if (web_url_check(argv[optind], errbuf, sizeof(errbuf)) ==
+		    -1) {
+			fprintf(stderr, "comprog: web: %s\n", errbuf);
+			return (2);
+		}
 		if ((selflen = readlink("/proc/self/exe", self,
 		    sizeof(self) - 1)) == -1) {
 			fprintf(stderr, "comprog: /proc/self/exe: %s\n",

@@ -236,6 +236,7 @@ extern const struct cline_cb bridge_line_cb;
 
 /* web.c: the web entries' client */
 int		 web_client(const char *, const char *, const char *);
+int		 web_url_check(const char *, char *, size_t);
 
 /* comprog.c */
 extern struct event_base *comprog_base;

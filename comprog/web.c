@@ -172,6 +172,46 @@ web_reply(const char *page, const char *id)
 }
 
 /*
+ * Check the web entry's address before anything starts: an absolute
+ * http:// or https:// URL with a host, as libcurl's URL parser reads it.
+ * 0, or -1 with what is wrong in err.
+ */
+int
+web_url_check(const char *url, char *err, size_t errlen)
+{
+	CURLU		*u;
+	CURLUcode	 rc;
+	char		*scheme = NULL, *host = NULL;
+	int		 r = -1;
+
+	if ((u = curl_url()) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return (-1);
+	}
+	if ((rc = curl_url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK)
+		snprintf(err, errlen, "'%s' is not a URL (%s); the entry's "
+		    "page is http://HOST/PATH or https://HOST/PATH", url,
+		    rc == CURLUE_MALFORMED_INPUT ? "malformed" :
+		    rc == CURLUE_BAD_PORT_NUMBER ? "bad port number" :
+		    rc == CURLUE_UNSUPPORTED_SCHEME ? "unsupported scheme" :
+		    "cannot be parsed");
+	else if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0) ||
+	    strncasecmp(url, scheme, strlen(scheme)) != 0)
+		snprintf(err, errlen, "'%s' is not an http:// or https:// URL",
+		    url);
+	else if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    *host == '\0')
+		snprintf(err, errlen, "'%s' names no host", url);
+	else
+		r = 0;
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return (r);
+}
+
+/*
  * The web client: each line of standard input posted to url, each reply
  * a line of standard output.  An exit status.
  */

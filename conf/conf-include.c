@@ -33,6 +33,10 @@ struct conf_include_ctx {
 	const char	*basedir;	/* for relative names, or NULL */
 	char		*err;
 	size_t		 errlen;
+	const char	*want;		/* conf_include_via(): a file, */
+	unsigned int	 via;		/* the line of the configuration's
+					   own @include it is read through */
+	unsigned int	 at;		/* the one being followed */
 };
 
 static int	conf_include_scan(struct conf_include_ctx *, const char *,
@@ -101,9 +105,27 @@ int
 conf_include_check(const char *name, const char *basedir, const char *text,
     char *err, size_t errlen)
 {
-	struct conf_include_ctx	ctx = { name, basedir, err, errlen };
+	struct conf_include_ctx	ctx = { name, basedir, err, errlen, NULL, 0,
+				    0 };
 
 	return (conf_include_scan(&ctx, name, text, 0));
+}
+
+/*
+ * Find the line of a configuration's own @include (in text) through which
+ * file, named as libconfig names an included file, is read; 0 if none.
+ */
+unsigned int
+conf_include_via(const char *name, const char *basedir, const char *text,
+    const char *file)
+{
+	struct conf_include_ctx	ctx = { name, basedir, NULL, 0, file, 0, 0 };
+	char			err[LINE_ERRLEN];
+
+	ctx.err = err;
+	ctx.errlen = sizeof(err);
+	conf_include_scan(&ctx, name, text, 0);
+	return (ctx.via);
 }
 
 /*
@@ -216,6 +238,11 @@ conf_include_line(struct conf_include_ctx *ctx, const char *name,
 			file[n++] = *s;
 	}
 	file[n] = '\0';
+	if (depth == 0)
+		ctx->at = line;
+	if (ctx->want != NULL && ctx->via == 0 &&
+	    strcmp(file, ctx->want) == 0)
+		ctx->via = ctx->at;
 	if (file[0] == '/' || ctx->basedir == NULL)
 		snprintf(path, sizeof(path), "%s", file);
 	else

@@ -60,6 +60,8 @@ static int	 conf_room_entity_text(struct conf_ctx *,
 		    const config_setting_t *, const char *, const char *,
 		    const char *, int);
 static void	 conf_room_port_clear(struct conf_port *);
+static void	 conf_room_broken(struct conf_ctx *, const config_setting_t *,
+		    const char *);
 static void	 conf_room_entity_clear(struct conf_entity *);
 
 /* Tell whether a name is 1..32 characters of [A-Za-z0-9_.-]. */
@@ -131,6 +133,8 @@ conf_room_list(struct conf_ctx *ctx, const config_setting_t *root,
 
 	*lp = NULL;
 	if ((l = config_setting_get_member(root, key)) == NULL) {
+		if (required && conf_skipped(ctx, key))
+			return (conf_echo(ctx));
 		if (required)
 			return (conf_error(ctx, root, "no %s defined (at least "
 			    "one is required)", key));
@@ -153,6 +157,25 @@ conf_room_list(struct conf_ctx *ctx, const config_setting_t *root,
 		return (conf_nomem(ctx, l));
 	*lp = l;
 	return (n);
+}
+
+/*
+ * Keep the name of a port, station or entity (kind "port" or "place")
+ * read with errors, unless that name belongs to another that was read
+ * well (the error was a duplicate name).
+ */
+static void
+conf_room_broken(struct conf_ctx *ctx, const config_setting_t *g,
+    const char *kind)
+{
+	const char	*name;
+
+	if (!config_setting_lookup_string(g, "name", &name))
+		return;
+	if (strcmp(kind, "port") == 0 ? conf_port_find(ctx->conf, name) ==
+	    -1 : conf_station_find(ctx->conf, name) == -1 &&
+	    conf_entity_find(ctx->conf, name) == -1)
+		conf_broken(ctx, kind, name);
 }
 
 /* Free what a port holds. */
@@ -183,8 +206,11 @@ conf_room_ports(struct conf_ctx *ctx, const config_setting_t *root)
 	/* A bad port is left out, and the others are still checked. */
 	for (i = 0; i < n; i++) {
 		if (conf_room_port(ctx, config_setting_get_elem(l, i),
-		    &conf->ports[conf->nports]) == -1)
+		    &conf->ports[conf->nports]) == -1) {
+			conf_room_broken(ctx, config_setting_get_elem(l, i),
+			    "port");
 			continue;
+		}
 		conf->nports++;
 	}
 	return (conf->nports == (size_t)n ? 0 : -1);
@@ -269,7 +295,10 @@ conf_room_use_port(struct conf_ctx *ctx, const config_setting_t *g,
 	snprintf(where, sizeof(where), "in %s '%s'", what, name);
 	if (conf_string(ctx, g, key, where, 1, &port, &s) == -1)
 		return (-1);
-	if ((i = conf_port_find(ctx->conf, port)) == -1)
+	if ((i = conf_port_find(ctx->conf, port)) == -1 &&
+	    (conf_is_broken(ctx, "port", port) || conf_skipped(ctx, "ports")))
+		return (conf_echo(ctx));
+	if (i == -1)
 		return (conf_error(ctx, s, "%s '%s': unknown port '%s'", what,
 		    name, port));
 	u = &ctx->uses[i];
@@ -320,8 +349,11 @@ conf_room_stations(struct conf_ctx *ctx, const config_setting_t *root)
 	conf->stations = a;
 	for (i = 0; i < n; i++) {
 		if (conf_room_station(ctx, config_setting_get_elem(l, i),
-		    &conf->stations[conf->nstations]) == -1)
+		    &conf->stations[conf->nstations]) == -1) {
+			conf_room_broken(ctx, config_setting_get_elem(l, i),
+			    "place");
 			continue;
+		}
 		conf->nstations++;
 	}
 	return (conf->nstations == (size_t)n ? 0 : -1);
@@ -396,8 +428,11 @@ conf_room_entities(struct conf_ctx *ctx, const config_setting_t *root)
 	conf->entities = a;
 	for (i = 0; i < n; i++) {
 		if (conf_room_entity(ctx, config_setting_get_elem(l, i),
-		    &conf->entities[conf->nentities]) == -1)
+		    &conf->entities[conf->nentities]) == -1) {
+			conf_room_broken(ctx, config_setting_get_elem(l, i),
+			    "place");
 			continue;
+		}
 		conf->nentities++;
 	}
 	return (conf->nentities == (size_t)n ? 0 : -1);

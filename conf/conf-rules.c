@@ -90,7 +90,7 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 	struct typing			 t;
 	enum score_rule			 rule;
 	long long			 n;
-	int				 r;
+	int				 r, rc;
 
 	conf->convention = 1;
 	conf->filter = 1;
@@ -100,32 +100,32 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 	conf->charset = CAP_UTF8;
 	if ((conf->typing = strdup(CONF_RULES_TYPING)) == NULL)
 		return (conf_nomem(ctx, root));
-	if (conf_rules_charset(ctx, root, "at top level", &conf->charset) ==
-	    -1)
-		return (-1);
+	/* Each setting is checked; one in error keeps its default. */
+	rc = conf_rules_charset(ctx, root, "at top level", &conf->charset);
 	if ((g = config_setting_get_member(root, "rules")) == NULL)
-		return (0);
+		return (rc);
 	if (!config_setting_is_group(g))
 		return (conf_error(ctx, g, "setting 'rules' must be a group "
 		    "{ ... }"));
-	if (conf_keys(ctx, g, conf_rules_keys, "in rules") == -1 ||
-	    conf_rules_bool(ctx, g, "convention", "in rules",
+	if (conf_keys(ctx, g, conf_rules_keys, "in rules") == -1)
+		rc = -1;
+	if (conf_rules_bool(ctx, g, "convention", "in rules",
 	    &conf->convention) == -1)
-		return (-1);
+		rc = -1;
 	if ((r = conf_string(ctx, g, "filter", "in rules", 0, &v, &s)) == -1)
-		return (-1);
+		rc = -1;
 	if (r == 1) {
 		if (strcmp(v, "on") == 0)
 			conf->filter = 1;
 		else if (strcmp(v, "passthrough") == 0)
 			conf->filter = 0;
 		else
-			return (conf_error(ctx, s, "rules: filter '%s' is "
-			    "neither \"on\" nor \"passthrough\"", v));
+			rc = conf_error(ctx, s, "rules: filter '%s' is "
+			    "neither \"on\" nor \"passthrough\"", v);
 	}
 	if ((r = conf_string(ctx, g, "assertion", "in rules", 0, &v,
 	    &s)) == -1)
-		return (-1);
+		rc = -1;
 	if (r == 1) {
 		if (strcmp(v, "check") == 0)
 			conf->assertion = CONF_ASSERT_CHECK;
@@ -136,48 +136,54 @@ conf_rules_read(struct conf_ctx *ctx, const config_setting_t *root)
 		else if (strcmp(v, "off") == 0)
 			conf->assertion = CONF_ASSERT_OFF;
 		else
-			return (conf_error(ctx, s, "rules: assertion '%s' is "
+			rc = conf_error(ctx, s, "rules: assertion '%s' is "
 			    "not \"check\", \"inject\", \"hold\" or \"off\"",
-			    v));
+			    v);
 	}
 	if ((r = conf_string(ctx, g, "ballot", "in rules", 0, &v, &s)) == -1)
-		return (-1);
+		rc = -1;
 	if (r == 1 && strcmp(v, "none") != 0) {
 		if (score_rule_parse(v, &rule) == -1)
-			return (conf_error(ctx, s, "rules: ballot '%s' is not "
+			rc = conf_error(ctx, s, "rules: ballot '%s' is not "
 			    "\"2004\", \"2009\", \"2003\", \"longnow\" or "
-			    "\"none\"", v));
-		conf->ballot = (int)rule;
+			    "\"none\"", v);
+		else
+			conf->ballot = (int)rule;
 	}
 	if ((r = conf_string(ctx, g, "typing", "in rules", 0, &v, &s)) == -1)
-		return (-1);
+		rc = -1;
 	if (r == 1) {
 		if (typing_parse(v, &t, msg, sizeof(msg)) == -1)
-			return (conf_error(ctx, s, "rules: typing %s", msg));
-		free(conf->typing);
-		if ((conf->typing = strdup(v)) == NULL)
-			return (conf_nomem(ctx, s));
+			rc = conf_error(ctx, s, "rules: typing %s", msg);
+		else {
+			free(conf->typing);
+			if ((conf->typing = strdup(v)) == NULL)
+				return (conf_nomem(ctx, s));
+		}
 	}
 	if ((r = conf_string(ctx, g, "pattern", "in rules", 0, &v, &s)) == -1)
-		return (-1);
+		rc = -1;
 	if (r == 1) {
 		if ((ap = assertion_pattern_new(v, 0, msg, sizeof(msg))) ==
 		    NULL)
-			return (conf_error(ctx, s, "rules: %s", msg));
-		assertion_pattern_free(ap);
-		if ((conf->pattern = strdup(v)) == NULL)
-			return (conf_nomem(ctx, s));
+			rc = conf_error(ctx, s, "rules: %s", msg);
+		else {
+			assertion_pattern_free(ap);
+			if ((conf->pattern = strdup(v)) == NULL)
+				return (conf_nomem(ctx, s));
+		}
 	}
 	if ((r = conf_int(ctx, g, "burst", "in rules", 0, &n, &s)) == -1)
-		return (-1);
+		rc = -1;
 	if (r == 1) {
 		if (n < CONF_RULES_BURST_MIN || n > CONF_RULES_BURST_MAX)
-			return (conf_error(ctx, s, "rules: burst must be "
+			rc = conf_error(ctx, s, "rules: burst must be "
 			    "between %d and %d characters",
-			    CONF_RULES_BURST_MIN, CONF_RULES_BURST_MAX));
-		conf->burst = (int)n;
+			    CONF_RULES_BURST_MIN, CONF_RULES_BURST_MAX);
+		else
+			conf->burst = (int)n;
 	}
-	return (0);
+	return (rc);
 }
 
 /*

@@ -142,6 +142,12 @@ conf_schedule_preset(struct conf_ctx *ctx, const config_setting_t *g,
 		else
 			confeds[nc++] = (int)i;
 	}
+	if ((conf->nstations != (size_t)nj || ne != (size_t)nen ||
+	    nc != (size_t)ncn) && (ctx->nbroken > 0 ||
+	    conf_skipped(ctx, "stations") || conf_skipped(ctx, "entities"))) {
+		conf_echo(ctx);		/* the room has errors of its own */
+		goto out;
+	}
 	if (conf->nstations != (size_t)nj || ne != (size_t)nen ||
 	    nc != (size_t)ncn) {
 		conf_error(ctx, g, "preset '%s' needs exactly %d stations, %d "
@@ -189,7 +195,7 @@ conf_schedule_rounds(struct conf_ctx *ctx, const config_setting_t *l)
 {
 	struct conf		*conf = ctx->conf;
 	config_setting_t	*g;
-	int			 i, n;
+	int			 i, n, rc = 0;
 
 	if (config_setting_type(l) != CONFIG_TYPE_LIST)
 		return (conf_error(ctx, l, "setting 'rounds' in schedule must "
@@ -202,15 +208,17 @@ conf_schedule_rounds(struct conf_ctx *ctx, const config_setting_t *l)
 		return (conf_nomem(ctx, l));
 	for (i = 0; i < n; i++) {
 		g = config_setting_get_elem(l, i);
-		if (config_setting_type(g) != CONFIG_TYPE_GROUP)
-			return (conf_error(ctx, g, "element %d of 'rounds' "
-			    "must be a group { ... }", i + 1));
+		if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
+			rc = conf_error(ctx, g, "element %d of 'rounds' "
+			    "must be a group { ... }", i + 1);
+			continue;
+		}
 		/* Counted first: conf_free() releases a half-read round. */
 		conf->nrounds++;
 		if (conf_schedule_round(ctx, g, &conf->rounds[i]) == -1)
-			return (-1);
+			rc = -1;
 	}
-	return (0);
+	return (rc);
 }
 
 /* Read one explicit round. */
@@ -222,7 +230,7 @@ conf_schedule_round(struct conf_ctx *ctx, const config_setting_t *g,
 	const config_setting_t	*sr = NULL, *pairs, *p;
 	long long		 number = 0;
 	size_t			 i;
-	int			 j, n;
+	int			 j, n, rc = 0;
 
 	if (conf_keys(ctx, g, conf_schedule_round_keys, "in round") == -1)
 		return (-1);
@@ -252,15 +260,19 @@ conf_schedule_round(struct conf_ctx *ctx, const config_setting_t *g,
 		    cr->number));
 	if ((cr->parts = calloc(n, sizeof(*cr->parts))) == NULL)
 		return (conf_nomem(ctx, pairs));
+	/* A bad pair is left out, and the others are still checked. */
 	for (j = 0; j < n; j++) {
 		p = config_setting_get_elem(pairs, j);
 		if (conf_schedule_pair(ctx, p, cr->number,
-		    &cr->parts[j]) == -1 ||
-		    conf_schedule_round_busy(ctx, p, cr, &cr->parts[j]) == -1)
-			return (-1);
+		    &cr->parts[cr->nparts]) == -1 ||
+		    conf_schedule_round_busy(ctx, p, cr,
+		    &cr->parts[cr->nparts]) == -1) {
+			rc = -1;
+			continue;
+		}
 		cr->nparts++;
 	}
-	return (0);
+	return (rc);
 }
 
 /* Read one (station, entry, confederate) triple of a round. */
@@ -279,12 +291,11 @@ conf_schedule_pair(struct conf_ctx *ctx, const config_setting_t *p, int round,
 	if (!ok)
 		return (conf_error(ctx, p, "round %d: a pair must be "
 		    "(\"STATION\", \"ENTRY\", \"CONFEDERATE\")", round));
-	if (conf_schedule_pair_member(ctx, p, 0, round, &part->station) == -1 ||
-	    conf_schedule_pair_member(ctx, p, 1, round, &part->entry) == -1 ||
-	    conf_schedule_pair_member(ctx, p, 2, round,
-	    &part->confederate) == -1)
-		return (-1);
-	return (0);
+	/* Each of the three is resolved, and each error reported. */
+	ok = conf_schedule_pair_member(ctx, p, 0, round, &part->station);
+	ok |= conf_schedule_pair_member(ctx, p, 1, round, &part->entry);
+	ok |= conf_schedule_pair_member(ctx, p, 2, round, &part->confederate);
+	return (ok != 0 ? -1 : 0);
 }
 
 /* Resolve member i of a pair: 0 a station, 1 an entry, 2 a confederate. */
@@ -301,6 +312,11 @@ conf_schedule_pair_member(struct conf_ctx *ctx, const config_setting_t *p,
 
 	s = config_setting_get_elem(p, i);
 	name = config_setting_get_string(s);
+	if (conf_station_find(conf, name) == -1 &&
+	    conf_entity_find(conf, name) == -1 &&
+	    (conf_is_broken(ctx, "place", name) ||
+	    conf_skipped(ctx, "stations") || conf_skipped(ctx, "entities")))
+		return (conf_echo(ctx));
 	if (i == 0) {
 		if ((k = conf_station_find(conf, name)) == -1) {
 			if (conf_entity_find(conf, name) != -1)

@@ -50,43 +50,223 @@ static int	 conf_bounded(struct conf_ctx *, const config_setting_t *,
 		    const char *, long long, long long, const char *,
 		    long long *);
 static struct conf *conf_parse(config_t *, const char *, const char *,
-		    const struct conf_reporter *, char *, size_t);
+		    const struct conf_syntax *, struct conf_msgs *, char *,
+		    size_t);
 static struct conf *conf_read(const char *, const char *, const char *,
-		    const struct conf_reporter *, char *, size_t);
+		    struct conf_msgs *, char *, size_t);
+static const char *conf_where(struct conf_ctx *, const config_setting_t *,
+		    int *, char *, size_t);
+static void	 conf_msgs_sort(struct conf_msgs *, size_t);
 static char	*conf_basedir(const char *, int);
 
 /*
- * Record an error as "FILE:LINE: message": the first in the message, every
- * one to the reporter if there is one; always returns -1.
+ * Add a message of a check to a list: "FILE:LINE: text", "warning: "
+ * before the text of a warning.  0, or -1 when out of memory (the list
+ * then says a message was lost).
+ */
+int
+conf_msgs_add(struct conf_msgs *msgs, enum conf_level level,
+    const char *file, int line, const char *fmt, ...)
+{
+	struct conf_msg	*m;
+	char		*what;
+	va_list		 ap;
+	size_t		 cap;
+	int		 r;
+
+	if (msgs->n == msgs->cap) {
+		cap = msgs->cap == 0 ? 16 : msgs->cap * 2;
+		if ((m = reallocarray(msgs->v, cap, sizeof(*m))) == NULL) {
+			msgs->nomem = 1;
+			return (-1);
+		}
+		msgs->v = m;
+		msgs->cap = cap;
+	}
+	va_start(ap, fmt);
+	r = vasprintf(&what, fmt, ap);
+	va_end(ap);
+	if (r == -1) {
+		msgs->nomem = 1;
+		return (-1);
+	}
+	m = &msgs->v[msgs->n];
+	memset(m, 0, sizeof(*m));
+	m->level = level;
+	m->line = line;
+	if ((m->file = strdup(file)) == NULL || asprintf(&m->text,
+	    "%s:%d: %s%s", file, line, level == CONF_WARNING ? "warning: " :
+	    "", what) == -1) {
+		free(m->file);
+		free(what);
+		msgs->nomem = 1;
+		return (-1);
+	}
+	free(what);
+	msgs->n++;
+	if (level == CONF_ERROR)
+		msgs->errors++;
+	else
+		msgs->warnings++;
+	return (0);
+}
+
+/*
+ * Put the messages from first on in the order of the text, for reading:
+ * by file (in the order they first appear), then line; stable.
+ */
+static void
+conf_msgs_sort(struct conf_msgs *msgs, size_t first)
+{
+	struct conf_msg	 m;
+	size_t		 i, j, a, b;
+
+	for (i = first + 1; i < msgs->n; i++) {
+		m = msgs->v[i];
+		for (a = first; strcmp(msgs->v[a].file, m.file) != 0; a++)
+			;
+		for (j = i; j > first; j--) {
+			for (b = first; strcmp(msgs->v[b].file,
+			    msgs->v[j - 1].file) != 0; b++)
+				;
+			if (b < a || (b == a && msgs->v[j - 1].line <= m.line))
+				break;
+			msgs->v[j] = msgs->v[j - 1];
+		}
+		msgs->v[j] = m;
+	}
+}
+
+/* Free the messages of a check (the list itself is the caller's). */
+void
+conf_msgs_free(struct conf_msgs *msgs)
+{
+	size_t	i;
+
+	for (i = 0; i < msgs->n; i++) {
+		free(msgs->v[i].file);
+		free(msgs->v[i].text);
+	}
+	free(msgs->v);
+	memset(msgs, 0, sizeof(*msgs));
+}
+
+/* Name the file and line of a setting, as messages give them. */
+static const char *
+conf_where(struct conf_ctx *ctx, const config_setting_t *s, int *line,
+    char *buf, size_t len)
+{
+	const char	*file = NULL;
+
+	*line = 0;
+	if (s != NULL) {
+		file = config_setting_source_file(s);
+		*line = (int)config_setting_source_line(s);
+	}
+	if (*line == 0)
+		*line = 1;
+	return (conf_include_where(ctx->name, file, buf, len));
+}
+
+/*
+ * Record an error as "FILE:LINE: message": the first in the caller's
+ * buffer, every one in the list if there is one; always returns -1.
  */
 int
 conf_error(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
     ...)
 {
-	const char	*file = NULL;
+	const char	*file;
 	char		 msg[LINE_ERRLEN], where[PATH_MAX];
-	unsigned int	 line = 0;
+	int		 line;
 	va_list		 ap;
 
-	if (s != NULL) {
-		file = config_setting_source_file(s);
-		line = config_setting_source_line(s);
-	}
-	file = conf_include_where(ctx->name, file, where, sizeof(where));
-	if (line == 0)
-		line = 1;
+	file = conf_where(ctx, s, &line, where, sizeof(where));
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	/* The first error is the message; a reporter hears each. */
 	if (!ctx->failed && ctx->errlen > 0)
-		snprintf(ctx->err, ctx->errlen, "%s:%u: %s", file, line, msg);
+		snprintf(ctx->err, ctx->errlen, "%s:%d: %s", file, line, msg);
 	ctx->failed = 1;
-	if (ctx->report != NULL) {
-		snprintf(where, sizeof(where), "%s:%u: %s", file, line, msg);
-		ctx->report(ctx->report_arg, where);
-	}
+	if (ctx->msgs != NULL)
+		conf_msgs_add(ctx->msgs, CONF_ERROR, file, line, "%s", msg);
 	return (-1);
+}
+
+/* Record a warning: a room that loads but may not work as meant. */
+void
+conf_warn(struct conf_ctx *ctx, const config_setting_t *s, const char *fmt,
+    ...)
+{
+	const char	*file;
+	char		 msg[LINE_ERRLEN], where[PATH_MAX];
+	int		 line;
+	va_list		 ap;
+
+	if (ctx->msgs == NULL)
+		return;
+	file = conf_where(ctx, s, &line, where, sizeof(where));
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	conf_msgs_add(ctx->msgs, CONF_WARNING, file, line, "%s", msg);
+}
+
+/*
+ * Fail without a message: what is wrong follows from an error already
+ * reported (a part read with errors, a setting a syntax error hid).
+ */
+int
+conf_echo(struct conf_ctx *ctx)
+{
+	ctx->failed = 1;
+	return (-1);
+}
+
+/* Keep the name of a part read with errors: kind "port" or "place". */
+void
+conf_broken(struct conf_ctx *ctx, const char *kind, const char *name)
+{
+	char	**v, *s;
+
+	if (name == NULL || asprintf(&s, "%s %s", kind, name) == -1)
+		return;
+	if ((v = reallocarray(ctx->broken, ctx->nbroken + 1,
+	    sizeof(*v))) == NULL) {
+		free(s);
+		return;
+	}
+	ctx->broken = v;
+	ctx->broken[ctx->nbroken++] = s;
+}
+
+/* Tell whether a part of that kind and name was read with errors. */
+int
+conf_is_broken(const struct conf_ctx *ctx, const char *kind,
+    const char *name)
+{
+	size_t	i, n;
+
+	n = strlen(kind);
+	for (i = 0; i < ctx->nbroken; i++)
+		if (strncmp(ctx->broken[i], kind, n) == 0 &&
+		    ctx->broken[i][n] == ' ' &&
+		    strcmp(ctx->broken[i] + n + 1, name) == 0)
+			return (1);
+	return (0);
+}
+
+/* Tell whether a top-level setting may have been lost to a syntax error. */
+int
+conf_skipped(const struct conf_ctx *ctx, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < ctx->nskipped; i++)
+		if (strcmp(ctx->skipped[i], key) == 0 ||
+		    strcmp(ctx->skipped[i], "*") == 0)
+			return (1);
+	return (0);
 }
 
 /* Record an allocation failure. */
@@ -96,14 +276,14 @@ conf_nomem(struct conf_ctx *ctx, const config_setting_t *s)
 	return (conf_error(ctx, s, "out of memory"));
 }
 
-/* Reject settings of a group that are not in the list of known keys. */
+/* Reject the settings of a group that are not in the list of known keys. */
 int
 conf_keys(struct conf_ctx *ctx, const config_setting_t *group,
     const char **known, const char *where)
 {
 	const config_setting_t	*s;
 	const char		*name;
-	int			 i, n, k;
+	int			 i, n, k, r = 0;
 
 	n = config_setting_length(group);
 	for (i = 0; i < n; i++) {
@@ -114,10 +294,10 @@ conf_keys(struct conf_ctx *ctx, const config_setting_t *group,
 			if (strcmp(known[k], name) == 0)
 				break;
 		if (known[k] == NULL)
-			return (conf_error(ctx, s, "unknown setting '%s' %s",
-			    name, where));
+			r = conf_error(ctx, s, "unknown setting '%s' %s",
+			    name, where);
 	}
-	return (0);
+	return (r);
 }
 
 /*
@@ -212,21 +392,20 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 	const char		*v = NULL;
 	char			**dst;
 	size_t			 i;
-	int			 r;
+	int			 r, rc = 0;
 
+	/* A path in error is left to its default, and the rest read. */
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		dst = (char **)((char *)conf + paths[i].off);
 		r = conf_string(ctx, root, paths[i].key, "at top level", 0,
 		    &v, &s);
-		if (r == -1)
-			return (-1);
-		if (r == 0)
-			continue;
-		if (*v == '\0')
-			return (conf_error(ctx, s, "setting '%s' is empty",
-			    paths[i].key));
-		if ((*dst = conf_path(ctx, v)) == NULL)
+		if (r == 1 && *v == '\0')
+			r = conf_error(ctx, s, "setting '%s' is empty",
+			    paths[i].key);
+		else if (r == 1 && (*dst = conf_path(ctx, v)) == NULL)
 			return (conf_nomem(ctx, s));
+		if (r == -1)
+			rc = -1;
 	}
 	if (conf->control == NULL &&
 	    (conf->control = strdup(PROTOCOL_CONTROL_PATH)) == NULL)
@@ -249,7 +428,7 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 		conf->room_key = NULL;
 		return (conf_nomem(ctx, root));
 	}
-	return (0);
+	return (rc);
 }
 
 /*
@@ -288,38 +467,32 @@ conf_limits(struct conf_ctx *ctx, const config_setting_t *root)
 {
 	struct conf	*conf = ctx->conf;
 	long long	 n;
+	int		 r;
 
+	/* Each is checked; one in error keeps its default. */
 	n = PORT_QUEUE_LIMIT;
-	if (conf_bounded(ctx, root, "queue_limit", CONF_QUEUE_MIN,
-	    CONF_QUEUE_MAX, "bytes", &n) == -1)
-		return (-1);
+	r = conf_bounded(ctx, root, "queue_limit", CONF_QUEUE_MIN,
+	    CONF_QUEUE_MAX, "bytes", &n);
 	conf->queue_limit = (size_t)n;
 	n = CONF_CAPTURE_LIMIT;
-	if (conf_bounded(ctx, root, "capture_limit", CONF_CAPTURE_MIN,
-	    CONF_CAPTURE_MAX, "bytes", &n) == -1)
-		return (-1);
+	r |= conf_bounded(ctx, root, "capture_limit", CONF_CAPTURE_MIN,
+	    CONF_CAPTURE_MAX, "bytes", &n);
 	conf->capture_limit = (uint64_t)n;
 	n = CONF_SYNC_SEC;
-	if (conf_bounded(ctx, root, "sync", 1, CONF_SYNC_MAX, "seconds",
-	    &n) == -1)
-		return (-1);
+	r |= conf_bounded(ctx, root, "sync", 1, CONF_SYNC_MAX, "seconds", &n);
 	conf->sync_sec = (int)n;
 	n = CONF_CONTROL_CLIENTS;
-	if (conf_bounded(ctx, root, "control_clients", 1,
-	    CONF_CONTROL_CLIENTS_MAX, "clients", &n) == -1)
-		return (-1);
+	r |= conf_bounded(ctx, root, "control_clients", 1,
+	    CONF_CONTROL_CLIENTS_MAX, "clients", &n);
 	conf->control_clients = (int)n;
 	n = CONF_CONTROL_PER_USER;
-	if (conf_bounded(ctx, root, "control_clients_per_user", 1,
-	    CONF_CONTROL_CLIENTS_MAX, "clients", &n) == -1)
-		return (-1);
+	r |= conf_bounded(ctx, root, "control_clients_per_user", 1,
+	    CONF_CONTROL_CLIENTS_MAX, "clients", &n);
 	conf->control_per_user = (int)n;
 	n = CONF_CONTROL_IDLE;
-	if (conf_bounded(ctx, root, "control_idle", 0, 86400, "seconds",
-	    &n) == -1)
-		return (-1);
+	r |= conf_bounded(ctx, root, "control_idle", 0, 86400, "seconds", &n);
 	conf->control_idle = (int)n;
-	return (0);
+	return (r != 0 ? -1 : 0);
 }
 
 /*
@@ -346,14 +519,17 @@ conf_bounded(struct conf_ctx *ctx, const config_setting_t *root,
 
 /*
  * Check a parsed libconfig tree and build the configuration from it.
- * Each part is checked even when one before has failed (the schedule
- * needs the room), so that a reporter hears every error.
+ * Each part is checked even when one before has failed, so that every
+ * error is reported; syn names what syntax errors left unread (they are
+ * reported already: the check fails).
  */
 static struct conf *
 conf_parse(config_t *cf, const char *name, const char *basedir,
-    const struct conf_reporter *rep, char *err, size_t errlen)
+    const struct conf_syntax *syn, struct conf_msgs *msgs, char *err,
+    size_t errlen)
 {
 	int			 r;
+	size_t			 i;
 	struct conf_ctx		 ctx;
 	const config_setting_t	*root;
 
@@ -362,10 +538,10 @@ conf_parse(config_t *cf, const char *name, const char *basedir,
 	ctx.basedir = basedir;
 	ctx.err = err;
 	ctx.errlen = errlen;
-	if (rep != NULL) {
-		ctx.report = rep->fn;
-		ctx.report_arg = rep->arg;
-	}
+	ctx.msgs = msgs;
+	ctx.failed = syn->tries > 0;
+	ctx.skipped = syn->skipped;
+	ctx.nskipped = syn->nskipped;
 	root = config_root_setting(cf);
 	if ((ctx.conf = calloc(1, sizeof(*ctx.conf))) == NULL ||
 	    (ctx.conf->file = strdup(name)) == NULL) {
@@ -378,52 +554,87 @@ conf_parse(config_t *cf, const char *name, const char *basedir,
 	r |= conf_entry_user(&ctx, root);
 	r |= conf_sandbox_read(&ctx, root);
 	r |= conf_rules_read(&ctx, root);
-	if (conf_room_read(&ctx, root) == -1)
-		goto fail;
+	r |= conf_room_read(&ctx, root);
 	r |= conf_schedule_read(&ctx, root);
+	conf_listen_check(&ctx, root);
 	if (r != 0 || ctx.failed)
 		goto fail;
 	free(ctx.uses);
+	for (i = 0; i < ctx.nbroken; i++)
+		free(ctx.broken[i]);
+	free(ctx.broken);
 	return (ctx.conf);
 
 fail:
 	free(ctx.uses);
-	conf_free(ctx.conf);
+	for (i = 0; i < ctx.nbroken; i++)
+		free(ctx.broken[i]);
+	free(ctx.broken);
+	if (msgs != NULL && msgs->keep && msgs->room == NULL)
+		msgs->room = ctx.conf;
+	else
+		conf_free(ctx.conf);
 	return (NULL);
 }
 
 /*
  * Check a configuration's text, its includes first (conf-include.c), then
- * read it with libconfig and check the settings.
+ * read it with libconfig and check the settings.  With a list of
+ * messages, a syntax error is reported and the statement it is in left
+ * out (conf-syntax.c), and the rest read and checked.
  */
 static struct conf *
 conf_read(const char *name, const char *basedir, const char *text,
-    const struct conf_reporter *rep, char *err, size_t errlen)
+    struct conf_msgs *msgs, char *err, size_t errlen)
 {
-	config_t	 cf;
-	struct conf	*conf;
-	const char	*file;
-	char		 where[PATH_MAX];
+	struct conf_syntax	 syn;
+	config_t		 cf;
+	struct conf		*conf;
+	const char		*file, *etext;
+	char			 where[PATH_MAX], note[128], lost[256];
+	int			 line, r, nerr = 0;
+	size_t			 first;
 
 	if (conf_include_check(name, basedir, text, err, errlen) == -1)
 		return (NULL);
-	config_init(&cf);
-	if (basedir != NULL)
-		config_set_include_dir(&cf, basedir);
-	if (!config_read_string(&cf, text)) {
-		file = conf_include_where(name, config_error_file(&cf),
-		    where, sizeof(where));
-		if (errlen > 0)
-			snprintf(err, errlen, "%s:%d: %s", file,
-			    config_error_line(&cf) > 0 ?
-			    config_error_line(&cf) : 1,
-			    config_error_text(&cf) != NULL ?
-			    config_error_text(&cf) : "cannot parse");
-		config_destroy(&cf);
+	first = msgs != NULL ? msgs->n : 0;
+	memset(&syn, 0, sizeof(syn));
+	if ((syn.text = strdup(text)) == NULL) {
+		snprintf(err, errlen, "%s: out of memory", name);
 		return (NULL);
 	}
-	conf = conf_parse(&cf, name, basedir, rep, err, errlen);
+	for (;;) {
+		config_init(&cf);
+		if (basedir != NULL)
+			config_set_include_dir(&cf, basedir);
+		if (config_read_string(&cf, syn.text))
+			break;
+		file = conf_include_where(name, config_error_file(&cf),
+		    where, sizeof(where));
+		line = config_error_line(&cf) > 0 ? config_error_line(&cf) : 1;
+		etext = config_error_text(&cf) != NULL ?
+		    config_error_text(&cf) : "cannot parse";
+		r = conf_syntax_recover(&syn, name, basedir,
+		    config_error_file(&cf), line, note, sizeof(note), lost,
+		    sizeof(lost));
+		if (nerr++ == 0 && errlen > 0)
+			snprintf(err, errlen, "%s:%d: %s%s", file, line, etext,
+			    note);
+		if (msgs != NULL)
+			conf_msgs_add(msgs, CONF_ERROR, file, line, "%s%s%s%s",
+			    etext, note, r == 0 ? "; not read: " : "",
+			    r == 0 ? lost : "");
+		config_destroy(&cf);
+		if (msgs == NULL || r == -1) {
+			conf_syntax_clear(&syn);
+			return (NULL);
+		}
+	}
+	conf = conf_parse(&cf, name, basedir, &syn, msgs, err, errlen);
 	config_destroy(&cf);
+	conf_syntax_clear(&syn);
+	if (msgs != NULL)
+		conf_msgs_sort(msgs, first);
 	return (conf);
 }
 
@@ -468,11 +679,12 @@ conf_load(const char *file, char *err, size_t errlen)
 }
 
 /*
- * Load and check a configuration file as conf_load(), telling rep (when
- * not NULL) of every error found, not the first alone.
+ * Load and check a configuration file as conf_load(), adding to msgs
+ * (when not NULL) every error found, not the first alone, and every
+ * warning.  When it fails with no error in msgs, err says why.
  */
 struct conf *
-conf_check(const char *file, const struct conf_reporter *rep, char *err,
+conf_check(const char *file, struct conf_msgs *msgs, char *err,
     size_t errlen)
 {
 	struct conf	*conf;
@@ -497,7 +709,7 @@ conf_check(const char *file, const struct conf_reporter *rep, char *err,
 	}
 	text = conf_include_text(f, file, err, errlen);
 	fclose(f);
-	conf = text != NULL ? conf_read(file, dir, text, rep, err, errlen) :
+	conf = text != NULL ? conf_read(file, dir, text, msgs, err, errlen) :
 	    NULL;
 	free(text);
 	free(dir);
@@ -509,6 +721,14 @@ struct conf *
 conf_load_string(const char *name, const char *text, char *err,
     size_t errlen)
 {
+	return (conf_check_string(name, text, NULL, err, errlen));
+}
+
+/* Check a configuration held in a string as conf_check() does a file. */
+struct conf *
+conf_check_string(const char *name, const char *text, struct conf_msgs *msgs,
+    char *err, size_t errlen)
+{
 	struct conf	*conf;
 	char		*dir;
 
@@ -518,7 +738,7 @@ conf_load_string(const char *name, const char *text, char *err,
 	}
 	/* Without a directory in name, relative paths stay relative. */
 	dir = conf_basedir(name, 0);
-	conf = conf_read(name, dir, text, NULL, err, errlen);
+	conf = conf_read(name, dir, text, msgs, err, errlen);
 	free(dir);
 	return (conf);
 }

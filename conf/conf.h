@@ -136,13 +136,38 @@ struct conf {
 	int		 charset;	/* enum cap_encoding: the room's */
 	int		 utf8;		/* some entity's charset is utf-8 */
 };
-struct conf_reporter {		/* hears every error of a check */
-	void		 (*fn)(void *, const char *);
-	void		*arg;
+/*
+ * What a check found, in the order found: every error (the parse goes on
+ * past each where the rest can still be read) and every warning (a room
+ * that loads but likely does not work as meant).  text is whole:
+ * "FILE:LINE: what is wrong", or "FILE:LINE: warning: ...".
+ */
+enum conf_level { CONF_ERROR, CONF_WARNING };
+struct conf_msg {
+	enum conf_level	 level;
+	char		*file;
+	int		 line;
+	char		*text;
+};
+struct conf_msgs {
+	struct conf_msg	*v;
+	size_t		 n;
+	size_t		 cap;
+	size_t		 errors;	/* of level CONF_ERROR */
+	size_t		 warnings;
+	int		 nomem;		/* a message was lost */
+	int		 keep;		/* asked: on errors, keep in room */
+	struct conf	*room;		/* what was read well (its ports
+					   to probe); conf_free() it */
 };
 struct conf	*conf_load(const char *, char *, size_t);
-struct conf	*conf_check(const char *, const struct conf_reporter *,
-		    char *, size_t);
+struct conf	*conf_check(const char *, struct conf_msgs *, char *, size_t);
+struct conf	*conf_check_string(const char *, const char *,
+		    struct conf_msgs *, char *, size_t);
+int		 conf_msgs_add(struct conf_msgs *, enum conf_level,
+		    const char *, int, const char *, ...)
+		    __attribute__((format(printf, 5, 6)));
+void		 conf_msgs_free(struct conf_msgs *);
 struct conf	*conf_load_string(const char *, const char *, char *, size_t);
 void		 conf_free(struct conf *);
 int		 conf_port_find(const struct conf *, const char *);
@@ -160,6 +185,8 @@ char		*conf_include_text(FILE *, const char *, char *, size_t);
 int		 conf_include_check(const char *, const char *, const char *,
 		    char *, size_t);
 const char	*conf_include_where(const char *, const char *, char *, size_t);
+unsigned int	 conf_include_via(const char *, const char *, const char *,
+		    const char *);
 
 /* uids.c */
 #define UIDS_FIRST	1000		/* the lowest uid an entry may have */

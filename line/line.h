@@ -275,7 +275,7 @@ int		 port_serial_resolve(const char *, char *, char *, size_t,
 
 /* port-ftdi.c */
 extern const struct port_ops port_ftdi_ops;
-int		 port_ftdi_probe(const struct addr *, char *, size_t);
+int		 port_ftdi_probe(const struct addr *, int *, char *, size_t);
 
 /* port-pty.c */
 extern const struct port_ops port_pty_ops;
@@ -310,5 +310,7 @@ extern const struct port_ops port_tcp_listen_ops;
 
 /* serialscan.c */
 json_t		*serialscan_list(char *, size_t);
+int		 serialscan_usb_ports(const char *, const char *);
+#define SERIALSCAN_USB_ROOT	"/sys/bus/usb/devices"
 
 #endif /* LINE_H */

@@ -72,6 +72,7 @@ struct port_ftdi {
 	size_t		 npend;
 	size_t		 pendoff;
 	unsigned char	 latency;	/* as read back */
+	int		*nports;	/* probe: the adapter's ports */
 	char		 why[LINE_ERRLEN];
 };
 
@@ -136,6 +137,7 @@ port_ftdi_find(struct port_ftdi *st, const struct addr *a, int probe,
     char *err, size_t errlen)
 {
 	struct ftdi_device_list	*list, *d;
+	struct libusb_config_descriptor *cfg;
 	char			 serial[128];
 	int			 n, r, found = 0;
 
@@ -153,6 +155,11 @@ port_ftdi_find(struct port_ftdi *st, const struct addr *a, int probe,
 		if (strcmp(serial, a->serial) != 0)
 			continue;
 		found = 1;
+		if (probe && st->nports != NULL &&
+		    libusb_get_config_descriptor(d->dev, 0, &cfg) == 0) {
+			*st->nports = cfg->bNumInterfaces;
+			libusb_free_config_descriptor(cfg);
+		}
 		if (probe)
 			break;
 		if ((r = ftdi_usb_open_dev(st->ftdi, d->dev)) < 0) {
@@ -181,21 +188,25 @@ port_ftdi_find(struct port_ftdi *st, const struct addr *a, int probe,
 }
 
 /*
- * Tell whether an adapter is plugged in, for muxd -n, without taking it:
- * 0, or -1 with a message.
+ * Tell whether an adapter is plugged in, for muxd -nn, without taking it:
+ * 0 with its number of ports (USB interfaces, from its configuration
+ * descriptor: 2 on an FT2232, 4 on an FT4232; 1 when it cannot be read)
+ * in *nports, or -1 with a message.
  */
 int
-port_ftdi_probe(const struct addr *a, char *err, size_t errlen)
+port_ftdi_probe(const struct addr *a, int *nports, char *err, size_t errlen)
 {
 	struct port_ftdi	st;
 	int			r;
 
 	memset(&st, 0, sizeof(st));
+	*nports = 1;
 	if ((st.ftdi = ftdi_new()) == NULL) {
 		snprintf(err, errlen, "ftdi:%s: cannot initialise libftdi",
 		    a->serial);
 		return (-1);
 	}
+	st.nports = nports;
 	r = port_ftdi_find(&st, a, 1, err, errlen);
 	ftdi_free(st.ftdi);
 	return (r);

@@ -197,6 +197,51 @@ serialscan_has_tty(const char *devdir)
 	return (found);
 }
 
+/*
+ * Count the ports of the USB adapter whose serial number is serial, for
+ * muxd -nn's warning of a multi-port adapter named without interface=:
+ * its interfaces that have a tty, under root (/sys/bus/usb/devices, or a
+ * copy of its shape); 0 when no adapter plugged in has that number.
+ */
+int
+serialscan_usb_ports(const char *root, const char *serial)
+{
+	DIR		*d, *i;
+	struct dirent	*de, *ie;
+	char		 dev[PATH_MAX], path[PATH_MAX], buf[256];
+	int		 n = 0, found = 0;
+
+	if ((d = opendir(root)) == NULL)
+		return (0);
+	while (!found && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || strchr(de->d_name, ':') != NULL)
+			continue;	/* an interface, not a device */
+		snprintf(dev, sizeof(dev), "%s/%s", root, de->d_name);
+		if (serialscan_attr(dev, "serial", buf, sizeof(buf)) == -1 ||
+		    strcmp(buf, serial) != 0)
+			continue;
+		found = 1;
+	}
+	closedir(d);
+	if (!found || (d = opendir(dev)) == NULL)
+		return (0);
+	while ((de = readdir(d)) != NULL) {
+		if (strchr(de->d_name, ':') == NULL)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dev, de->d_name);
+		if ((i = opendir(path)) == NULL)
+			continue;
+		while ((ie = readdir(i)) != NULL)
+			if (strncmp(ie->d_name, "tty", 3) == 0) {
+				n++;
+				break;
+			}
+		closedir(i);
+	}
+	closedir(d);
+	return (n);
+}
+
 /* List the FTDI chips that have no tty (held by libftdi, or unbound). */
 static void
 serialscan_ftdi(json_t *list)

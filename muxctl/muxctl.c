@@ -781,12 +781,7 @@ main(int argc, char *argv[])
 			path = optarg;
 			break;
 		default:
-			if (optopt == 's')
-				warnx("option -s needs a socket path");
-			else if (optopt > ' ' && optopt < 0x7f)
-				warnx("unknown option -%c", optopt);
-			else
-				warnx("unknown option");
+			protocol_bad_option("muxctl", "+js:", argv);
 			muxctl_usage(PROTOCOL_EXIT_USAGE);
 		}
 	}

@@ -42,7 +42,7 @@ static const struct port_hooks muxd_port_hooks = {
 
 static void	muxd_usage(int) __attribute__((noreturn));
 static int	muxd_check(const char *, int);
-static int	muxd_probe(const struct conf *, char *, size_t);
+static void	muxd_probe(const struct conf *, struct conf_msgs *);
 static void	muxd_signal(evutil_socket_t, short, void *);
 static void	muxd_ports(const struct conf *);
 static void	muxd_quick(char **, int);
@@ -112,9 +112,9 @@ muxd_usage(int status)
 {
 	fprintf(status == 0 ? stdout : stderr,
 	    "usage: muxd [-dnVv] [-f file] [-s socket] [-u user]\n"
-	    "       muxd [-f file] keygen\n"
 	    "       muxd [-v] [-s socket] [-u user] --link address address "
 	    "[--link address address ...]\n"
+	    "       muxd [-f file] keygen\n"
 	    "       muxd --ports\n"
 	    "       muxd --help | --version\n");
 	exit(status);
@@ -140,82 +140,106 @@ muxd_time(struct timeval *tv)
 
 /*
  * Check that each device a configuration names exists and is free, as far
- * as can be told without taking it.
+ * as can be told without taking it; each that is not is an error in msgs,
+ * and a multi-port adapter named without interface= a warning.
  */
-static int
-muxd_probe(const struct conf *cf, char *err, size_t errlen)
+static void
+muxd_probe(const struct conf *cf, struct conf_msgs *msgs)
 {
 	const struct conf_port	*cp;
 	char			 real[PATH_MAX], shown[2 * PATH_MAX + 4];
 	char			 msg[MUXD_ERRLEN / 2];
 	size_t			 i;
-	int			 fd;
+	int			 fd, n;
 
 	for (i = 0; i < cf->nports; i++) {
+		n = 0;
 		cp = &cf->ports[i];
 		if (cp->addr.kind == ADDR_FTDI &&
-		    port_ftdi_probe(&cp->addr, msg, sizeof(msg)) == -1) {
-			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
-			    cp->line, cp->name, msg);
-			return (-1);
+		    port_ftdi_probe(&cp->addr, &n, msg, sizeof(msg)) == -1) {
+			conf_msgs_add(msgs, CONF_ERROR, cf->file, cp->line,
+			    "port '%s': %s", cp->name, msg);
+			continue;
 		}
+		/*
+		 * An adapter of several ports named by its serial number
+		 * alone: which port is meant, the configuration does not
+		 * say (libftdi takes port A; a udev rule from serial= alone
+		 * matches every port of it).  Seen on an adapter plugged in:
+		 * its USB interfaces (ftdi:) or its ttys in sysfs (serial=).
+		 */
+		if (cp->addr.kind == ADDR_DEVICE && cp->addr.serial != NULL &&
+		    cp->addr.interface == 0)
+			n = serialscan_usb_ports(SERIALSCAN_USB_ROOT,
+			    cp->addr.serial);
+		if ((cp->addr.kind == ADDR_FTDI || (cp->addr.kind ==
+		    ADDR_DEVICE && cp->addr.serial != NULL)) &&
+		    cp->addr.interface == 0 && n > 1)
+			conf_msgs_add(msgs, CONF_WARNING, cf->file, cp->line,
+			    "port '%s': adapter %s has %d ports, and without "
+			    "interface= %s: add interface=A..%c", cp->name,
+			    cp->addr.serial, n, cp->addr.kind == ADDR_FTDI ?
+			    "this line is its port A" : "the path may name any "
+			    "of them", 'A' + (n > 4 ? 4 : n) - 1);
 		if (cp->addr.kind != ADDR_DEVICE)
 			continue;
 		if (port_serial_resolve(cp->addr.path, real, shown,
 		    sizeof(shown), msg, sizeof(msg)) == -1) {
-			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
-			    cp->line, cp->name, msg);
-			return (-1);
+			conf_msgs_add(msgs, CONF_ERROR, cf->file, cp->line,
+			    "port '%s': %s", cp->name, msg);
+			continue;
 		}
 		if ((fd = open(real, O_RDWR | O_NOCTTY | O_NONBLOCK)) == -1) {
-			snprintf(err, errlen, "%s:%d: port '%s': %s: %s",
-			    cf->file, cp->line, cp->name, shown,
+			conf_msgs_add(msgs, CONF_ERROR, cf->file, cp->line,
+			    "port '%s': %s: %s", cp->name, shown,
 			    strerror(errno));
-			return (-1);
+			continue;
 		}
 		if (port_tty_lock(fd, shown, msg, sizeof(msg)) == -1) {
 			close(fd);
-			snprintf(err, errlen, "%s:%d: port '%s': %s", cf->file,
-			    cp->line, cp->name, msg);
-			return (-1);
+			conf_msgs_add(msgs, CONF_ERROR, cf->file, cp->line,
+			    "port '%s': %s", cp->name, msg);
+			continue;
 		}
 		port_tty_unlock(fd);
 		close(fd);
 	}
-	return (0);
-}
-
-/* Print an error of the configuration, as -n finds each. */
-static void
-muxd_check_report(void *arg, const char *msg)
-{
-	int	*n = arg;
-
-	fprintf(stderr, "%s\n", msg);
-	(*n)++;
 }
 
 /*
  * Check a configuration file for -n: its settings and the room's logic,
- * every error printed, and with devices (-nn) that every line can be
- * opened now; "configuration OK" or the errors.
+ * every error and warning printed, and with devices (-nn) that every
+ * line can be opened now; "configuration OK" (warnings do not fail it)
+ * or the errors and their count.
  */
 static int
 muxd_check(const char *file, int devices)
 {
-	struct conf_reporter	 rep;
+	struct conf_msgs	 msgs;
 	struct conf		*cf;
 	char			 err[MUXD_ERRLEN];
-	int			 n = 0;
+	size_t			 i, n;
 
-	rep.fn = muxd_check_report;
-	rep.arg = &n;
-	if ((cf = conf_check(file, &rep, err, sizeof(err))) == NULL ||
-	    (devices && muxd_probe(cf, err, sizeof(err)) == -1)) {
-		if (cf != NULL || n == 0)
-			fprintf(stderr, "%s\n", err);
+	memset(&msgs, 0, sizeof(msgs));
+	msgs.keep = devices;
+	cf = conf_check(file, &msgs, err, sizeof(err));
+	/* -nn probes the lines of a room with errors too, those read. */
+	if (devices && (cf != NULL || msgs.room != NULL))
+		muxd_probe(cf != NULL ? cf : msgs.room, &msgs);
+	conf_free(msgs.room);
+	for (i = 0; i < msgs.n; i++)
+		fprintf(stderr, "%s\n", msgs.v[i].text);
+	n = msgs.errors;
+	if (cf == NULL && n == 0) {
+		fprintf(stderr, "%s\n", err);
+		n = 1;
+	}
+	if (msgs.nomem)
+		fprintf(stderr, "muxd: out of memory: some messages lost\n");
+	conf_msgs_free(&msgs);
+	if (n > 0) {
 		if (n > 1)
-			fprintf(stderr, "muxd: %d errors\n", n);
+			fprintf(stderr, "muxd: %zu errors\n", n);
 		if (cf == NULL && strcmp(file, MUXD_CONF) == 0 &&
 		    access(file, F_OK) == -1)
 			fprintf(stderr, "muxd: a room to start from: %s "
@@ -463,8 +487,9 @@ main(int argc, char *argv[])
 	int		 fset = 0;
 	int		 i;
 
-	while ((ch = getopt_long(argc, argv, "df:ns:u:vV", longopts, NULL)) !=
-	    -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "df:hns:u:vV", longopts,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'd':
 			daemonize = 1;
@@ -493,8 +518,11 @@ main(int argc, char *argv[])
 		case 'P':
 			return (muxd_list_ports());
 		case 'L':
-			if (optind >= argc || argv[optind][0] == '-')
+			if (optind >= argc || argv[optind][0] == '-') {
+				fprintf(stderr, "muxd: option --link needs two "
+				    "addresses\n");
 				muxd_usage(2);
+			}
 			pairs = reallocarray(pairs, 2 * (npairs + 1),
 			    sizeof(*pairs));
 			if (pairs == NULL)
@@ -504,6 +532,7 @@ main(int argc, char *argv[])
 			npairs++;
 			break;
 		default:
+			protocol_bad_option("muxd", "df:hns:u:vV", argv);
 			muxd_usage(2);
 		}
 	}

@@ -92,6 +92,7 @@ main(int argc, char *argv[])
 	}
 	if ((sock = getenv("MUXD_SOCKET")) == NULL || *sock == '\0')
 		sock = PROTOCOL_CONTROL_PATH;
+	opterr = 0;
 	while ((ch = getopt(argc, argv, "Pa:c:i:k:l:p:s:t:")) != -1) {
 		switch (ch) {
 		case 'P':
@@ -122,6 +123,7 @@ main(int argc, char *argv[])
 			token = muxweb_token(optarg);
 			break;
 		default:
+			protocol_bad_option("muxweb", "Pa:c:i:k:l:p:s:t:", argv);
 			muxweb_usage(2);
 		}
 	}

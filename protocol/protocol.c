@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "protocol.h"
 
@@ -108,7 +109,8 @@ protocol_event_find(const char *name)
 /*
  * The first option every program takes alike: --version (or -V) prints
  * "NAME VERSION" and gives 0, --help (or -h) gives 1 (the program prints
- * its usage on standard output and exits 0); -1 for anything else.
+ * its usage on standard output and exits 0); -1 for anything else.  Any
+ * other option a program refuses, it tells of with protocol_bad_option().
  */
 int
 protocol_std_option(int argc, char *argv[], const char *name)
@@ -122,4 +124,52 @@ protocol_std_option(int argc, char *argv[], const char *name)
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
 		return (1);
 	return (-1);
+}
+
+/*
+ * Tell of an option getopt(3) or getopt_long(3) refused (called with
+ * opterr 0, so that it said nothing), the one way every program does:
+ * "NAME: unknown option -x" or "NAME: option -x needs an argument" (or
+ * "NAME: option --name takes no argument") on standard error; optstring
+ * is the one getopt was given.  The caller
+ * prints its usage on standard error and exits 2.
+ */
+void
+protocol_bad_option(const char *name, const char *optstring, char *argv[])
+{
+	const char	*arg, *cur;
+	int		 n, known;
+
+	/*
+	 * getopt_long(3) names a long option by its argument (optopt 0 when
+	 * unknown, its value when it lacks an argument); getopt(3) reads
+	 * "--name" as the short options '-', 'n'...
+	 */
+	arg = optind > 0 ? argv[optind - 1] : NULL;
+	cur = argv[optind];
+	known = optopt > ' ' && optopt < 0x7f && optopt != ':' &&
+	    optopt != '+' && optopt != '-' && strchr(optstring, optopt) != NULL;
+	if (optopt == '-' && cur != NULL && strncmp(cur, "--", 2) == 0)
+		arg = cur;
+	else if (optopt != 0 && (known || arg == NULL ||
+	    strncmp(arg, "--", 2) != 0))
+		arg = NULL;
+	if (arg != NULL && strncmp(arg, "--", 2) == 0 && arg[2] != '\0') {
+		n = (int)strcspn(arg, "=");
+		if (optopt == 0 || optopt == '-')
+			fprintf(stderr, "%s: unknown option %.*s\n", name, n,
+			    arg);
+		else if (arg[n] == '=')
+			fprintf(stderr, "%s: option %.*s takes no argument\n",
+			    name, n, arg);
+		else
+			fprintf(stderr, "%s: option %.*s needs an argument\n",
+			    name, n, arg);
+	} else if (known)
+		fprintf(stderr, "%s: option -%c needs an argument\n", name,
+		    optopt);
+	else if (optopt > ' ' && optopt < 0x7f)
+		fprintf(stderr, "%s: unknown option -%c\n", name, optopt);
+	else
+		fprintf(stderr, "%s: unknown option\n", name);
 }

@@ -84,5 +84,6 @@ const char	*protocol_cmd_list(void);
 const char	*protocol_event_name(enum protocol_event);
 int		 protocol_event_find(const char *);
 int		 protocol_std_option(int, char *[], const char *);
+void		 protocol_bad_option(const char *, const char *, char *[]);
 
 #endif /* PROTOCOL_H */

@@ -48,7 +48,7 @@ cmd_export_exec(int argc, char **argv)
 			outpath = optarg;
 			break;
 		default:
-			cmd_usage(&cmd_export_entry);
+			cmd_bad_option(&cmd_export_entry, "So:", argv);
 		}
 	}
 	argc -= optind;

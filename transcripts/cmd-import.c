@@ -54,7 +54,7 @@ static int	cmd_import_write(FILE *, int64_t *, enum cap_kind,
 static void	cmd_import_report(const struct lpp_log *);
 
 const struct cmd_entry cmd_import_entry = {
-	"import", "[-o dir] [-z [+-]hh:mm] log ...", cmd_import_exec
+	"import", "[-o dir] [-z [+|-]hh:mm] log ...", cmd_import_exec
 };
 
 /* Parse "+hh:mm", "-hh:mm" or "hh:mm" into seconds east; -1 when bad. */
@@ -429,7 +429,7 @@ cmd_import_exec(int argc, char **argv)
 			}
 			break;
 		default:
-			cmd_usage(&cmd_import_entry);
+			cmd_bad_option(&cmd_import_entry, "o:z:", argv);
 		}
 	}
 	argc -= optind;

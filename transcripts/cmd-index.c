@@ -259,7 +259,7 @@ cmd_index_exec(int argc, char **argv)
 			json = 1;
 			break;
 		default:
-			cmd_usage(&cmd_index_entry);
+			cmd_bad_option(&cmd_index_entry, "j", argv);
 		}
 	}
 	argc -= optind;

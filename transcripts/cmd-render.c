@@ -86,7 +86,7 @@ cmd_render_exec(int argc, char **argv)
 			dir = optarg;
 			break;
 		default:
-			cmd_usage(&cmd_render_entry);
+			cmd_bad_option(&cmd_render_entry, "o:", argv);
 		}
 	}
 	argc -= optind;

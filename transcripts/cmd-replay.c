@@ -105,7 +105,7 @@ cmd_replay_exec(int argc, char **argv)
 			maxgap = cmd_replay_number("max-gap", optarg, 0);
 			break;
 		default:
-			cmd_usage(&cmd_replay_entry);
+			cmd_bad_option(&cmd_replay_entry, "s:g:", argv);
 		}
 	}
 	argc -= optind;

@@ -380,7 +380,7 @@ cmd_score_exec(int argc, char **argv)
 			rset = 1;
 			break;
 		default:
-			cmd_usage(&cmd_score_entry);
+			cmd_bad_option(&cmd_score_entry, "c:H:jpr:", argv);
 		}
 	}
 	argc -= optind;

@@ -238,7 +238,7 @@ cmd_stats_exec(int argc, char **argv)
 
 	while ((ch = getopt(argc, argv, "j")) != -1) {
 		if (ch != 'j')
-			cmd_usage(&cmd_stats_entry);
+			cmd_bad_option(&cmd_stats_entry, "j", argv);
 		if ((cmd_stats_out = json_pack("{s{} s[] s[]}", "captures",
 		    "cadence_totals", "latency_totals")) == NULL)
 			err(1, NULL);

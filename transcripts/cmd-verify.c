@@ -226,7 +226,7 @@ cmd_verify_exec(int argc, char **argv)
 			wpath = optarg;
 			break;
 		default:
-			cmd_usage(&cmd_verify_entry);
+			cmd_bad_option(&cmd_verify_entry, "eg:k:t:w:", argv);
 		}
 	}
 	argc -= optind;

@@ -16,6 +16,8 @@ struct cmd_entry {
 
 /* transcripts.c */
 void		 cmd_usage(const struct cmd_entry *) __attribute__((noreturn));
+void		 cmd_bad_option(const struct cmd_entry *, const char *,
+		    char **) __attribute__((noreturn));
 void		 cmd_warn_error(const struct cap_error *);
 
 /* cmd-capture.c: reading captures, shared by the commands */

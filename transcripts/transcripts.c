@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "protocol.h"
 
 #ifndef MUXD_VERSION
 #define MUXD_VERSION "0.1.0"
@@ -37,10 +39,9 @@ usage(int status)
 	const struct cmd_entry	**c;
 	FILE			 *f = status == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: transcripts command [argument ...]\n");
 	for (c = cmd_table; *c != NULL; c++)
-		fprintf(f, "       transcripts %s %s\n", (*c)->name,
-		    (*c)->usage);
+		fprintf(f, "%s transcripts %s %s\n", c == cmd_table ?
+		    "usage:" : "      ", (*c)->name, (*c)->usage);
 	fprintf(f, "       transcripts --help | --version\n");
 	exit(status);
 }
@@ -51,6 +52,21 @@ cmd_usage(const struct cmd_entry *c)
 {
 	fprintf(stderr, "usage: transcripts %s %s\n", c->name, c->usage);
 	exit(2);
+}
+
+/*
+ * Tell of an option a command refused, as every program does, and print
+ * its synopsis; exits 2.
+ */
+void
+cmd_bad_option(const struct cmd_entry *c, const char *optstring,
+    char **argv)
+{
+	char	name[64];
+
+	snprintf(name, sizeof(name), "transcripts %s", c->name);
+	protocol_bad_option(name, optstring, argv);
+	cmd_usage(c);
 }
 
 /* Report a library error on stderr: "transcripts: file:line: offset: what". */
@@ -77,9 +93,16 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "help") == 0)
 		usage(0);
+	/* The commands' refused options are told of by cmd_bad_option(). */
+	opterr = 0;
 	for (c = cmd_table; *c != NULL; c++)
 		if (strcmp(argv[1], (*c)->name) == 0)
 			return ((*c)->exec(argc - 1, argv + 1));
-	warnx("unknown command \"%s\"", argv[1]);
+	if (argv[1][0] == '-') {
+		optind = 2;
+		optopt = argv[1][1] == '-' ? 0 : (unsigned char)argv[1][1];
+		protocol_bad_option("transcripts", "", argv);
+	} else
+		warnx("unknown command \"%s\"", argv[1]);
 	usage(2);
 }

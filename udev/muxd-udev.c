@@ -136,6 +136,7 @@ main(int argc, char *argv[])
 	case 1:
 		muxd_udev_usage(0);
 	}
+	opterr = 0;
 	while ((ch = getopt(argc, argv, "f:o:")) != -1) {
 		switch (ch) {
 		case 'f':
@@ -145,6 +146,7 @@ main(int argc, char *argv[])
 			output = optarg;
 			break;
 		default:
+			protocol_bad_option("muxd-udev", "f:o:", argv);
 			muxd_udev_usage(2);
 		}
 	}

@@ -50,8 +50,10 @@ fuzz_conf_where(const char *err, const char *text)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct conf_msgs msgs;
 	struct conf	*conf;
 	char		*text, err[1024];
+	size_t		 i;
 
 	if ((text = malloc(size + 1)) == NULL)
 		abort();
@@ -67,6 +69,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		conf_free(conf);
 	else
 		fuzz_conf_where(err, text);
+	/* The whole check too: past syntax errors, every message placed. */
+	memset(&msgs, 0, sizeof(msgs));
+	msgs.keep = 1;
+	conf = conf_check_string("fuzz.conf", text, &msgs, err, sizeof(err));
+	conf_free(conf);
+	conf_free(msgs.room);
+	for (i = 0; i < msgs.n; i++)
+		fuzz_conf_where(msgs.v[i].text, text);
+	conf_msgs_free(&msgs);
 	free(text);
 	return (0);
 }

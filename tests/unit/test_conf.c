@@ -464,19 +464,20 @@ static const struct CMUnitTest conf_errors[] = {
 	    "ports = (\n"
 	    "  { name = \"a\"; address = ; }\n"
 	    ");\n",
-	    "bad.conf:2: syntax error"),
+	    "bad.conf:2: syntax error at \"{ name = \"a\"; address = ; }\""),
 	FIXTURE_CONF_ERROR("syntax error after a blank line",
 	    "ports = (\n"
 	    "  { name = \"a\"; address = \"/dev/a\"; }\n"
 	    "\n"
 	    "stations = ();\n",
-	    "bad.conf:4: syntax error"),
+	    "bad.conf:4: syntax error at \"stations = ();\""),
 	FIXTURE_CONF_ERROR("duplicate setting in group",
 	    "ports = (\n"
 	    "  { name = \"a\";\n"
 	    "    name = \"b\"; address = \"/dev/a\"; }\n"
 	    ");\n",
-	    "bad.conf:3: duplicate setting name"),
+	    "bad.conf:3: duplicate setting name at \"name = \"b\"; address = "
+	    "\"/dev/a\"; }\""),
 	/* The top level. */
 	FIXTURE_CONF_ERROR("unknown top level setting",
 	    PORTS "stattions = ();\n",

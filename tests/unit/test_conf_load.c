@@ -63,7 +63,8 @@ test_load_file_errors_name_file_and_line(void **state)
 	put(path, "# test\nports = (\n  { name = \"a\"; address = ; }\n"
 	    ");\n");
 	assert_null(conf_load(path, err, sizeof(err)));
-	snprintf(want, sizeof(want), "%s:3: syntax error", path);
+	snprintf(want, sizeof(want), "%s:3: syntax error at \"{ name = \"a\"; "
+	    "address = ; }\"", path);
 	assert_string_equal(err, want);
 
 	/* A semantic error. */
