@@ -12,11 +12,8 @@
 #include "muxweb.h"
 
 #define MUXWEB_PORT	"8428"
-#ifndef MUXWEB_PLAYER
-#define MUXWEB_PLAYER	"/usr/local/share/muxweb/player"
-#endif
-#ifndef MUXWEB_TRANSCRIPTS
-#define MUXWEB_TRANSCRIPTS "/usr/local/bin/transcripts"
+#if !defined(MUXWEB_PLAYER) || !defined(MUXWEB_TRANSCRIPTS)
+#error "MUXWEB_PLAYER, MUXWEB_TRANSCRIPTS: build muxweb with its Makefile"
 #endif
 
 static void	muxweb_usage(int) __attribute__((noreturn));
