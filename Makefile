@@ -385,6 +385,10 @@ bench: all $(BENCHES)
 # The scenario bench-harness runs the benchmark at its smallest sizes.
 check: $(BENCHES)
 
+# The unit and its drop-in name the installed programs and the room.
+SUBST_DIRS = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
+	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@EXAMPLESDIR@|$(EXAMPLESDIR)|g'
+
 install: $(PROGS) web-player-try
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(MANDIR)/man1 \
@@ -414,10 +418,13 @@ install: $(PROGS) web-player-try
 	install -m 644 $(UDEV_RULES) $(DESTDIR)$(UDEVRULESDIR)/
 	install -d $(DESTDIR)$(SYSTEMDDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(EXAMPLESDIR)
-	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
-		-e 's|@EXAMPLESDIR@|$(EXAMPLESDIR)|g' \
-		contrib/systemd/muxd.service.in >$(DESTDIR)$(SYSTEMDDIR)/muxd.service
+	$(SUBST_DIRS) contrib/systemd/muxd.service.in \
+		>$(DESTDIR)$(SYSTEMDDIR)/muxd.service
 	chmod 644 $(DESTDIR)$(SYSTEMDDIR)/muxd.service
+	install -d $(DESTDIR)$(EXAMPLESDIR)/systemd
+	$(SUBST_DIRS) contrib/systemd/exec-entries.conf \
+		>$(DESTDIR)$(EXAMPLESDIR)/systemd/exec-entries.conf
+	chmod 644 $(DESTDIR)$(EXAMPLESDIR)/systemd/exec-entries.conf
 	install -m 644 contrib/systemd/muxd.sysusers \
 		$(DESTDIR)$(SYSUSERSDIR)/muxd.conf
 	install -m 644 contrib/systemd/muxd.tmpfiles \
