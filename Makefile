@@ -1,6 +1,6 @@
 # muxd: serial-line multiplexer for a Turing-test contest room.
-# Targets: all check install demo bench clean.  Honours PREFIX, DESTDIR,
-# PKG_CONFIG, CC, CFLAGS, LDFLAGS.
+# Targets: all check install deb demo bench clean.  Honours PREFIX, DESTDIR,
+# PKG_CONFIG, CC, CPPFLAGS, CFLAGS, LDFLAGS.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -42,6 +42,9 @@ endif
 ifneq ($(filter bench,$(MAKECMDGOALS)),)
 DEPS_SET := bench
 endif
+ifneq ($(filter deb,$(MAKECMDGOALS)),)
+DEPS_SET := deb
+endif
 DEPS_OK := $(shell sh mk/deps $(DEPS_SET) >&2 && echo ok)
 ifneq ($(DEPS_OK),ok)
 $(error missing Debian packages for $(DEPS_SET), see above)
@@ -55,7 +58,7 @@ PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC)) -lgensioosh -lgensio
 WARN = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 	-Wpointer-arith -Wformat=2 -Wno-format-truncation
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PC_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) $(PC_CFLAGS) -MMD -MP
 VERSION = 0.1.0
 
 B = build
@@ -431,11 +434,35 @@ install: $(PROGS) web-player-try
 		$(DESTDIR)$(TMPFILESDIR)/muxd.conf
 	install -m 644 contrib/examples/*.conf $(DESTDIR)$(EXAMPLESDIR)/
 
+# The Debian packages (debian/), built by dpkg-buildpackage from a copy
+# of the tree in $(B)/deb/muxd-$(VERSION) (the files git knows, or the
+# tree but its builds), with the player when this build has one: the
+# .deb files land in $(B)/deb.
+DEB_SRC = $(B)/deb/muxd-$(VERSION)
+deb:
+	rm -rf $(B)/deb && mkdir -p $(DEB_SRC)
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -co --exclude-standard -z | \
+		    tar --null -T - -cf - | tar -xf - -C $(DEB_SRC); \
+	else \
+		tar --exclude='./build*' -cf - . | tar -xf - -C $(DEB_SRC); \
+	fi
+	@if [ -f $(PLAYER)/asciinema-player.min.js ]; then \
+		mkdir -p $(DEB_SRC)/player && cp $(PLAYER)/asciinema-player.min.js \
+		    $(PLAYER)/asciinema-player.css $(DEB_SRC)/player/; \
+	else \
+		echo "make deb: asciinema-player is missing: muxweb's audit" \
+		    "page will play no capture; add it with \"make web-player\"" \
+		    "(npm, the npm registry), then \"make deb\" again"; \
+	fi
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
+	@ls $(B)/deb/*.deb
+
 clean:
 	rm -rf build build-asan
 
 .PHONY: all check check-lab check-asan demo bench install clean fuzz \
-	web-player web-player-try FORCE
+	web-player web-player-try deb FORCE
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)
