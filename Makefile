@@ -1,6 +1,6 @@
 # muxd: serial-line multiplexer for a Turing-test contest room.
-# Targets: all check install demo bench clean.  Honours PREFIX, DESTDIR,
-# PKG_CONFIG, CC, CFLAGS, LDFLAGS.
+# Targets: all check install deb demo bench clean.  Honours PREFIX, DESTDIR,
+# PKG_CONFIG, CC, CPPFLAGS, CFLAGS, LDFLAGS.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -8,6 +8,7 @@ BINDIR = $(PREFIX)/bin
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man
 EXAMPLESDIR = $(PREFIX)/share/doc/muxd/examples
+MUXWEB_PLAYERDIR = $(PREFIX)/share/muxweb/player
 # System files go to the vendor directories under /usr, else to /etc.
 ifeq ($(PREFIX),/usr)
 SYSCONFDIR ?= /etc
@@ -41,6 +42,9 @@ endif
 ifneq ($(filter bench,$(MAKECMDGOALS)),)
 DEPS_SET := bench
 endif
+ifneq ($(filter deb,$(MAKECMDGOALS)),)
+DEPS_SET := deb
+endif
 DEPS_OK := $(shell sh mk/deps $(DEPS_SET) >&2 && echo ok)
 ifneq ($(DEPS_OK),ok)
 $(error missing Debian packages for $(DEPS_SET), see above)
@@ -54,7 +58,7 @@ PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC)) -lgensioosh -lgensio
 WARN = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 	-Wpointer-arith -Wformat=2 -Wno-format-truncation
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PC_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) $(PC_CFLAGS) -MMD -MP
 VERSION = 0.1.0
 
 B = build
@@ -157,7 +161,19 @@ COMPROG_SRCS := $(wildcard comprog/*.c)
 COMPROG := $(B)/comprog/comprog
 PROGS += $(COMPROG)
 
-all: $(PROGS) $(TOOLS)
+all: $(PROGS) $(TOOLS) web-player-try
+
+# The directories the programs name (muxd its examples, muxctl the
+# installed muxd, muxweb the player and transcripts) are compiled in from
+# the variables above; $(B)/paths.stamp holds them and is rewritten when
+# they change, so that "make install PREFIX=..." recompiles what names
+# them, whatever was built before.
+PATHS = $(SBINDIR) $(BINDIR) $(EXAMPLESDIR) $(MUXWEB_PLAYERDIR)
+PATHS_STAMP = $(B)/paths.stamp
+$(PATHS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PATHS)' | cmp -s - $@ || echo '$(PATHS)' >$@
+FORCE:
 
 # Every object sees its own directory's layer and those below it.
 $(B)/%.o: %.c
@@ -177,10 +193,12 @@ $(B)/muxd/muxd: $(MUXD_OBJS) $(CONF_LIBS)
 
 # muxd names the example rooms when there is no configuration.
 $(B)/muxd/muxd.o: ALL_CFLAGS += -DMUXD_EXAMPLES='"$(EXAMPLESDIR)"'
+$(B)/muxd/muxd.o: $(PATHS_STAMP)
 
 # muxctl speaks the protocol and links nothing of the daemon; "ports
 # --local" runs the installed muxd.
 $(B)/muxctl/muxctl.o: ALL_CFLAGS += -DMUXCTL_MUXD='"$(SBINDIR)/muxd"'
+$(B)/muxctl/muxctl.o: $(PATHS_STAMP)
 
 $(B)/muxctl/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(LIB_PROTOCOL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson)
@@ -201,13 +219,19 @@ $(B)/muxweb/muxweb-page.c: $(MUXWEB_PAGES)
 
 # The audit page plays captures with asciinema-player, from the npm
 # registry (make web-player), installed beside muxweb, never in the tree.
+# "make" fetches it too when npm reaches the registry, and says so when
+# not; NPM= leaves it out, PLAYER=DIR takes it from a directory.
 PLAYER_VERSION = 3.17.0
-PLAYER := $(B)/npm/node_modules/asciinema-player/dist/bundle
-MUXWEB_PLAYERDIR = $(PREFIX)/share/muxweb/player
+PLAYER = $(B)/npm/node_modules/asciinema-player/dist/bundle
+NPM = npm
+PLAYER_MISSING = asciinema-player is missing: muxweb's audit page will \
+	play no capture; add it with "make web-player" (npm, the npm \
+	registry), then "make install" again
 $(B)/muxweb/muxweb.o: ALL_CFLAGS += \
 	-DMUXWEB_PLAYER='"$(MUXWEB_PLAYERDIR)"' \
 	-DMUXWEB_TRANSCRIPTS='"$(BINDIR)/transcripts"'
-$(PLAYER)/asciinema-player.min.js:
+$(B)/muxweb/muxweb.o: $(PATHS_STAMP)
+$(B)/npm/node_modules/asciinema-player/dist/bundle/asciinema-player.min.js:
 	@mkdir -p $(B)/npm
 	npm install --no-audit --no-fund --silent --prefix $(B)/npm \
 		asciinema-player@$(PLAYER_VERSION)
@@ -223,6 +247,16 @@ $(AXE):
 		echo "axe-core: not fetched; the browser tests skip its check"
 web-player: $(PLAYER)/asciinema-player.min.js $(AXE)
 check: web-player
+web-player-try:
+	@if [ -f $(PLAYER)/asciinema-player.min.js ]; then :; \
+	elif [ -z "$(NPM)" ] || ! command -v $(NPM) >/dev/null 2>&1; then \
+		echo "make: $(PLAYER_MISSING) (npm is not installed)"; \
+	elif ! $(NPM) install --no-audit --no-fund --silent \
+	    --fetch-retries=0 --fetch-timeout=20000 --prefix $(B)/npm \
+	    asciinema-player@$(PLAYER_VERSION) >/dev/null 2>&1 || \
+	    [ ! -f $(PLAYER)/asciinema-player.min.js ]; then \
+		echo "make: $(PLAYER_MISSING) (npm did not reach the registry)"; \
+	fi
 
 $(B)/muxweb/muxweb-page.o: $(B)/muxweb/muxweb-page.c
 	$(CC) $(ALL_CFLAGS) $(INC_muxweb) -c -o $@ $<
@@ -380,17 +414,24 @@ bench: all $(BENCHES)
 # The scenario bench-harness runs the benchmark at its smallest sizes.
 check: $(BENCHES)
 
-install: $(PROGS)
+# The unit and its drop-in name the installed programs and the room.
+SUBST_DIRS = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
+	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@EXAMPLESDIR@|$(EXAMPLESDIR)|g'
+
+install: $(PROGS) web-player-try
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 755 $(B)/muxd/muxd $(DESTDIR)$(SBINDIR)/muxd
 	install -m 755 $(B)/muxctl/muxctl $(DESTDIR)$(BINDIR)/muxctl
 	install -m 755 $(MUXWEB) $(DESTDIR)$(BINDIR)/muxweb
-	if [ -f $(PLAYER)/asciinema-player.min.js ]; then \
-		install -d $(DESTDIR)$(MUXWEB_PLAYERDIR); \
+	@if [ -f $(PLAYER)/asciinema-player.min.js ]; then \
+		echo install -m 644 asciinema-player $(DESTDIR)$(MUXWEB_PLAYERDIR); \
+		install -d $(DESTDIR)$(MUXWEB_PLAYERDIR) && \
 		install -m 644 $(PLAYER)/asciinema-player.min.js \
 			$(PLAYER)/asciinema-player.css $(DESTDIR)$(MUXWEB_PLAYERDIR)/; \
+	else \
+		echo "make install: $(PLAYER_MISSING)" >&2; \
 	fi
 	install -m 644 muxd/muxd.8 muxctl/muxctl.8 muxweb/muxweb.8 \
 		$(DESTDIR)$(MANDIR)/man8/
@@ -406,21 +447,48 @@ install: $(PROGS)
 	install -m 644 $(UDEV_RULES) $(DESTDIR)$(UDEVRULESDIR)/
 	install -d $(DESTDIR)$(SYSTEMDDIR) $(DESTDIR)$(SYSUSERSDIR) \
 		$(DESTDIR)$(TMPFILESDIR) $(DESTDIR)$(EXAMPLESDIR)
-	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
-		-e 's|@EXAMPLESDIR@|$(EXAMPLESDIR)|g' \
-		contrib/systemd/muxd.service.in >$(DESTDIR)$(SYSTEMDDIR)/muxd.service
+	$(SUBST_DIRS) contrib/systemd/muxd.service.in \
+		>$(DESTDIR)$(SYSTEMDDIR)/muxd.service
 	chmod 644 $(DESTDIR)$(SYSTEMDDIR)/muxd.service
+	install -d $(DESTDIR)$(EXAMPLESDIR)/systemd
+	$(SUBST_DIRS) contrib/systemd/exec-entries.conf \
+		>$(DESTDIR)$(EXAMPLESDIR)/systemd/exec-entries.conf
+	chmod 644 $(DESTDIR)$(EXAMPLESDIR)/systemd/exec-entries.conf
 	install -m 644 contrib/systemd/muxd.sysusers \
 		$(DESTDIR)$(SYSUSERSDIR)/muxd.conf
 	install -m 644 contrib/systemd/muxd.tmpfiles \
 		$(DESTDIR)$(TMPFILESDIR)/muxd.conf
 	install -m 644 contrib/examples/*.conf $(DESTDIR)$(EXAMPLESDIR)/
 
+# The Debian packages (debian/), built by dpkg-buildpackage from a copy
+# of the tree in $(B)/deb/muxd-$(VERSION) (the files git knows, or the
+# tree but its builds), with the player when this build has one: the
+# .deb files land in $(B)/deb.
+DEB_SRC = $(B)/deb/muxd-$(VERSION)
+deb:
+	rm -rf $(B)/deb && mkdir -p $(DEB_SRC)
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -co --exclude-standard -z | \
+		    tar --null -T - -cf - | tar -xf - -C $(DEB_SRC); \
+	else \
+		tar --exclude='./build*' -cf - . | tar -xf - -C $(DEB_SRC); \
+	fi
+	@if [ -f $(PLAYER)/asciinema-player.min.js ]; then \
+		mkdir -p $(DEB_SRC)/player && cp $(PLAYER)/asciinema-player.min.js \
+		    $(PLAYER)/asciinema-player.css $(DEB_SRC)/player/; \
+	else \
+		echo "make deb: asciinema-player is missing: muxweb's audit" \
+		    "page will play no capture; add it with \"make web-player\"" \
+		    "(npm, the npm registry), then \"make deb\" again"; \
+	fi
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
+	@ls $(B)/deb/*.deb
+
 clean:
 	rm -rf build build-asan
 
 .PHONY: all check check-lab check-asan demo bench install clean fuzz \
-	web-player
+	web-player web-player-try deb FORCE
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

@@ -35,8 +35,8 @@
 #include "muxctl.h"
 
 #define MUXCTL_TIMEOUT		30	/* seconds to wait for a reply */
-#ifndef MUXCTL_MUXD
-#define MUXCTL_MUXD		"/usr/local/sbin/muxd"	/* muxd, installed */
+#ifndef MUXCTL_MUXD	/* muxd, installed, from the Makefile */
+#error "MUXCTL_MUXD is not defined: build muxctl with its Makefile"
 #endif
 
 enum muxctl_rd {

@@ -18,8 +18,8 @@
 #include "muxd.h"
 
 #define MUXD_CONF	"/etc/muxd.conf"
-#ifndef MUXD_EXAMPLES
-#define MUXD_EXAMPLES	"/usr/local/share/doc/muxd/examples"
+#ifndef MUXD_EXAMPLES	/* the installed examples, from the Makefile */
+#error "MUXD_EXAMPLES is not defined: build muxd with its Makefile"
 #endif
 
 struct event_base	*muxd_base;

@@ -1030,8 +1030,9 @@ spawn_start(const struct conf *cf, const char *muxd_user, int entries)
 		    "signal and read another", spawn_user);
 	else if (geteuid() != 0)
 		fatalx("exec: entries run sandboxed, each as a uid of its own, "
-		    "which needs muxd started as root; or the room says "
-		    "sandbox = false;");
+		    "which needs muxd started as root (under systemd, the "
+		    "drop-in examples/systemd/exec-entries.conf: muxd(8)); "
+		    "or the room says sandbox = false;");
 	else if (spawn_box_why[0] != '\0')
 		fatalx("exec: entries cannot be sandboxed: %s; the room may "
 		    "say sandbox = false; to run them without one",

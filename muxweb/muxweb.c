@@ -14,11 +14,8 @@
 #define MUXWEB_PORT	"8428"
 #define MUXWEB_PER_ADDRESS 64		/* connections of one address */
 #define MUXWEB_IDLE	10		/* seconds a connection may wait */
-#ifndef MUXWEB_PLAYER
-#define MUXWEB_PLAYER	"/usr/local/share/muxweb/player"
-#endif
-#ifndef MUXWEB_TRANSCRIPTS
-#define MUXWEB_TRANSCRIPTS "/usr/local/bin/transcripts"
+#if !defined(MUXWEB_PLAYER) || !defined(MUXWEB_TRANSCRIPTS)
+#error "MUXWEB_PLAYER, MUXWEB_TRANSCRIPTS: build muxweb with its Makefile"
 #endif
 
 static void	muxweb_usage(int) __attribute__((noreturn));

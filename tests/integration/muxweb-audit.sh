@@ -145,4 +145,29 @@ try:
 finally:
     b.quit()
 EOP
+
+# Without the player, the page says so in its place, and how to add it.
+W2=$(free_port)
+PATH=$ROOT/$B/transcripts:$PATH bg "$ROOT/$B/muxweb/muxweb" -s "$SOCK" \
+    -l "$W2" -a "$C" -p "$T/noplayer" -k "$T/state/room.pub" -t "$T/web.token"
+wait_for "wcurl -sf http://127.0.0.1:$W2/audit/list >/dev/null" 5 || fail "muxweb does not answer"
+browser_run muxweb-audit-noplayer "$W2" "$cap" "$WTOKEN" <<'EOP'
+import sys
+from webdriver import Browser
+d, png, w, cap, token = sys.argv[1:]
+b = Browser(int(d))
+try:
+    b.go("http://127.0.0.1:%s/login?token=%s&next=/audit" % (w, token))
+    row = "document.getElementById('cap-%s')" % cap
+    v, _ = b.wait_js("return !!" + row, 10)
+    assert v, "the audit page does not list %s" % cap
+    b.go("http://127.0.0.1:%s/audit#cap=%s" % (w, cap))
+    said = "return document.getElementById('player').textContent"
+    v, _ = b.wait_js(said + ".includes('not installed') ? 'yes' : ''", 10)
+    assert v, "the page does not say the player is missing: %r" % b.js(said)
+    assert "make web-player" in b.js(said), b.js(said)
+    b.screenshot(png)
+finally:
+    b.quit()
+EOP
 echo ok
