@@ -688,6 +688,28 @@ control_status(void)
 }
 
 /*
+ * A capture's marker, if it is a final verdict ("verdict PASS judge 07
+ * assertion E1 ..."), onto a screen's verdicts as the watchers' verdict
+ * events have them: {"verdict", "kind", "final": true}.
+ */
+static void
+control_screen_verdict(json_t *verdicts, const unsigned char *p, size_t n)
+{
+	char	text[CAP_MARKER_MAX], verdict[16], kind[32];
+	int	judge;
+
+	if (n >= sizeof(text) || n < 8 || memcmp(p, "verdict ", 8) != 0)
+		return;
+	memcpy(text, p, n);
+	text[n] = '\0';
+	if (sscanf(text, "verdict %15s judge %d %31s", verdict, &judge,
+	    kind) != 3)
+		return;
+	json_array_append_new(verdicts, json_pack("{ss ss sb}", "verdict",
+	    verdict, "kind", kind, "final", 1));
+}
+
+/*
  * A link's judge's screen so far, as its transcript has it: the capture
  * read again through the transcript's writer (the convention code of
  * "transcripts render"), its last rows alone when there are more than
@@ -704,7 +726,7 @@ control_screen(const struct link *l, size_t max)
 	enum cap_err		 rc;
 	const char		*path, *text = NULL, *nl, *why = NULL;
 	size_t			 len = 0, cut = 0;
-	json_t			*o;
+	json_t			*o, *verdicts = json_array();
 
 	if ((path = record_link_capture(l)) == NULL)
 		why = "not recorded";
@@ -713,10 +735,16 @@ control_screen(const struct link *l, size_t max)
 		why = e.msg;
 	else {
 		while ((rc = cap_read_event(r, &ev, &e)) != CAP_EOF &&
-		    rc != CAP_ESYS && rc != CAP_ENOMEM)
-			if (rc == CAP_OK && tx_write_event(w, ev.kind, ev.data,
-			    ev.len, ev.usec, &e) != CAP_OK)
+		    rc != CAP_ESYS && rc != CAP_ENOMEM) {
+			if (rc != CAP_OK)
+				continue;
+			if (ev.kind == CAP_MARKER)
+				control_screen_verdict(verdicts, ev.data,
+				    ev.len);
+			if (tx_write_event(w, ev.kind, ev.data, ev.len,
+			    ev.usec, &e) != CAP_OK)
 				break;
+		}
 		if (tx_write_finish(w, &e) != CAP_OK ||
 		    (text = tx_write_buffer(w, &len)) == NULL)
 			why = e.msg;
@@ -726,13 +754,13 @@ control_screen(const struct link *l, size_t max)
 		if ((nl = memchr(text + cut, '\n', len - cut)) != NULL)
 			cut = (size_t)(nl + 1 - text);
 	}
-	o = json_pack("{ss ss? ss? ss? ss? si ss? ss# sI ss?}", "link",
+	o = json_pack("{ss ss? ss? ss? ss? si ss? ss# sI ss? so}", "link",
 	    l->name, "station", l->station, "side", l->side == 0 ? "left" :
 	    l->side == 1 ? "right" : NULL, "entity", l->entity, "kind",
 	    en == NULL ? NULL : en->kind == CONF_ENTRY ? "entry" :
 	    "confederate", "round", l->round, "capture", path, "screen",
 	    text != NULL ? text + cut : "", text != NULL ? (int)(len - cut) :
-	    0, "cut", (json_int_t)cut, "error", why);
+	    0, "cut", (json_int_t)cut, "error", why, "verdicts", verdicts);
 	if (w != NULL)
 		tx_write_free(w);
 	if (r != NULL)

@@ -1,7 +1,8 @@
 # The control command "screens": each link's judge's screen so far as its
 # transcript has it (both sides, UTF-8 decoded with the entity's charset,
 # the capture read again through the transcript's writer), one link by
-# name, an unknown name refused; and a refused "round.start" reaches the
+# name, an unknown name refused, the capture's final verdicts with it;
+# and a refused "round.start" reaches the
 # watchers as a round.refused event with the reply's reason.
 . tests/integration/lib.sh
 
@@ -27,6 +28,10 @@ jq -r '.result.links[0].screen' "$T/one" | grep -q '^JUDGE07\[..:..:..\]Who goes
 	fail "the judge's row is not on the screen: $(cat "$T/one")"
 jq -r '.result.links[0].screen' "$T/one" | grep -q '^PROGRAM\[..:..:..\]Hello, my name is Ada and I am the human. Très bien.$' ||
 	fail "the entity's row is not on the screen: $(cat "$T/one")"
+# The capture's final verdicts come with the screen, for a page that
+# arrives after them.
+wait_for "screens ',\"link\":\"$L\"' | jq -e '.result.links[0].verdicts | any(.verdict == \"PASS\" and .kind == \"assertion\" and .final)' >/dev/null" 5 ||
+	fail "no assertion verdict with the screen of $L: $(screens ",\"link\":\"$L\"" | jq -c .result.links[0].verdicts)"
 screens | jq -e '.result.links | map(.kind) | sort == ["confederate", "entry"]' >/dev/null ||
 	fail "screens of every link: $(screens)"
 screens ',"link":"nope"' | jq -e '.ok == false and .error == "no link named nope"' >/dev/null ||

@@ -3,7 +3,8 @@
 # terminals tagged entry and confederate; a held entity shown HELD with a
 # Release button that releases it; a round start refused shows why; a
 # reload shows the conversations so far, both sides as the transcript has
-# them (muxd's "screens"), with their verdicts; at the round's end the
+# them (muxd's "screens"), with their verdicts, even on a muxweb started
+# after them; at the round's end the
 # conversations stay, marked ended, a reload too; the lines' states are
 # listed between rounds.  The verdicts and faults are announced
 # (aria-live).  At 390 px wide the page is no wider than the window and
@@ -79,6 +80,29 @@ try:
     assert "Greetings, I am a program. Très bien." in screen, screen
     assert "FAIL" in text("#link-%s .verdict" % L), text("#link-%s h3" % L)
     b.screenshot(png)
+    # A muxweb started after the verdict (a fresh one, that never saw
+    # it): the verdict comes with the screens, from the capture.
+    import socket
+    so = socket.socket()
+    so.bind(("127.0.0.1", 0))
+    w2 = so.getsockname()[1]
+    so.close()
+    web2 = subprocess.Popen([tools + "/../../muxweb/muxweb", "-s", t + "/ctl.sock",
+                             "-l", str(w2), "-t", t + "/web.token"],
+                            stderr=subprocess.DEVNULL)
+    try:
+        for i in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", w2)).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        b.go("http://127.0.0.1:%d/login?token=%s" % (w2, token))
+        v, _ = b.wait_js("var e = document.querySelector('#link-%s .verdict'); return e && e.textContent.includes('FAIL')" % L, 10)
+        assert v, "a muxweb started after the verdict does not show it: %r" % text("#link-%s h3" % L)
+    finally:
+        web2.terminate()
+    b.go("http://127.0.0.1:%s/" % w)
     # The round's end: the conversations stay, ended; after a reload too.
     subprocess.run(mctl + ["round", "stop"], check=True, stdout=subprocess.DEVNULL)
     v, _ = b.wait_js("return document.querySelector('#link-%s').classList.contains('ended')" % L, 10)
