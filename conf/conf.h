@@ -35,7 +35,7 @@ struct conf_rlimits {
 	long long	 processes;	/* RLIMIT_NPROC, of its uid */
 	long long	 files;		/* RLIMIT_NOFILE */
 	long long	 file_size;	/* RLIMIT_FSIZE, bytes */
-	long long	 memory;	/* RLIMIT_AS, bytes */
+	long long	 memory;	/* RLIMIT_DATA, bytes */
 	long long	 cpu;		/* RLIMIT_CPU, seconds */
 };
 enum conf_assert {		/* the opening assertion, per room */

@@ -448,7 +448,13 @@ spawn_limits(const struct conf_rlimits *l)
 		{ RLIMIT_NPROC, l->processes, "processes" },
 		{ RLIMIT_NOFILE, l->files, "files" },
 		{ RLIMIT_FSIZE, l->file_size, "file size" },
-		{ RLIMIT_AS, l->memory, "memory" },
+		/*
+		 * Memory is the data an entry writes (RLIMIT_DATA: its heap
+		 * and private writable mappings), not its address space: a
+		 * JVM or V8 reserves gigabytes it never touches, and under
+		 * RLIMIT_AS a Java entry could not start.
+		 */
+		{ RLIMIT_DATA, l->memory, "memory" },
 		{ RLIMIT_CPU, l->cpu, "cpu" },
 		{ RLIMIT_CORE, -1, "core" },
 	};

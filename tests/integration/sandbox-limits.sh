@@ -1,6 +1,8 @@
 # An exec: entry's limits and its log: E1 floods its standard error (its
 # log stops at entry_log_limit, the cut said; muxd's log gets nothing of
-# it), fills its file size limit (the write fails), forks without end
+# it), fills its file size limit (the write fails), writes more memory
+# than its limit (refused) but reserves more address space than it (as
+# a JVM does: allowed), forks without end
 # (its process limit is reached: it is stopped, recorded in muxd's log
 # and the capture, and started again).  Meanwhile E2's judge asks and
 # gets E2's answers, and E2's transcript holds E2's words only.
@@ -31,6 +33,21 @@ while IFS= read -r line; do
 		if dd if=/dev/zero of=/tmp/big bs=64k count=64 2>/dev/null; then
 			r=DONE; else r=denied; fi
 		printf 'fsize:%s size:%s\r\n' "$r" "$(stat -c %s /tmp/big)" ;;
+	memory*)
+		# 3 GiB written is refused; 8 GiB reserved (as a JVM or V8
+		# reserves its heap) is not.
+		/usr/bin/python3 -c 'import mmap
+try:
+    m = mmap.mmap(-1, 8 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=0)
+    r = "ok"
+except Exception:
+    r = "denied"
+try:
+    b = bytearray(3 << 30)
+    a = "DONE"
+except MemoryError:
+    a = "denied"
+print("reserve:" + r + " alloc:" + a, end="\r\n")' ;;
 	fork*)
 		# A bomb that keeps trying (sh would give up at once).
 		printf 'forking\r\n'
@@ -101,6 +118,14 @@ tty "$J1" 'type:fsize\r' 'expect:fsize:' 'expect:\r\n' "save:$T/j1.bytes" >/dev/
 grep -q 'fsize:denied size:1048576' "$T/j1.bytes" ||
 	fail "the file size limit did not hold: $(tr -d '\r' <"$T/j1.bytes")"
 ask_e2 "question three"
+
+# Memory: writing 3 GiB is refused at the room's 2 GiB; reserving 8 GiB
+# of address space, as a JVM does, is not.
+tty "$J1" 'type:memory\r' 'expect:alloc:' 'expect:\r\n' "save:$T/j1.bytes" >/dev/null ||
+	fail "E1 did not try its memory: $(cat "$T/j1.bytes")"
+grep -q 'reserve:ok alloc:denied' "$T/j1.bytes" ||
+	fail "the memory limit: $(tr -d '\r' <"$T/j1.bytes")"
+ask_e2 "question four"
 
 # The fork bomb: stopped at its limit, recorded, started again.
 starts=$(grep -c 'port e1: started' "$T/muxd.log")
