@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "conf-parse.h"
 
 #define CONF_INCLUDE_DEPTH	10	/* libconfig's own limit */
 #define CONF_INCLUDE_MAXTEXT	(16 * 1024 * 1024)
@@ -164,6 +165,44 @@ conf_include_kind(mode_t mode)
 }
 
 /*
+ * Step a libconfig text's lexer over the byte at *pp (left on the last
+ * byte it took: a comment's or an escape's second byte, a line comment's
+ * end): 1 when the byte is code, outside any comment and string, else 0;
+ * *line counts the newlines.
+ */
+int
+conf_include_lex(struct conf_lex *x, const char **pp, unsigned int *line)
+{
+	const char	*p = *pp;
+	int		 code = 0;
+
+	if (*p == '\n')
+		(*line)++;
+	else if (x->comment) {
+		if (p[0] == '*' && p[1] == '/') {
+			x->comment = 0;
+			p++;
+		}
+	} else if (x->string) {
+		if (*p == '\\' && p[1] != '\0') {
+			*line += p[1] == '\n';
+			p++;
+		} else if (*p == '"')
+			x->string = 0;
+	} else if (*p == '#' || (p[0] == '/' && p[1] == '/'))
+		p += strcspn(p, "\n") - 1;
+	else if (p[0] == '/' && p[1] == '*') {
+		x->comment = 1;
+		p++;
+	} else if (*p == '"')
+		x->string = 1;
+	else
+		code = 1;
+	*pp = p;
+	return (code);
+}
+
+/*
  * Scan one text (at include depth depth) for its @include lines: at the
  * start of a line that is not inside a comment or a string (strings may
  * span lines).
@@ -172,12 +211,13 @@ static int
 conf_include_scan(struct conf_include_ctx *ctx, const char *name,
     const char *text, int depth)
 {
+	struct conf_lex	 x = { 0, 0 };
 	const char	*p, *q;
 	unsigned int	 line = 1;
-	int		 comment = 0, string = 0, start = 1;
+	int		 start = 1;
 
 	for (p = text; *p != '\0'; p++) {
-		if (start && !comment && !string) {
+		if (start && !x.comment && !x.string) {
 			for (q = p; *q == ' ' || *q == '\t'; q++)
 				;
 			if (strncmp(q, "@include", 8) == 0 &&
@@ -189,28 +229,8 @@ conf_include_scan(struct conf_include_ctx *ctx, const char *name,
 					return (-1);
 			}
 		}
-		start = 0;
-		if (*p == '\n') {
-			line++;
-			start = 1;
-		} else if (comment) {
-			if (p[0] == '*' && p[1] == '/') {
-				comment = 0;
-				p++;
-			}
-		} else if (string) {
-			if (*p == '\\' && p[1] != '\0') {
-				line += p[1] == '\n';
-				p++;
-			} else if (*p == '"')
-				string = 0;
-		} else if (*p == '#' || (p[0] == '/' && p[1] == '/'))
-			p += strcspn(p, "\n") - 1;
-		else if (p[0] == '/' && p[1] == '*') {
-			comment = 1;
-			p++;
-		} else if (*p == '"')
-			string = 1;
+		start = *p == '\n';
+		(void)conf_include_lex(&x, &p, &line);
 	}
 	return (0);
 }

@@ -22,6 +22,12 @@
  */
 struct config_setting_t;
 struct conf_use;
+
+/* A libconfig text's lexer: inside a comment, inside a string. */
+struct conf_lex {
+	int	comment;
+	int	string;
+};
 struct conf_ctx {
 	const char	*name;		/* file name for messages */
 	const char	*basedir;	/* for relative paths, or NULL */
@@ -37,6 +43,8 @@ struct conf_ctx {
 	char		**skipped;	/* top-level settings not read */
 	size_t		 nskipped;
 };
+int		 conf_include_lex(struct conf_lex *, const char **,
+		    unsigned int *);
 int		 conf_error(struct conf_ctx *, const struct config_setting_t *,
 		    const char *, ...)
 		    __attribute__((format(printf, 3, 4)));

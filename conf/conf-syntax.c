@@ -77,13 +77,14 @@ static size_t
 conf_syntax_scan(const char *text, const char **known,
     struct conf_syntax_stmt *st, size_t max)
 {
+	struct conf_lex	 x = { 0, 0 };
 	const char	*p;
 	unsigned int	 line = 1;
 	size_t		 n = 0;
-	int		 depth = 0, comment = 0, string = 0, k;
+	int		 depth = 0, k;
 
 	for (p = text; *p != '\0'; p++) {
-		if ((p == text || p[-1] == '\n') && !comment && !string &&
+		if ((p == text || p[-1] == '\n') && !x.comment && !x.string &&
 		    (k = conf_syntax_top(p, depth, known)) != 0) {
 			if (n > 0)
 				st[n - 1].depth = depth;
@@ -96,25 +97,8 @@ conf_syntax_scan(const char *text, const char **known,
 			n++;
 			depth = 0;
 		}
-		if (*p == '\n')
-			line++;
-		else if (comment) {
-			if (p[0] == '*' && p[1] == '/') {
-				comment = 0;
-				p++;
-			}
-		} else if (string) {
-			if (*p == '\\' && p[1] != '\0')
-				p++;
-			else if (*p == '"')
-				string = 0;
-		} else if (*p == '#' || (p[0] == '/' && p[1] == '/'))
-			p += strcspn(p, "\n") - 1;
-		else if (p[0] == '/' && p[1] == '*') {
-			comment = 1;
-			p++;
-		} else if (*p == '"')
-			string = 1;
+		if (!conf_include_lex(&x, &p, &line))
+			;
 		else if (*p == '(' || *p == '[' || *p == '{')
 			depth++;
 		else if (*p == ')' || *p == ']' || *p == '}')
