@@ -379,9 +379,11 @@ $(B)/tests/unit/test_comprog: tests/unit/test_comprog.c $(COMPROG_UNIT_OBJS) \
 		$(filter %.c %.o,$^) $(filter %.a,$^) $(PC_LIBS) \
 		$(shell $(PKG_CONFIG) --cflags --libs $(TEST_PC)) -lutil
 
+# The scenarios run side by side: J at a time (make check J=4), else as
+# many as make -jN says, else twice the CPUs (tests/run).
 check: all $(UNITS) $(FUZZERS) $(VTSCREEN) $(FAULTSIM)
 	@[ -n "$(FUZZERS)" ] || echo "fuzz: skipped: clang not installed (apt-get install clang)"
-	@LAB=$(LAB) sh tests/run B=$(B) $(UNITS)
+	@LAB=$(LAB) sh tests/run $(if $(J),-j $(J)) B=$(B) $(UNITS)
 
 # The qemu serial lab (tests/lab): real tty drivers, FTDI adapters, udev.
 # Part of check where the host can run it (LAB=0 leaves it out).
