@@ -410,10 +410,14 @@ $(B)/tests/bench/ptybench: $(PTYBENCH_PARTS:%.c=$(B)/%.o)
 $(B)/tests/bench/%: $(B)/tests/bench/%.o
 	$(CC) $(LDFLAGS) -o $@ $^ -lutil
 
+# It first runs the scenario bench-smoke (the benchmark at its smallest
+# sizes: every forwarder in every table, the flame graph, the footprint),
+# which measures, and so is no part of check.
 bench: all $(BENCHES)
+	-@sh tests/run B=$(B) -- bench-smoke
 	@sh tests/bench/run $(B)
 
-# The scenario bench-harness runs the benchmark at its smallest sizes.
+# The scenario bench-harness checks the benchmark's harness (no figures).
 check: $(BENCHES)
 
 # The unit and its drop-in name the installed programs and the room.
