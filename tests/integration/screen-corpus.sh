@@ -16,7 +16,7 @@
 TX=$ROOT/$B/transcripts/transcripts
 
 for p in tio picocom tmux; do
-	command -v $p >/dev/null 2>&1 || { echo "skipped: $p is not installed"; exit 0; }
+	command -v $p >/dev/null 2>&1 || { echo "$p is not installed"; exit 77; }
 done
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 TMUXL=muxd-corpus-$$
