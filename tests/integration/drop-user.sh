@@ -5,6 +5,7 @@
 # as it gives the entry muxd's files), in quick mode a sandboxed uid of
 # the default range (entry-user.sh and sandbox-*.sh have rooms of their
 # own).
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 id nobody >/dev/null 2>&1 || { echo "no user nobody"; exit 77; }

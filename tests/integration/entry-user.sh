@@ -4,6 +4,7 @@
 # nor reach the control socket, nor signal muxd; status names the user;
 # an entry_user of root, or one that does not exist, is refused, saying
 # so; when muxd is killed outright, its entries' programs end with it.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 [ "$(id -u)" = 0 ] || { echo "needs root"; exit 77; }

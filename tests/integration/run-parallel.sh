@@ -1,9 +1,10 @@
 # tests/run itself, on scenarios of its own in a tree of their own: they
 # run side by side (two that each wait for the other pass only so), each
 # with its own range of ports; the one tagged serial runs after them,
-# alone; the one tagged bench runs only when named; a skip (77) is
-# counted apart and says why, a unit test's TAP skip too; a failure is
-# named; the last line is "N passed, N failed".
+# alone; those tagged entries one after the other; the one tagged bench
+# runs only when named; a skip (77) is counted apart and says why, a
+# unit test's TAP skip too; a failure is named; the last line is
+# "N passed, N failed".
 . tests/integration/lib.sh
 
 R=$T/tree
@@ -51,6 +52,17 @@ cat >"$S/f-bench.sh" <<EOS
 : >"$R/bench.ran"
 echo ok
 EOS
+# g1 and g2, tagged entries: one after the other (g2 finds g1 ended).
+cat >"$S/g1.sh" <<EOS
+# test: entries: they share uids
+sleep 1
+echo ok
+EOS
+cat >"$S/g2.sh" <<EOS
+# test: entries: they share uids
+[ -e "$R/b/test-logs/g1.result" ] || { echo "FAIL: ran beside g1"; exit 1; }
+echo ok
+EOS
 cat >"$R/unit" <<'EOS'
 #!/bin/sh
 echo "ok 1 - one"
@@ -64,7 +76,7 @@ chmod +x "$R/unit"
 st=$?
 cat "$T/out"
 [ "$st" = 1 ] || fail "tests/run exited $st with a scenario failed"
-[ "$(tail -1 "$T/out")" = "4 passed, 1 failed" ] || fail "the last line: $(tail -1 "$T/out")"
+[ "$(tail -1 "$T/out")" = "6 passed, 1 failed" ] || fail "the last line: $(tail -1 "$T/out")"
 [ "$(tail -2 "$T/out" | head -1)" = "2 skipped" ] || fail "the skipped are not counted apart"
 grep -qx 'failed: d-fail' "$T/out" || fail "the failure is not named"
 grep -qx 'scenario c-skip: skipped: the moon is not full' "$T/out" || fail "the skip does not say why"

@@ -4,6 +4,7 @@
 # (its process limit is reached: it is stopped, recorded in muxd's log
 # and the capture, and started again).  Meanwhile E2's judge asks and
 # gets E2's answers, and E2's transcript holds E2's words only.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 [ "$(id -u)" = 0 ] || { echo "needs root"; exit 77; }

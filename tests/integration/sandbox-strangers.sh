@@ -5,6 +5,7 @@
 # (where muxweb would listen): each fails.  Meanwhile judge 2 asks E2 and
 # gets E2's answer, and E2's transcript holds E2's words only.  The two
 # run as distinct uids of entry_uids, with no_new_privs.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 [ "$(id -u)" = 0 ] || { echo "needs root"; exit 77; }

@@ -12,6 +12,7 @@
 # and in an iso-8859-1 room whose stations' terminals are utf-8 (the
 # entity's UTF-8 read as Latin-1: C1 bytes removed, the others shown as
 # their Latin-1 characters).
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 TX=$ROOT/$B/transcripts/transcripts
 
