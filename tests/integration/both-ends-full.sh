@@ -53,7 +53,10 @@ wait_for "[ \"\$(port_field a queued)\" = 0 ] &&
     [ \"\$(port_field a paused)\" = false ] &&
     [ \"\$(port_field b paused)\" = false ]" 15 ||
 	fail "the queues did not drain once the ends were read"
+# The readers gone before the relay below, which one still dying on a
+# loaded machine would read from under it.
 kill "$ra" "$rb"
+wait "$ra" "$rb" 2>/dev/null
 wait_for "grep -q 'port $full: queue drained; [0-9]* bytes were dropped' \
     '$T/muxd.log'" 5 || fail "the end of the drop episode was not logged"
 relay "$T/a" "$T/b" 'from a, after it all\r' \

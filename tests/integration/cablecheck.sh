@@ -3,6 +3,7 @@
 # loopback plug), on another line (the two are cabled to each other), or
 # nowhere.  Ports in a link are skipped: nothing enters a conversation;
 # so are exec: ports, an entry's program, whose input a banner would be.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 cable loop

@@ -7,8 +7,8 @@
 . tests/integration/lib.sh
 
 cable line
-cp_run judge "$COMPROG judge -r $T/rec -l $T/judge.log $T/line.dev"
 mkdir -p "$T/rec"
+cp_run judge "$COMPROG judge -r $T/rec -l $T/judge.log $T/line.dev"
 cp_wait judge '^>' 5 "no prompt on the judge's screen"
 cp_wait judge 'line.dev.* up' 5 "the status line does not show the line up"
 

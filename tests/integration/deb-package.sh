@@ -5,14 +5,18 @@
 # examples where Debian puts them; their users and directories are made
 # in that root; and the packaged muxd and muxctl run the packaged example
 # room, its lines moved onto ptys.  Skipped (exit 77) without the Debian
-# tools.
+# tools, or without the player (make web-player, the npm registry).
 . tests/integration/lib.sh
 
 for c in dpkg-buildpackage:dpkg-dev dh:debhelper fakeroot:fakeroot lintian:lintian; do
 	command -v "${c%%:*}" >/dev/null 2>&1 && continue
-	echo "skipped: ${c%%:*} is not installed (apt-get install ${c#*:})"
+	echo "${c%%:*} is not installed (apt-get install ${c#*:})"
 	exit 77
 done
+if [ ! -f "$ROOT/$B/npm/node_modules/asciinema-player/dist/bundle/asciinema-player.min.js" ]; then
+	echo "asciinema-player is not installed (make web-player needs the npm registry)"
+	exit 77
+fi
 make -s -C "$ROOT" B="$T/b" NPM= PLAYER="$ROOT/$B/npm/node_modules/asciinema-player/dist/bundle" \
     deb >"$T/deb.out" 2>&1 || fail "make deb failed: $(tail -30 "$T/deb.out")"
 D=$T/b/deb

@@ -8,6 +8,7 @@
 # would nest, the client switches to the demo's session, and Ctrl-b ( takes
 # it back and ends the demo.  The person's terminal is a pane of a tmux
 # server of the scenario's own (-L term); every server lives under $T.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 command -v tmux >/dev/null || fail "tmux is not installed (sh mk/deps check installs it)"

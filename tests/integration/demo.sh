@@ -4,6 +4,7 @@
 # judge's two terminals, the entry muxd runs, the confederate), checked by
 # the demo itself, then the transcripts rendered back and verified.  Its
 # directory is under $T, so nothing is left behind.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 TMPDIR=$T sh contrib/demo/run "$B" </dev/null >"$T/demo.out" 2>&1 ||

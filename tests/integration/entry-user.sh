@@ -4,10 +4,11 @@
 # nor reach the control socket, nor signal muxd; status names the user;
 # an entry_user of root, or one that does not exist, is refused, saying
 # so; when muxd is killed outright, its entries' programs end with it.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
-[ "$(id -u)" = 0 ] || { echo "skipped: needs root"; exit 0; }
-id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "needs root"; exit 77; }
+id nobody >/dev/null 2>&1 || { echo "no user nobody"; exit 77; }
 # The room's entries' user, as an operator creates it.
 id muxd-entry >/dev/null 2>&1 ||
 	useradd --system --no-create-home --home-dir /nonexistent \

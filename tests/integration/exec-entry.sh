@@ -1,6 +1,7 @@
 # exec: runs a local entry on a raw pty: it gets the judge's bytes as they
 # are typed, never an echo; when it ends it is marked down, started again
 # with backoff, and what the judge typed meanwhile reaches the new one.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 cable judge

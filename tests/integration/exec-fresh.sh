@@ -6,6 +6,7 @@
 # refused with file and line.  (A sandboxed program has a pid namespace of
 # its own, so it greets with a random token; its pid on the host is in
 # muxd's log.)
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 cat >"$T/bot" <<'EOB'

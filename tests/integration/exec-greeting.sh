@@ -2,6 +2,7 @@
 # until it is linked: its greeting reaches the judge of its first
 # conversation (2004 rule 3 passes), counted as released after a wait, not
 # as unrouted nor as a burst.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 cat >"$T/bot" <<'EOB'

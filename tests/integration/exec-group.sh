@@ -2,6 +2,7 @@
 # what it started in the background does not outlive it, neither when it
 # ends by itself (and is started again) nor when muxd ends it, even when
 # it ignores the hang-up of the pty.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 cable judge

@@ -16,12 +16,17 @@ TOOLS=$ROOT/$B/tests/tools
 MUXD=$ROOT/$B/muxd/muxd
 MUXCTL=$ROOT/$B/muxctl/muxctl
 SOCK=$T/ctl.sock
+# tmux: a server of the scenario's own (under $T), which another
+# scenario run alongside, killing its server, cannot take down.
+export TMUX_TMPDIR="$T"
+unset TMUX
 
 # Stop every background process and remove the scenario's directory.
 cleanup() {
 	for p in $PIDS $MUXD_PID; do kill "$p" 2>/dev/null; done
 	sleep 0.1
 	for p in $PIDS $MUXD_PID; do kill -9 "$p" 2>/dev/null; done
+	[ -S "$T/tmux-$(id -u)/default" ] && tmux kill-server 2>/dev/null
 	_sanitized=0
 	if grep -q 'Sanitizer\|runtime error:' "$T/muxd.log" 2>/dev/null; then
 		echo "FAIL: a sanitizer reported errors in muxd:" >&2
@@ -156,12 +161,21 @@ tty() {
 
 # Print a TCP port on loopback that no socket uses, below the kernel's
 # range for outgoing connections (32768 up), which may take one meanwhile.
+# Under tests/run, which runs scenarios side by side, each scenario has
+# its own range of 100 ports from TEST_PORTS, so that two scenarios never
+# pick the same one; alone, it starts at a random port.
 free_port() {
-	_p=$(( 20000 + ($$ * 7 + $(date +%N | sed 's/^0*//;s/^$/0/') ) % 12000 ))
+	if [ -n "${TEST_PORTS:-}" ]; then
+		_p=$TEST_PORTS
+	else
+		_p=$(( 20000 + ($$ * 7 + $(date +%N | sed 's/^0*//;s/^$/0/') ) % 12000 ))
+	fi
 	while ss -Hatn "sport = :$_p" 2>/dev/null | grep -q . ||
 	    [ -e "$T/port.$_p" ]; do
 		_p=$((_p + 1))
 	done
+	[ -z "${TEST_PORTS:-}" ] || [ "$_p" -lt $((TEST_PORTS + 100)) ] ||
+		fail "no free port left in $TEST_PORTS-$((TEST_PORTS + 99))"
 	: >"$T/port.$_p"
 	echo "$_p"
 }

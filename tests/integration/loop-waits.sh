@@ -39,6 +39,8 @@ awk -v mark="$mark" -v end="$end" '
     }
     END { printf("%d %d %s\n", n, timed, ex) }' "$T/strace" >"$T/waits"
 read -r n timed ex <"$T/waits"
-[ "$n" -ge 80 ] || fail "only $n waits seen while 160 keys were typed: $(head -5 "$T/strace")"
+# Some 160 waits when each key wakes muxd alone; a loaded machine has it
+# read several keys a wake-up: 20 at least show the waits were traced.
+[ "$n" -ge 20 ] || fail "only $n waits seen while 160 keys were typed: $(head -5 "$T/strace")"
 [ "$timed" = 0 ] || fail "$timed of $n waits had a timeout while bytes flowed, as: $ex"
 echo ok

@@ -15,7 +15,10 @@
 . tests/integration/lib.sh
 
 PLAYER=$ROOT/$B/npm/node_modules/asciinema-player/dist/bundle
-[ -f "$PLAYER/asciinema-player.min.js" ] || fail "asciinema-player is not installed (make web-player)"
+if [ ! -f "$PLAYER/asciinema-player.min.js" ]; then
+	echo "asciinema-player is not installed (make web-player needs the npm registry)"
+	exit 77
+fi
 ENTRY='eol = "lf"; charset = "utf-8";' room1
 muxd_start -f "$T/room.conf"
 round_start 1
@@ -23,7 +26,8 @@ J=$(facing E1)
 tty "$J" 'type:Who goes there, Zoë?\r\r' >/dev/null
 tty "$T/e1" 'expect:Who goes there' 'type:Hello, my name is Ada and I am the human. Très bien.\r\n' >/dev/null ||
 	fail "the conversation did not go through"
-sleep 0.3
+# Stopped once the answer is through (the judge sees it), not before.
+tty "$J" 'expect:bien.' >/dev/null || fail "the answer did not reach the judge"
 mctl round stop >/dev/null || fail "round stop failed"
 C=$T/state/captures
 cap=$(cd "$C" && grep -l '"E1"' ./*.cast | head -1 | sed 's|^\./||')

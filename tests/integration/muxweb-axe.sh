@@ -11,6 +11,10 @@ if [ ! -f "$AXE" ]; then
 	echo "axe-core is not installed (make web-player needs the npm registry)"
 	exit 77
 fi
+if [ ! -f "$PLAYER/asciinema-player.min.js" ]; then
+	echo "asciinema-player is not installed (make web-player needs the npm registry)"
+	exit 77
+fi
 ENTRY='eol = "lf";' room1
 muxd_start -f "$T/room.conf"
 PATH=$ROOT/$B/transcripts:$PATH muxweb_start -a "$T/state/captures" -p "$PLAYER"

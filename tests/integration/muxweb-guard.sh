@@ -12,6 +12,7 @@
 # after the idle time; an address gets so many connections and no more;
 # under 3000 connections of one address and slowloris ones of another,
 # the referee's request is answered.
+# test: serial: it opens 3000 connections at once
 . tests/integration/lib.sh
 
 room1

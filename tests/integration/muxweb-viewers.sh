@@ -9,6 +9,7 @@
 # once full it lets go of the browsers that left within seconds.  A
 # stream is sent a comment every 15 s.  muxweb stopped with a crowd attached ends their streams and
 # exits 0.
+# test: serial: it opens 500 streams three times and counts muxweb's CPU
 . tests/integration/lib.sh
 
 N=500
@@ -41,11 +42,18 @@ wcurl -sf "http://127.0.0.1:$W/status" | jq -e .round >/dev/null ||
 	fail "/status does not answer with $N streams open"
 wcurl -sf "http://127.0.0.1:$W/" | grep -q "<html" ||
 	fail "the page does not load with $N streams open"
-# Idle streams cost no CPU: muxweb sleeps while nothing happens.
-t0=$(awk '{ print $14 + $15 }' /proc/"$WEB"/stat)
-sleep 1
-t1=$(awk '{ print $14 + $15 }' /proc/"$WEB"/stat)
-[ $((t1 - t0)) -le 5 ] || fail "muxweb used $((t1 - t0)) ticks in a second of $N idle streams"
+# Idle streams cost no CPU: muxweb sleeps while nothing happens.  A
+# machine under load may lend it work of the moment in any one second,
+# not in every one: one second of 5 ticks or less, of up to 5, is enough.
+w=0
+while :; do
+	t0=$(awk '{ print $14 + $15 }' /proc/"$WEB"/stat)
+	sleep 1
+	t1=$(awk '{ print $14 + $15 }' /proc/"$WEB"/stat)
+	[ $((t1 - t0)) -le 5 ] && break
+	w=$((w + 1))
+	[ "$w" -lt 5 ] || fail "muxweb used $((t1 - t0)) ticks in a second of $N idle streams, $w seconds in a row"
+done
 tty "$J" send:Z >/dev/null
 wait "$_pid"
 [ "$(cat "$T/saw.1")" = "saw $N of $N" ] ||

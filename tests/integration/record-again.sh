@@ -37,7 +37,18 @@ for p in $PORTS; do
 	printf 'last line of %s\n' "$p" >"$T/$p"
 done
 sent=$(date +%s.%N)
-sleep 6
+# Every capture handed over after its line was sent: the pass under way
+# (over three seconds) and the one that follows it; a slow machine makes
+# them slower, so wait for them, a minute at most.
+handed() {
+	for p in $PORTS; do
+		cap=$(ls "$T"/state/captures/unrouted-"$p"*.cast | head -1)
+		last=$(grep "F_DUPFD_CLOEXEC.*$(basename "$cap")>" "$T/strace" |
+		    awk '{ t = $1 } END { print t }')
+		awk -v a="${last:-0}" -v b="$sent" 'BEGIN { exit !(a > b) }' || return 1
+	done
+}
+wait_for handed 60
 grep -c 'F_DUPFD_CLOEXEC.*unrouted-.*\.cast>' "$T/strace" >"$T/ndups" ||
 	fail "no capture was handed over: $(grep -c . "$T/strace") lines traced"
 # Every capture, handed over after its last line was sent.

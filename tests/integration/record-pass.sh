@@ -17,7 +17,10 @@ main=$MUXD_PID
 
 # No round: every port's bytes go to its own unrouted capture.
 send_bulk j1l j1r e1 c1 j2l j2r e2 c2 j3l j3r e3 c3 j4l j4r e4 c4
-sleep 2.5
+# Every capture handed over (by the sync a second after the bytes, or
+# the next ones, when the machine is slow).
+wait_for "[ \$(grep -o 'F_DUPFD_CLOEXEC.*unrouted-[^>]*\.cast>' '$T/strace' | sort -u | wc -l) -ge 16 ]" 60 ||
+	fail "not every capture was handed over: $(grep -c F_DUPFD_CLOEXEC "$T/strace") handovers traced"
 muxd_stop
 
 # The handovers, by time; a gap of half a second starts another sync.

@@ -39,7 +39,11 @@ grep 'syncfs(.*/state/\(captures\|transcripts\)/' "$T/strace" |
 n=$(wc -l <"$T/syncs")
 [ "$n" -ge 2 ] || fail "the recordings were synced $n times with syncfs:
 $(cat "$T/strace")"
-[ "$n" -le 5 ] || fail "the recordings were synced $n times in 6 s"
+# Before the stop they are 2 s apart (below), however long a slow
+# machine took to type; after it, the round's end and muxd's own: a few.
+after=$(awk -v stop="$stop" '$1 >= stop' "$T/syncs" | wc -l)
+[ "$after" -le 3 ] || fail "the recordings were synced $after times once the round stopped:
+$(cat "$T/syncs")"
 # While the round ran, syncs came 2 s apart (the round's end hands its
 # last writes over at once).
 awk -v stop="$stop" '$1 < stop { if (last != "" && $1 - last < 1.9) bad = bad " " $1 - last; last = $1; k++ }

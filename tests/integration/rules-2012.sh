@@ -22,8 +22,8 @@ CAP=${CAP:-50}
 KEYS=40
 SPLICE='Hello, my name is Ada and I am the human. '
 if [ ! -f "$LOG" ]; then
-	echo "skip: the 2012 logs are not at $LOGS (set LPP2012)"
-	exit 0
+	echo "the 2012 logs are not at $LOGS (set LPP2012)"
+	exit 77
 fi
 
 # The plan: one action a line, "J ACTION" for the judge's terminal, "P

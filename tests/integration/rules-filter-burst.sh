@@ -25,7 +25,8 @@ done
 tty -d 30 "$T/c1" 'type:typed by hand\r\n' >/dev/null
 head -c 200 /dev/zero | tr '\0' 'z' >"$T/burst"
 tty "$T/e1" "send:$(cat "$T/burst")" >/dev/null
-sleep 0.3
+# Stopped once muxd has read the burst (the judge sees it), not before.
+tty "$J" 'expect:zzzzzzzzzzzzzzzzzzzz' >/dev/null || fail "the burst did not reach the judge"
 mctl round stop >/dev/null
 grep -q 'FAIL character E1: .* bursts of 8 or more within 1 ms' "$T/state/compliance.txt" ||
 	fail "a 200-byte burst passed: $(cat "$T/state/compliance.txt")"

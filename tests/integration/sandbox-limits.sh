@@ -6,11 +6,12 @@
 # (its process limit is reached: it is stopped, recorded in muxd's log
 # and the capture, and started again).  Meanwhile E2's judge asks and
 # gets E2's answers, and E2's transcript holds E2's words only.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
-[ "$(id -u)" = 0 ] || { echo "skipped: needs root"; exit 0; }
-[ -x /usr/bin/python3 ] || { echo "skipped: no /usr/bin/python3"; exit 0; }
-command -v bwrap >/dev/null || { echo "skipped: no bwrap"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "needs root"; exit 77; }
+[ -x /usr/bin/python3 ] || { echo "no /usr/bin/python3"; exit 77; }
+command -v bwrap >/dev/null || { echo "no bwrap (apt-get install bubblewrap)"; exit 77; }
 
 mkdir -p "$T/e1" "$T/e2"
 chmod 755 "$T/e1" "$T/e2"

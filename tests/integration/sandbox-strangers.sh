@@ -5,11 +5,12 @@
 # (where muxweb would listen): each fails.  Meanwhile judge 2 asks E2 and
 # gets E2's answer, and E2's transcript holds E2's words only.  The two
 # run as distinct uids of entry_uids, with no_new_privs.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
-[ "$(id -u)" = 0 ] || { echo "skipped: needs root"; exit 0; }
-command -v bwrap >/dev/null || { echo "skipped: no bwrap"; exit 0; }
-command -v strace >/dev/null || { echo "skipped: no strace"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "needs root"; exit 77; }
+command -v bwrap >/dev/null || { echo "no bwrap (apt-get install bubblewrap)"; exit 77; }
+command -v strace >/dev/null || { echo "no strace (apt-get install strace)"; exit 77; }
 
 mkdir -p "$T/e1" "$T/e2"
 chmod 755 "$T/e1" "$T/e2"

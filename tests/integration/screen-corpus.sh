@@ -12,11 +12,12 @@
 # and in an iso-8859-1 room whose stations' terminals are utf-8 (the
 # entity's UTF-8 read as Latin-1: C1 bytes removed, the others shown as
 # their Latin-1 characters).
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 TX=$ROOT/$B/transcripts/transcripts
 
 for p in tio picocom tmux; do
-	command -v $p >/dev/null 2>&1 || { echo "skipped: $p is not installed"; exit 0; }
+	command -v $p >/dev/null 2>&1 || { echo "$p is not installed"; exit 77; }
 done
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 TMUXL=muxd-corpus-$$

@@ -4,6 +4,7 @@
 # emulator (libvterm, tests/tools/vtscreen) fed the bytes the judge's
 # terminal received shows exactly what "transcripts export --screen" of
 # the capture shows, and every line the transcript gives the entity.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 
 # The entry, copied where the entries' user can run it.

@@ -4,6 +4,7 @@
 # entity's erase (DEL), bare LF and bare CR line ends, a tab, the prompts
 # and echo.  And the screen of a whole 2012 conversation (its import,
 # exported) is the same in tio as in libvterm.
+# test: entries: its entries' programs run as uids another muxd would share
 . tests/integration/lib.sh
 TX=$ROOT/$B/transcripts/transcripts
 

@@ -13,8 +13,8 @@ TR=$ROOT/$B/transcripts/transcripts
 LOGS=${LPP2012:-$ROOT/../shared/data/loebner2012}
 [ -x "$TR" ] || fail "$TR not built"
 if [ ! -d "$LOGS" ]; then
-	echo "skip: the 2012 logs are not at $LOGS (set LPP2012)"
-	exit 0
+	echo "the 2012 logs are not at $LOGS (set LPP2012)"
+	exit 77
 fi
 n=$(ls "$LOGS"/*.log | wc -l)
 [ "$n" -eq 24 ] || fail "expected the 24 logs of 2012 in $LOGS, found $n"
