@@ -30,6 +30,10 @@
  *
  * checks it too.
  *
+ * A manifest's short form (manifest_short()) is what people read aloud
+ * and write down at a round's end: the first 16 hex digits of its
+ * BLAKE2b-256, "3f2a 91c0 7be4 5d18".
+ *
  * Captures and the compliance file only grow, so a file checked against
  * an older manifest is checked as a prefix: its first SIZE bytes must
  * still hash as listed.
@@ -290,6 +294,42 @@ manifest_witness(const char *path, const struct sign_key *k,
 	    trusted, err);
 	free(sigpath);
 	return (e);
+}
+
+/*
+ * The short form of a manifest's BLAKE2b-256 into out
+ * (MANIFEST_SHORT_LEN): its first 16 hex digits in groups of four.
+ */
+char *
+manifest_short(const unsigned char *hash, char *out)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	size_t			 i, o = 0;
+
+	for (i = 0; i < MANIFEST_SHORT_DIGITS / 2; i++) {
+		if (i > 0 && i % 2 == 0)
+			out[o++] = ' ';
+		out[o++] = hex[hash[i] >> 4];
+		out[o++] = hex[hash[i] & 0xf];
+	}
+	out[o] = '\0';
+	return (out);
+}
+
+/* The short form of a manifest file (manifest_short()) into out. */
+enum cap_err
+manifest_short_file(const char *path, char *out, struct cap_error *err)
+{
+	unsigned char	 hash[CAP_CHAIN_BYTES];
+	int64_t		 size;
+	enum cap_err	 e;
+
+	out[0] = '\0';
+	if ((e = cap_file_hash(path, -1, hash, sizeof(hash), &size, err)) !=
+	    CAP_OK)
+		return (e);
+	manifest_short(hash, out);
+	return (CAP_OK);
 }
 
 /*
