@@ -101,7 +101,8 @@ void		 ballot_cancel(const char *);
 /* seal.c */
 int		 seal_keygen(const struct conf *);
 void		 seal_init(const struct conf *);
-void		 seal_manifest(const char *, int);
+#define SEAL_SHORT_LEN	20	/* a manifest's short form and a NUL */
+int		 seal_manifest(const char *, int, char *);
 void		 seal_shutdown(void);
 
 void		 record_shutdown(void);

@@ -6,7 +6,11 @@
  * directory and signs it with the room key (capture/manifest.c), in
  * minisign's format.  The manifests form a chain from the room's start:
  * a start-up after a run that wrote no shutdown manifest (killed, a
- * crash) writes a "crash recovery" manifest rather than a "start" one.  The key is read before muxd gives up root, so the
+ * crash) writes a "crash recovery" manifest rather than a "start" one.
+ * Each manifest's short form (capture/manifest.c) goes to the log and
+ * the watchers, and at a round's end to every judge's terminal
+ * (round.c), so that people outside the operator's disk write it
+ * down.  The key is read before muxd gives up root, so the
  * file can stay root's alone; when it does not exist muxd makes it, and
  * `muxd keygen` makes it beforehand.
  */
@@ -19,6 +23,8 @@
 
 #include "muxd.h"
 #include "../capture/capture.h"
+
+_Static_assert(SEAL_SHORT_LEN >= MANIFEST_SHORT_LEN, "SEAL_SHORT_LEN");
 
 static struct sign_key	 seal_key;
 static int		 seal_have_key;
@@ -110,19 +116,25 @@ seal_init(const struct conf *cf)
 /*
  * Write and sign the next manifest of the evidence, saying why ("round 3
  * end", "start", "shutdown"); a start after a run that ended without its
- * shutdown manifest is a "crash recovery".
+ * shutdown manifest is a "crash recovery".  Its sequence number, or -1
+ * when none was written; its short form ("3f2a 91c0 7be4 5d18",
+ * SEAL_SHORT_LEN) in sh when not NULL.  The log and the watchers are
+ * told both, as "evidence 0004 sealed: 3f2a 91c0 7be4 5d18".
  */
-void
-seal_manifest(const char *why, int round)
+int
+seal_manifest(const char *why, int round, char *sh)
 {
 	struct manifest_opts	 o;
 	struct cap_error	 err;
 	const char		*roots[2];
-	char			*path, soft[64], last[64];
+	char			*path, soft[64], last[64], *name;
+	char			 shortform[MANIFEST_SHORT_LEN];
 	int			 seq;
 
+	if (sh != NULL)
+		sh[0] = '\0';
 	if (!seal_on || muxd_conf == NULL)
-		return;
+		return (-1);
 	if (strcmp(why, "start") == 0) {
 		if (manifest_tail(muxd_conf->state_dir, &seq, last,
 		    sizeof(last)) == -1)
@@ -151,13 +163,24 @@ seal_manifest(const char *why, int round)
 		log_warnx("manifest (%s): %s: %s", why, err.file, err.msg);
 		events_post(PROTOCOL_EV_FAULT, json_pack("{ssss}", "what",
 		    "manifest", "error", err.msg));
-		return;
+		return (-1);
 	}
-	log_info("manifest %s (%s)%s", path, why, seal_have_key ? "" :
-	    ", not signed");
-	events_post(PROTOCOL_EV_MANIFEST, json_pack("{sssssb}", "file", path,
-	    "why", why, "signed", seal_have_key));
+	name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+	if (sscanf(name, "manifest-%d.json", &seq) != 1)
+		seq = 0;
+	if (manifest_short_file(path, shortform, &err) != CAP_OK) {
+		log_warnx("manifest %s: %s", path, err.msg);
+		snprintf(shortform, sizeof(shortform), "?");
+	}
+	log_info("manifest %s (%s)%s: evidence %04d sealed: %s", path, why,
+	    seal_have_key ? "" : ", not signed", seq, shortform);
+	events_post(PROTOCOL_EV_MANIFEST, json_pack("{sssssbsiss}", "file",
+	    path, "why", why, "signed", seal_have_key, "sequence", seq,
+	    "short", shortform));
+	if (sh != NULL)
+		snprintf(sh, SEAL_SHORT_LEN, "%s", shortform);
 	free(path);
+	return (seq);
 }
 
 /* Forget the key. */
