@@ -400,5 +400,8 @@ enum cap_err	 manifest_witness(const char *, const struct sign_key *,
 #define MANIFEST_SHORT_LEN	20	/* the groups, their spaces, a NUL */
 char		*manifest_short(const unsigned char *, char *);
 enum cap_err	 manifest_short_file(const char *, char *, struct cap_error *);
+enum cap_err	 manifest_countersign(const char *, const char *,
+		    const struct sign_pub *, char *, size_t,
+		    struct cap_error *);
 
 #endif /* CAPTURE_H */
