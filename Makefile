@@ -196,12 +196,14 @@ $(B)/muxd/muxd.o: ALL_CFLAGS += -DMUXD_EXAMPLES='"$(EXAMPLESDIR)"'
 $(B)/muxd/muxd.o: $(PATHS_STAMP)
 
 # muxctl speaks the protocol and links nothing of the daemon; "ports
-# --local" runs the installed muxd.
+# --local" runs the installed muxd.  "witness" signs a manifest in
+# minisign's format with libsodium itself (muxctl/muxctl-witness.c): the
+# capture library's signing is below the daemon's layers, not muxctl's.
 $(B)/muxctl/muxctl.o: ALL_CFLAGS += -DMUXCTL_MUXD='"$(SBINDIR)/muxd"'
 $(B)/muxctl/muxctl.o: $(PATHS_STAMP)
 
 $(B)/muxctl/muxctl: $(MUXCTL_SRCS:%.c=$(B)/%.o) $(LIB_PROTOCOL)
-	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson)
+	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs jansson libsodium)
 
 # The pages are built in: each muxweb/NAME.html as muxweb_page_NAME.
 MUXWEB_PAGES := muxweb/live.html muxweb/audit.html
@@ -335,10 +337,12 @@ $(CONTEST_FUZZERS): $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c contest/%.c \
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 
 # The configuration's harness is built from the configuration and the
-# layers below it, as the unit tests are.
+# layers below it, as the unit tests are (the capture library's key
+# reading for witness_key).
 $(B)/tests/fuzz/fuzz_conf: tests/fuzz/fuzz_conf.c $(wildcard conf/*.c) \
     line/addr.c $(wildcard contest/*.c) protocol/protocol.c $(TEXT_SRCS) \
-    score/score.c score/score-check.c capture/finding.c $(wildcard conf/*.h)
+    score/score.c score/score-check.c capture/finding.c capture/sign.c \
+    capture/cap-error.c capture/cap-file.c $(wildcard conf/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(PC_LIBS)
 

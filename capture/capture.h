@@ -391,5 +391,17 @@ enum cap_err	 manifest_write(const struct manifest_opts *, char **,
 int		 manifest_tail(const char *, int *, char *, size_t);
 enum cap_err	 manifest_witness(const char *, const struct sign_key *,
 		    struct cap_error *);
+/*
+ * A manifest's short form, what people read aloud and write down: the
+ * first 16 hex digits of the file's BLAKE2b-256 in groups of four,
+ * "3f2a 91c0 7be4 5d18" (b2sum -l 256 prints them first).
+ */
+#define MANIFEST_SHORT_DIGITS	16
+#define MANIFEST_SHORT_LEN	20	/* the groups, their spaces, a NUL */
+char		*manifest_short(const unsigned char *, char *);
+enum cap_err	 manifest_short_file(const char *, char *, struct cap_error *);
+enum cap_err	 manifest_countersign(const char *, const char *,
+		    const struct sign_pub *, char *, size_t,
+		    struct cap_error *);
 
 #endif /* CAPTURE_H */

@@ -28,7 +28,13 @@
  *   minisign -Vm manifest-0003.json -x manifest-0003.json.witness.minisig \
  *       -p referee.pub
  *
- * checks it too.
+ * checks it too.  muxd stores one that a referee sends (muxctl witness),
+ * never replacing one, and the next manifest lists it with the evidence,
+ * so that the chain seals it.
+ *
+ * A manifest's short form (manifest_short()) is what people read aloud
+ * and write down at a round's end: the first 16 hex digits of its
+ * BLAKE2b-256, "3f2a 91c0 7be4 5d18".
  *
  * Captures and the compliance file only grow, so a file checked against
  * an older manifest is checked as a prefix: its first SIZE bytes must
@@ -57,6 +63,8 @@ static json_t	*manifest_previous(const char *);
 static int	manifest_last(const char *, char **, int *);
 static char	*manifest_rel(const char *, const char *);
 static int	manifest_cmp(const void *, const void *);
+static int	manifest_witnesses(const char *, const char *, json_t *,
+		    json_t *);
 
 /* A path as the manifest records it: relative to dir when under it. */
 static char *
@@ -293,6 +301,136 @@ manifest_witness(const char *path, const struct sign_key *k,
 }
 
 /*
+ * The short form of a manifest's BLAKE2b-256 into out
+ * (MANIFEST_SHORT_LEN): its first 16 hex digits in groups of four.
+ */
+char *
+manifest_short(const unsigned char *hash, char *out)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	size_t			 i, o = 0;
+
+	for (i = 0; i < MANIFEST_SHORT_DIGITS / 2; i++) {
+		if (i > 0 && i % 2 == 0)
+			out[o++] = ' ';
+		out[o++] = hex[hash[i] >> 4];
+		out[o++] = hex[hash[i] & 0xf];
+	}
+	out[o] = '\0';
+	return (out);
+}
+
+/* The short form of a manifest file (manifest_short()) into out. */
+enum cap_err
+manifest_short_file(const char *path, char *out, struct cap_error *err)
+{
+	unsigned char	 hash[CAP_CHAIN_BYTES];
+	int64_t		 size;
+	enum cap_err	 e;
+
+	out[0] = '\0';
+	if ((e = cap_file_hash(path, -1, hash, sizeof(hash), &size, err)) !=
+	    CAP_OK)
+		return (e);
+	manifest_short(hash, out);
+	return (CAP_OK);
+}
+
+/*
+ * Store a witness's countersignature of a manifest, the text of a
+ * minisign signature file: checked with the witness's public key
+ * against the manifest as it is on disk (its trusted comment in
+ * trusted), then kept as MANIFEST.witness.minisig.  One there already is
+ * never replaced (the next manifest may have sealed it): CAP_EEXIST.
+ */
+enum cap_err
+manifest_countersign(const char *path, const char *sigtext,
+    const struct sign_pub *w, char *trusted, size_t tsize,
+    struct cap_error *err)
+{
+	struct stat	 st;
+	char		*sigpath = NULL, *tmp = NULL;
+	enum cap_err	 e;
+
+	cap_error_clear(err);
+	trusted[0] = '\0';
+	if (asprintf(&sigpath, "%s%s", path, MANIFEST_WITNESS_EXT) == -1 ||
+	    asprintf(&tmp, "%s.new", sigpath) == -1) {
+		free(sigpath);
+		cap_error_set(err, CAP_ENOMEM, path, 0, -1, "out of memory");
+		return (CAP_ENOMEM);
+	}
+	if (lstat(path, &st) == -1) {
+		e = cap_error_sys(err, CAP_ESYS, path, 0, -1, NULL);
+		goto done;
+	}
+	if (lstat(sigpath, &st) == 0) {
+		e = CAP_EEXIST;
+		cap_error_set(err, e, sigpath, 0, -1, "the manifest is "
+		    "countersigned already; a countersignature is never "
+		    "replaced");
+		goto done;
+	}
+	if ((e = cap_file_write(tmp, sigtext, 0644, 0, err)) != CAP_OK)
+		goto done;
+	if ((e = sign_verify_to(w, path, tmp, trusted, tsize, err)) !=
+	    CAP_OK) {
+		unlink(tmp);
+		goto done;
+	}
+	if (link(tmp, sigpath) == -1) {
+		if (errno == EEXIST) {
+			e = CAP_EEXIST;
+			cap_error_set(err, e, sigpath, 0, -1, "the manifest is "
+			    "countersigned already; a countersignature is "
+			    "never replaced");
+		} else
+			e = cap_error_sys(err, CAP_ESYS, sigpath, 0, -1, NULL);
+	}
+	unlink(tmp);
+done:
+	free(tmp);
+	free(sigpath);
+	return (e);
+}
+
+/*
+ * List the witnesses' countersignatures of the manifests before
+ * (MANIFEST.witness.minisig in mdir), so that the chain seals them too.
+ * -1 when out of memory.
+ */
+static int
+manifest_witnesses(const char *dir, const char *mdir, json_t *files,
+    json_t *prev)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct stat	 st;
+	size_t		 n, k = strlen(MANIFEST_WITNESS_EXT);
+	char		*p;
+	int		 rv = 0;
+
+	if ((d = opendir(mdir)) == NULL)
+		return (0);
+	while (rv == 0 && (de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (de->d_name[0] == '.' || n <= k ||
+		    strcmp(de->d_name + n - k, MANIFEST_WITNESS_EXT) != 0)
+			continue;
+		if (asprintf(&p, "%s/%s", mdir, de->d_name) == -1) {
+			rv = -1;
+			break;
+		}
+		/* No link followed, as for the evidence. */
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+			rv = manifest_add(dir, p, files, prev);
+		free(p);
+	}
+	closedir(d);
+	return (rv);
+}
+
+/*
  * Write and sign the next manifest of the evidence under roots (and
  * DIR/compliance.txt); its path in *out (the caller's to free).
  */
@@ -355,6 +493,8 @@ manifest_write(const struct manifest_opts *o, char **out,
 		if (o->roots[i] != NULL && manifest_walk(o->dir, o->roots[i],
 		    files, prev, 0) == -1)
 			goto nomem;
+	if (manifest_witnesses(o->dir, mdir, files, prev) == -1)
+		goto nomem;
 	for (i = 0; i < 2; i++) {
 		free(compliance);
 		if (asprintf(&compliance, "%s/%s", o->dir, i == 0 ?

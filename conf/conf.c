@@ -24,6 +24,7 @@
 #include <libconfig.h>
 
 #include "conf-parse.h"
+#include "capture.h"
 
 #define CONF_QUEUE_MIN		256
 #define CONF_QUEUE_MAX		16777216
@@ -35,7 +36,7 @@
 static const char *conf_top_keys[] = { "control", "state", "captures",
     "transcripts", "queue_limit", "capture_limit", "sync", "entry_user",
     "control_clients", "control_clients_per_user", "control_idle",
-    "room_key", "sandbox", "entry_uids", "entry_limits", "entry_log_limit",
+    "room_key", "witness_key", "sandbox", "entry_uids", "entry_limits", "entry_log_limit",
     "ports",
     "stations", "entities",
     "schedule", "rules", "charset", NULL };
@@ -386,10 +387,13 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 		{ "captures", offsetof(struct conf, capture_dir) },
 		{ "transcripts", offsetof(struct conf, transcript_dir) },
 		{ "room_key", offsetof(struct conf, room_key) },
+		{ "witness_key", offsetof(struct conf, witness_key) },
 	};
 	struct conf		*conf = ctx->conf;
 	const config_setting_t	*s = NULL;
 	const char		*v = NULL;
+	struct sign_pub		 wpub;
+	struct cap_error	 e;
 	char			**dst;
 	size_t			 i;
 	int			 r, rc = 0;
@@ -428,6 +432,12 @@ conf_dirs(struct conf_ctx *ctx, const config_setting_t *root)
 		conf->room_key = NULL;
 		return (conf_nomem(ctx, root));
 	}
+	/* A witness's key is checked now: it is read when a referee signs. */
+	if (conf->witness_key != NULL && sign_load_public(conf->witness_key,
+	    &wpub, &e) != CAP_OK)
+		rc = conf_error(ctx, config_setting_get_member(root,
+		    "witness_key"), "witness_key %s: %s", conf->witness_key,
+		    e.msg);
 	return (rc);
 }
 
@@ -766,6 +776,7 @@ conf_free(struct conf *conf)
 	free(conf->capture_dir);
 	free(conf->transcript_dir);
 	free(conf->room_key);
+	free(conf->witness_key);
 	free(conf->entry_user);
 	free(conf);
 }

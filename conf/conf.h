@@ -98,6 +98,7 @@ struct conf {
 	char		*capture_dir;
 	char		*transcript_dir;
 	char		*room_key;	/* the room's signing key file */
+	char		*witness_key;	/* a referee's public key, or NULL */
 	size_t		 queue_limit;
 	int		 control_clients;	/* control clients at once */
 	int		 control_per_user;	/* ... of one user */

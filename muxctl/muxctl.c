@@ -82,7 +82,6 @@ static int	 muxctl_member(const char *, size_t, const char *,
 		    const char **, size_t *);
 static void	 muxctl_print_result(const json_t *, const char *, size_t);
 static void	 muxctl_arg_check(const char *);
-static int	 muxctl_positive(const char *);
 static void	 muxctl_interrupted(int);
 static int	 muxctl_watch(struct muxctl_conn *, int, int);
 static int	 muxctl_send(struct muxctl_conn *, const char *);
@@ -106,6 +105,7 @@ muxctl_usage(int status)
 	    "       muxctl [-j] [-s socket] watch [--events]\n"
 	    "       muxctl [-j] [-s socket] ports [--local]\n"
 	    "       muxctl [-j] [-s socket] cablecheck [PORT ...]\n"
+	    "       muxctl [-j] [-s socket] witness [-s referee.key] [SEQ]\n"
 	    "       muxctl [-s socket] watch --text\n"
 	    "       muxctl [-s socket] send JSON\n"
 	    "       muxctl --help | --version\n");
@@ -356,6 +356,7 @@ muxctl_call(struct muxctl_conn *c, const char *cmd, json_t *args,
 	size_t		 n;
 
 	snprintf(idbuf, sizeof(idbuf), "muxctl-%ld", (long)getpid());
+	json_decref(muxctl_id);
 	if ((muxctl_id = json_string(idbuf)) == NULL)
 		errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
 	req = json_pack("{s:i,s:O,s:s}", "v", PROTOCOL_VERSION, "id",
@@ -394,6 +395,32 @@ muxctl_call(struct muxctl_conn *c, const char *cmd, json_t *args,
 	}
 	*reply = o;
 	return result;
+}
+
+/*
+ * Send a request on the open connection and wait for its reply, as
+ * muxctl_call does (an error reply is printed, and muxctl exits 1); the
+ * result, owned by *reply.
+ */
+json_t *
+muxctl_ask(const char *cmd, json_t *args, json_t **reply)
+{
+	char	*raw;
+	size_t	 rawlen;
+
+	return (muxctl_call(&muxctl_c, cmd, args, reply, &raw, &rawlen));
+}
+
+/* Print a JSON value on a line of its own (-j). */
+void
+muxctl_print_json(const json_t *v)
+{
+	char	*s;
+
+	if ((s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)) == NULL)
+		errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
+	printf("%s\n", s);
+	free(s);
 }
 
 /*
@@ -515,7 +542,7 @@ muxctl_arg_check(const char *arg)
 }
 
 /* Parse a positive decimal integer, or return -1. */
-static int
+int
 muxctl_positive(const char *s)
 {
 	long long	v = 0;
@@ -843,6 +870,8 @@ main(int argc, char *argv[])
 		for (n = 1; n < argc; n++)
 			muxctl_arg_check(argv[n]);
 		return muxctl_cablecheck(path, json, argc - 1, argv + 1);
+	} else if (strcmp(cmd, "witness") == 0) {
+		;	/* its arguments: muxctl_witness() */
 	} else if (strcmp(cmd, "ports") == 0) {
 		if (argc == 2 && strcmp(argv[1], "--local") == 0)
 			return muxctl_ports_local(json);
@@ -874,6 +903,10 @@ main(int argc, char *argv[])
 	}
 	if (strcmp(cmd, "send") == 0)
 		rc = muxctl_send(c, argv[1]);
+	else if (strcmp(cmd, "witness") == 0) {
+		if ((rc = muxctl_witness(argc, argv, json)) == -1)
+			muxctl_usage(PROTOCOL_EXIT_USAGE);
+	}
 	else if (strcmp(cmd, "watch") == 0)
 		rc = muxctl_watch(c, json, text);
 	else {

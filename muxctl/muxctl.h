@@ -14,6 +14,12 @@
 
 /* muxctl.c */
 const char	*muxctl_get_str(const json_t *, const char *);
+json_t		*muxctl_ask(const char *, json_t *, json_t **);
+int		 muxctl_positive(const char *);
+void		 muxctl_print_json(const json_t *);
+
+/* muxctl-witness.c */
+int		 muxctl_witness(int, char **, int);
 
 /* muxctl-cablecheck.c */
 int		 muxctl_cablecheck(const char *, int, int, char **);

@@ -85,6 +85,7 @@ static void	control_request(struct control_client *, const char *, size_t);
 static json_t	*control_status(void);
 static json_t	*control_screens(json_t *, char *, size_t);
 static json_t	*control_screen(const struct link *, size_t);
+static json_t	*control_witness(json_t *, char *, size_t);
 static struct link *control_target(const char *, json_t *, char *, size_t);
 static json_t	*control_dispatch(struct control_client *, const char *,
 		    json_t *, char *, size_t);
@@ -799,6 +800,36 @@ control_screens(json_t *req, char *err, size_t errlen)
 	return (json_pack("{so}", "links", list));
 }
 
+/*
+ * A witness's countersigning: with "signature" (a minisign signature
+ * file's text) and "sequence", keep it; else the manifest "sequence"
+ * (the newest when absent), a piece from "offset" on.
+ */
+static json_t *
+control_witness(json_t *req, char *err, size_t errlen)
+{
+	const char	*sig = NULL;
+	json_int_t	 seq = 0, offset = 0;
+
+	if (json_unpack(req, "{s?I s?I s?s}", "sequence", &seq, "offset",
+	    &offset, "signature", &sig) == -1 || seq < 0 || seq > 9999999 ||
+	    offset < 0) {
+		snprintf(err, errlen, "witness takes \"sequence\": a manifest's "
+		    "number, \"offset\": a byte offset, and \"signature\": "
+		    "a countersignature's text");
+		return (NULL);
+	}
+	if (sig == NULL)
+		return (seal_witness_get((int)seq, (int64_t)offset, err,
+		    errlen));
+	if (seq == 0) {
+		snprintf(err, errlen, "witness: a signature needs the "
+		    "\"sequence\" of the manifest it countersigns");
+		return (NULL);
+	}
+	return (seal_witness_put((int)seq, sig, err, errlen));
+}
+
 /* The link a command's "target" names, itself or by a port; NULL: err. */
 static struct link *
 control_target(const char *cmd, json_t *req, char *err, size_t errlen)
@@ -908,6 +939,8 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		return (json_pack("{ss}", "link", l->name));
 	case PROTOCOL_CMD_SCREENS:
 		return (control_screens(req, err, errlen));
+	case PROTOCOL_CMD_WITNESS:
+		return (control_witness(req, err, errlen));
 	case PROTOCOL_CMD_RELOAD:
 		if (control_reloader == NULL) {
 			snprintf(err, errlen, "muxd cannot reload here");

@@ -456,7 +456,7 @@ muxd_shutdown(void)
 	record_shutdown();
 	rules_shutdown();
 	ballot_cancel("muxd stopping");
-	seal_manifest("shutdown", 0);
+	seal_manifest("shutdown", 0, NULL);
 	seal_shutdown();
 	while ((p = TAILQ_FIRST(&ports)) != NULL)
 		port_free(p);
@@ -613,7 +613,7 @@ main(int argc, char *argv[])
 			muxd_drop(user, sockpath);
 		if (state_load() == 1)
 			round_resume();
-		seal_manifest("start", 0);
+		seal_manifest("start", 0, NULL);
 	}
 	log_info("muxd %s running, %d ports", MUXD_VERSION, npairs > 0 ?
 	    2 * npairs : (int)muxd_conf->nports);

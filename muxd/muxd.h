@@ -101,8 +101,13 @@ void		 ballot_cancel(const char *);
 /* seal.c */
 int		 seal_keygen(const struct conf *);
 void		 seal_init(const struct conf *);
-void		 seal_manifest(const char *, int);
+#define SEAL_SHORT_LEN	20	/* a manifest's short form and a NUL */
+int		 seal_manifest(const char *, int, char *);
 void		 seal_shutdown(void);
+/* A manifest goes to a witness in pieces of this, base64 in a line. */
+#define SEAL_WITNESS_CHUNK	32768
+json_t		*seal_witness_get(int, int64_t, char *, size_t);
+json_t		*seal_witness_put(int, const char *, char *, size_t);
 
 void		 record_shutdown(void);
 void		 record_link_open(struct link *);

@@ -6,11 +6,20 @@
  * directory and signs it with the room key (capture/manifest.c), in
  * minisign's format.  The manifests form a chain from the room's start:
  * a start-up after a run that wrote no shutdown manifest (killed, a
- * crash) writes a "crash recovery" manifest rather than a "start" one.  The key is read before muxd gives up root, so the
+ * crash) writes a "crash recovery" manifest rather than a "start" one.
+ * Each manifest's short form (capture/manifest.c) goes to the log and
+ * the watchers, and at a round's end to every judge's terminal
+ * (round.c), so that people outside the operator's disk write it
+ * down.  The key is read before muxd gives up root, so the
  * file can stay root's alone; when it does not exist muxd makes it, and
  * `muxd keygen` makes it beforehand.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +29,14 @@
 #include "muxd.h"
 #include "../capture/capture.h"
 
+_Static_assert(SEAL_SHORT_LEN >= MANIFEST_SHORT_LEN, "SEAL_SHORT_LEN");
+
 static struct sign_key	 seal_key;
 static int		 seal_have_key;
 static int		 seal_on;
 
 static char	*seal_pub_path(const char *);
+static int	 seal_find(int, char *, size_t, char *, size_t);
 
 /* The public key's file beside a secret key's: NAME.pub for NAME.key. */
 static char *
@@ -110,19 +122,25 @@ seal_init(const struct conf *cf)
 /*
  * Write and sign the next manifest of the evidence, saying why ("round 3
  * end", "start", "shutdown"); a start after a run that ended without its
- * shutdown manifest is a "crash recovery".
+ * shutdown manifest is a "crash recovery".  Its sequence number, or -1
+ * when none was written; its short form ("3f2a 91c0 7be4 5d18",
+ * SEAL_SHORT_LEN) in sh when not NULL.  The log and the watchers are
+ * told both, as "evidence 0004 sealed: 3f2a 91c0 7be4 5d18".
  */
-void
-seal_manifest(const char *why, int round)
+int
+seal_manifest(const char *why, int round, char *sh)
 {
 	struct manifest_opts	 o;
 	struct cap_error	 err;
 	const char		*roots[2];
-	char			*path, soft[64], last[64];
+	char			*path, soft[64], last[64], *name;
+	char			 shortform[MANIFEST_SHORT_LEN];
 	int			 seq;
 
+	if (sh != NULL)
+		sh[0] = '\0';
 	if (!seal_on || muxd_conf == NULL)
-		return;
+		return (-1);
 	if (strcmp(why, "start") == 0) {
 		if (manifest_tail(muxd_conf->state_dir, &seq, last,
 		    sizeof(last)) == -1)
@@ -151,13 +169,24 @@ seal_manifest(const char *why, int round)
 		log_warnx("manifest (%s): %s: %s", why, err.file, err.msg);
 		events_post(PROTOCOL_EV_FAULT, json_pack("{ssss}", "what",
 		    "manifest", "error", err.msg));
-		return;
+		return (-1);
 	}
-	log_info("manifest %s (%s)%s", path, why, seal_have_key ? "" :
-	    ", not signed");
-	events_post(PROTOCOL_EV_MANIFEST, json_pack("{sssssb}", "file", path,
-	    "why", why, "signed", seal_have_key));
+	name = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+	if (sscanf(name, "manifest-%d.json", &seq) != 1)
+		seq = 0;
+	if (manifest_short_file(path, shortform, &err) != CAP_OK) {
+		log_warnx("manifest %s: %s", path, err.msg);
+		snprintf(shortform, sizeof(shortform), "?");
+	}
+	log_info("manifest %s (%s)%s: evidence %04d sealed: %s", path, why,
+	    seal_have_key ? "" : ", not signed", seq, shortform);
+	events_post(PROTOCOL_EV_MANIFEST, json_pack("{sssssbsiss}", "file",
+	    path, "why", why, "signed", seal_have_key, "sequence", seq,
+	    "short", shortform));
+	if (sh != NULL)
+		snprintf(sh, SEAL_SHORT_LEN, "%s", shortform);
 	free(path);
+	return (seq);
 }
 
 /* Forget the key. */
@@ -167,4 +196,157 @@ seal_shutdown(void)
 	sign_key_forget(&seal_key);
 	seal_have_key = 0;
 	seal_on = 0;
+}
+
+/*
+ * The path of manifest seq (0: the newest) of the state directory, in
+ * path (PATH_MAX); its number, or -1 with a message in err.
+ */
+static int
+seal_find(int seq, char *path, size_t size, char *err, size_t errlen)
+{
+	struct stat	 st;
+	char		 why[64];
+	int		 last;
+
+	if (manifest_tail(muxd_conf->state_dir, &last, why, sizeof(why)) ==
+	    -1)
+		fatal("manifest_tail");
+	if (seq == 0)
+		seq = last;
+	if (seq == 0) {
+		snprintf(err, errlen, "no manifest written yet");
+		return (-1);
+	}
+	snprintf(path, size, "%s/manifests/manifest-%04d.json",
+	    muxd_conf->state_dir, seq);
+	if (lstat(path, &st) == -1 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "no manifest %04d (the last is %04d)",
+		    seq, last);
+		return (-1);
+	}
+	return (seq);
+}
+
+/*
+ * A manifest for a witness to countersign (muxctl witness): manifest seq
+ * (0: the newest), from byte offset on, at most SEAL_WITNESS_CHUNK bytes
+ * of it in base64 ("data"), with its "sequence", "size", "offset",
+ * "short" and the witness's key id.  NULL with a message in err.
+ */
+json_t *
+seal_witness_get(int seq, int64_t offset, char *err, size_t errlen)
+{
+	struct cap_error	 e;
+	struct sign_pub		 wpub;
+	char			 path[PATH_MAX], sh[MANIFEST_SHORT_LEN];
+	char			 id[SIGN_ID_LEN], *b64;
+	unsigned char		 buf[SEAL_WITNESS_CHUNK];
+	json_t			*o;
+	ssize_t			 n;
+	off_t			 size;
+	int			 fd;
+
+	if (!seal_on || muxd_conf == NULL) {
+		snprintf(err, errlen, "this room writes no manifests");
+		return (NULL);
+	}
+	if (muxd_conf->witness_key == NULL) {
+		snprintf(err, errlen, "the room has no witness_key "
+		    "(muxd.conf(5)): no countersignature can be checked");
+		return (NULL);
+	}
+	if (sign_load_public(muxd_conf->witness_key, &wpub, &e) != CAP_OK) {
+		snprintf(err, errlen, "witness_key %s: %s",
+		    muxd_conf->witness_key, e.msg);
+		return (NULL);
+	}
+	if ((seq = seal_find(seq, path, sizeof(path), err, errlen)) == -1)
+		return (NULL);
+	memset(&e, 0, sizeof(e));
+	if (manifest_short_file(path, sh, &e) != CAP_OK ||
+	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "manifest %04d: %s", seq,
+		    e.msg[0] != '\0' ? e.msg : strerror(errno));
+		return (NULL);
+	}
+	size = lseek(fd, 0, SEEK_END);
+	if (size == -1 || offset < 0 || offset > size) {
+		close(fd);
+		snprintf(err, errlen, "manifest %04d: no byte %lld in its %lld",
+		    seq, (long long)offset, (long long)size);
+		return (NULL);
+	}
+	n = pread(fd, buf, sizeof(buf), (off_t)offset);
+	close(fd);
+	if (n == -1) {
+		snprintf(err, errlen, "manifest %04d: %s", seq,
+		    strerror(errno));
+		return (NULL);
+	}
+	b64 = xmalloc(sodium_base64_ENCODED_LEN(sizeof(buf),
+	    sodium_base64_VARIANT_ORIGINAL));
+	sodium_bin2base64(b64, sodium_base64_ENCODED_LEN(sizeof(buf),
+	    sodium_base64_VARIANT_ORIGINAL), buf, (size_t)n,
+	    sodium_base64_VARIANT_ORIGINAL);
+	o = json_pack("{sisIsIssssssss}", "sequence", seq, "size",
+	    (json_int_t)size, "offset", (json_int_t)offset, "data", b64,
+	    "short", sh, "file", path, "witness_key", sign_key_id(wpub.keynum,
+	    id));
+	free(b64);
+	return (o);
+}
+
+/*
+ * Keep a witness's countersignature of manifest seq (the text of a
+ * minisign signature file), once it verifies with the room's
+ * witness_key against the manifest on disk: MANIFEST.witness.minisig,
+ * which the next manifest lists.  Logged, and told to the watchers.
+ * NULL with a message in err.
+ */
+json_t *
+seal_witness_put(int seq, const char *sig, char *err, size_t errlen)
+{
+	struct cap_error	 e;
+	struct sign_pub		 wpub;
+	char			 path[PATH_MAX], sh[MANIFEST_SHORT_LEN];
+	char			 id[SIGN_ID_LEN], trusted[512];
+
+	if (!seal_on || muxd_conf == NULL) {
+		snprintf(err, errlen, "this room writes no manifests");
+		return (NULL);
+	}
+	if (muxd_conf->witness_key == NULL) {
+		snprintf(err, errlen, "the room has no witness_key "
+		    "(muxd.conf(5)): no countersignature can be checked");
+		return (NULL);
+	}
+	if (sign_load_public(muxd_conf->witness_key, &wpub, &e) != CAP_OK) {
+		snprintf(err, errlen, "witness_key %s: %s",
+		    muxd_conf->witness_key, e.msg);
+		return (NULL);
+	}
+	sign_key_id(wpub.keynum, id);
+	if (seq < 1 || seal_find(seq, path, sizeof(path), err, errlen) ==
+	    -1)
+		return (NULL);
+	if (manifest_countersign(path, sig, &wpub, trusted, sizeof(trusted),
+	    &e) != CAP_OK) {
+		snprintf(err, errlen, "manifest %04d: countersignature "
+		    "refused: %s%s%s (the room's witness_key is %s, key %s)",
+		    seq, e.code == CAP_EEXIST ? e.file : "",
+		    e.code == CAP_EEXIST ? ": " : "", e.msg,
+		    muxd_conf->witness_key, id);
+		log_warnx("%s", err);
+		return (NULL);
+	}
+	if (manifest_short_file(path, sh, &e) != CAP_OK)
+		snprintf(sh, sizeof(sh), "?");
+	log_info("manifest %04d countersigned by witness key %s (%s): "
+	    "evidence %04d sealed: %s", seq, id, trusted, seq, sh);
+	events_post(PROTOCOL_EV_WITNESS, json_pack("{sissssss+}", "sequence",
+	    seq, "key", id, "short", sh, "file", path, MANIFEST_WITNESS_EXT));
+	return (json_pack("{sissssssss+}", "sequence", seq, "key", id,
+	    "short", sh, "trusted", trusted, "file", path,
+	    MANIFEST_WITNESS_EXT));
 }

@@ -24,7 +24,8 @@ static const char *protocol_cmds[PROTOCOL_CMD_COUNT] = {
 	[PROTOCOL_CMD_WATCH] = "watch",
 	[PROTOCOL_CMD_PORTS] = "ports",
 	[PROTOCOL_CMD_CABLECHECK] = "cablecheck",
-	[PROTOCOL_CMD_SCREENS] = "screens"
+	[PROTOCOL_CMD_SCREENS] = "screens",
+	[PROTOCOL_CMD_WITNESS] = "witness"
 };
 
 static const char *protocol_events[PROTOCOL_EV_COUNT] = {
@@ -49,7 +50,8 @@ static const char *protocol_events[PROTOCOL_EV_COUNT] = {
 	[PROTOCOL_EV_FAULT] = "fault",
 	[PROTOCOL_EV_MUXD_STOP] = "muxd.stop",
 	[PROTOCOL_EV_MANIFEST] = "manifest",
-	[PROTOCOL_EV_BALLOT] = "ballot"
+	[PROTOCOL_EV_BALLOT] = "ballot",
+	[PROTOCOL_EV_WITNESS] = "manifest.witness"
 };
 
 /* Name a command as it goes on the wire. */

@@ -40,6 +40,7 @@ enum protocol_cmd {
 	PROTOCOL_CMD_PORTS,		/* the host's serial ports */
 	PROTOCOL_CMD_CABLECHECK,	/* "ports": names, "window_ms" */
 	PROTOCOL_CMD_SCREENS,		/* "link": its judge's screen so far */
+	PROTOCOL_CMD_WITNESS,		/* a manifest, or its countersignature */
 	PROTOCOL_CMD_COUNT
 };
 
@@ -66,6 +67,7 @@ enum protocol_event {
 	PROTOCOL_EV_MUXD_STOP,
 	PROTOCOL_EV_MANIFEST,		/* "file", "why", "signed" */
 	PROTOCOL_EV_BALLOT,		/* "round", "judge", "entity", "value" */
+	PROTOCOL_EV_WITNESS,		/* "sequence", "file", "key", "short" */
 	PROTOCOL_EV_COUNT
 };
 

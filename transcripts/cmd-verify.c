@@ -8,7 +8,9 @@
  * with its capture is not checked a second time.  One report per file;
  * the exit status is the gravest class found (verify_status()): 0
  * intact, complete and signed by the key given, 1 an integrity failure,
- * 3 unverified (no key, or not the room's), 4 an open chain.
+ * 3 unverified (no key, or not the room's), 4 an open chain.  Short
+ * hashes written down at the rounds' ends (-s, -S) are checked against
+ * the chain (verify-noted.c).
  */
 #include <sys/stat.h>
 
@@ -26,26 +28,56 @@
 
 static int	cmd_verify_exec(int, char **);
 static struct verify_room *cmd_verify_manifests(struct cmd_files *,
-		    const char *, const char *, int, size_t *, int *);
+		    const char *, const char *, const struct verify_notes *,
+		    int, size_t *, int *);
+static void	cmd_verify_notes(struct verify_notes *, const char *, int);
 static int	cmd_verify_print(const struct verify_report *, size_t *);
 static void	cmd_verify_kinds(const struct verify_report *, enum verify_class);
 
 const struct cmd_entry cmd_verify_entry = {
-	"verify", "[-e] [-g seconds] [-k pubkey] [-t dir] [-w witness.pub] "
-	"dir | file ...",
+	"verify", "[-e] [-g seconds] [-k pubkey] [-S notes] [-s SEQ=HEX,...] "
+	"[-t dir] [-w witness.pub] dir | file ...",
 	cmd_verify_exec
 };
 
 /*
+ * Read the short hashes written down (-s a list, or -S a file of lines)
+ * into notes; a note that does not read is a usage error, saying where.
+ */
+static void
+cmd_verify_notes(struct verify_notes *notes, const char *arg, int file)
+{
+	struct cap_error	 e;
+	char			*text, err[512];
+	size_t			 len;
+
+	if (!file) {
+		if (verify_notes_parse(notes, arg, 0, "-s", err,
+		    sizeof(err)) == -1)
+			errx(VERIFY_EXIT_USAGE, "%s", err);
+		return;
+	}
+	if (cap_file_read(arg, 1 << 20, &text, &len, &e) != CAP_OK)
+		errx(VERIFY_EXIT_USAGE, "%s: %s", arg, e.msg);
+	if (memchr(text, '\0', len) != NULL)
+		errx(VERIFY_EXIT_USAGE, "%s: not text", arg);
+	if (verify_notes_parse(notes, text, 1, arg, err, sizeof(err)) == -1)
+		errx(VERIFY_EXIT_USAGE, "%s", err);
+	free(text);
+}
+
+/*
  * Verify the manifests with the public key (-k) or the room's room.pub
  * beside them, and a witness's key (-w), then their chain as a whole
- * (flags: VERIFY_ROOM_*); the room, for the files' checks.
+ * (flags: VERIFY_ROOM_*) and the short hashes noted; the room, for the
+ * files' checks.
  * Findings are counted by class into nclass, reports with failures in
  * *nbad.
  */
 static struct verify_room *
 cmd_verify_manifests(struct cmd_files *mans, const char *pubpath,
-    const char *wpath, int flags, size_t *nclass, int *nbad)
+    const char *wpath, const struct verify_notes *notes, int flags,
+    size_t *nclass, int *nbad)
 {
 	static struct sign_pub	 pub, wpub;
 	struct verify_report	 rep;
@@ -98,7 +130,8 @@ cmd_verify_manifests(struct cmd_files *mans, const char *pubpath,
 	else if ((mdir = strdup("manifests")) == NULL)
 		err(1, NULL);
 	if (verify_report_init(&rep, mdir) == -1 ||
-	    verify_room_finish(room, flags, &rep) == -1)
+	    verify_room_finish(room, flags, &rep) == -1 ||
+	    verify_room_noted(room, notes, &rep) == -1)
 		err(1, NULL);
 	free(mdir);
 	*nbad += cmd_verify_print(&rep, nclass);
@@ -188,6 +221,7 @@ cmd_verify_exec(int argc, char **argv)
 	struct cmd_files	 caps, txs, done, mans;
 	struct verify_room	*room;
 	struct verify_verdicts	 verdicts;
+	struct verify_notes	 notes;
 	const char		*pubpath = NULL, *wpath = NULL;
 	size_t			 nclass[VERIFY_C_COUNT];
 	struct cap_error	 e;
@@ -200,7 +234,8 @@ cmd_verify_exec(int argc, char **argv)
 
 	verify_opts_init(&o);
 	memset(nclass, 0, sizeof(nclass));
-	while ((ch = getopt(argc, argv, "eg:k:t:w:")) != -1) {
+	memset(&notes, 0, sizeof(notes));
+	while ((ch = getopt(argc, argv, "eg:k:S:s:t:w:")) != -1) {
 		switch (ch) {
 		case 'e':
 			flags |= VERIFY_ROOM_ENDED;
@@ -219,6 +254,10 @@ cmd_verify_exec(int argc, char **argv)
 		case 'k':
 			pubpath = optarg;
 			break;
+		case 'S':
+		case 's':
+			cmd_verify_notes(&notes, optarg, ch == 'S');
+			break;
 		case 't':
 			o.txdir = optarg;
 			break;
@@ -226,7 +265,7 @@ cmd_verify_exec(int argc, char **argv)
 			wpath = optarg;
 			break;
 		default:
-			cmd_bad_option(&cmd_verify_entry, "eg:k:t:w:", argv);
+			cmd_bad_option(&cmd_verify_entry, "eg:k:S:s:t:w:", argv);
 		}
 	}
 	argc -= optind;
@@ -262,8 +301,8 @@ cmd_verify_exec(int argc, char **argv)
 	cmd_files_sort(&caps);
 	cmd_files_sort(&txs);
 	cmd_files_sort(&mans);
-	room = cmd_verify_manifests(&mans, pubpath, wpath, flags, nclass,
-	    &nbad);
+	room = cmd_verify_manifests(&mans, pubpath, wpath, &notes, flags,
+	    nclass, &nbad);
 	nfiles += (int)mans.n;
 	o.room = room;
 	for (i = 0; i < caps.n; i++) {
@@ -322,5 +361,6 @@ cmd_verify_exec(int argc, char **argv)
 	cmd_files_free(&mans);
 	verify_room_free(room);
 	verify_verdicts_free(&verdicts);
+	verify_notes_free(&notes);
 	return (status);
 }

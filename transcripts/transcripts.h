@@ -94,6 +94,7 @@ enum verify_kind {
 	VERIFY_CRASH,		/* a crash, recovered and sealed */
 	VERIFY_DISCONNECT,	/* a link the operator disconnected */
 	VERIFY_VERDICT,		/* a verdict marker */
+	VERIFY_NOTED,		/* a short hash noted differs, or is missing */
 	VERIFY_COUNT
 };
 /*
@@ -178,7 +179,8 @@ void		 verify_room_free(struct verify_room *);
 const struct sign_pub *verify_room_key(const struct verify_room *);
 const struct sign_pub *verify_room_witness(const struct verify_room *);
 int		 verify_room_add(struct verify_room *, const char *, json_t *,
-		    enum verify_sig, int);
+		    enum verify_sig, int, const char *);
+const char	*verify_room_hash(const struct verify_room *, int);
 #define VERIFY_ROOM_WALKED	0x1	/* a directory was searched */
 #define VERIFY_ROOM_ENDED	0x2	/* the room is over: an open chain fails */
 int		 verify_room_finish(struct verify_room *, int,
@@ -190,6 +192,25 @@ int		 verify_room_unclosed(const struct verify_room *,
 		    unsigned long);
 int		 verify_room_closed(const struct verify_room *, const char *,
 		    int64_t, struct verify_report *, const char *);
+
+/*
+ * verify-noted.c: the short hashes of manifests written down at the
+ * rounds' ends (transcripts verify -s, -S), against the chain
+ */
+struct verify_note {
+	int		 seq;
+	char		 hex[CAP_CHAIN_HEX];	/* 16 to 64 digits, lowercase */
+	char		 where[160];		/* "-s item 2", "FILE:LINE" */
+};
+struct verify_notes {
+	struct verify_note *v;
+	size_t		 n, cap;
+};
+int		 verify_notes_parse(struct verify_notes *, const char *, int,
+		    const char *, char *, size_t);
+void		 verify_notes_free(struct verify_notes *);
+int		 verify_room_noted(const struct verify_room *,
+		    const struct verify_notes *, struct verify_report *);
 
 /* verify-compliance.c: compliance.txt against the verdict markers */
 struct verify_verdict {

@@ -36,6 +36,7 @@ struct verify_room_man {
 	char		*time;
 	enum verify_sig	 sig;
 	int		 witnessed;	/* 1 good, -1 bad, 0 none */
+	char		 hex[CAP_CHAIN_HEX];	/* its BLAKE2b-256 */
 	json_t		*files;
 	char		*base;
 };
@@ -125,11 +126,12 @@ verify_room_witness(const struct verify_room *r)
 
 /*
  * Add a manifest that read (its JSON, how its signature and its
- * countersignature went) to the chain.  -1 when out of memory.
+ * countersignature went, the hex of its BLAKE2b-256) to the chain.  -1
+ * when out of memory.
  */
 int
 verify_room_add(struct verify_room *r, const char *path, json_t *m,
-    enum verify_sig sig, int witnessed)
+    enum verify_sig sig, int witnessed, const char *hex)
 {
 	struct verify_room_man	*v;
 	const char		*why, *t;
@@ -153,6 +155,7 @@ verify_room_add(struct verify_room *r, const char *path, json_t *m,
 	    "muxd_manifest"));
 	v->sig = sig;
 	v->witnessed = witnessed;
+	snprintf(v->hex, sizeof(v->hex), "%s", hex);
 	v->files = json_incref(json_object_get(m, "files"));
 	if ((v->path = strdup(path)) == NULL ||
 	    (v->why = strdup(why != NULL ? why : "")) == NULL ||
@@ -166,6 +169,21 @@ verify_room_add(struct verify_room *r, const char *path, json_t *m,
 	}
 	r->n++;
 	return (0);
+}
+
+/*
+ * The hex of the BLAKE2b-256 of manifest seq in the chain, or NULL when
+ * it is not there.
+ */
+const char *
+verify_room_hash(const struct verify_room *r, int seq)
+{
+	size_t	i;
+
+	for (i = 0; r != NULL && i < r->n; i++)
+		if (r->m[i].seq == seq)
+			return (r->m[i].hex);
+	return (NULL);
 }
 
 /* Order manifests by sequence number, then by path. */

@@ -28,7 +28,8 @@ static const char *verify_kind_names[VERIFY_COUNT] = {
 	"note", "open", "header", "event", "order", "torn", "long", "gap",
 	"fault", "public-domain", "forbidden", "mismatch", "format", "seal",
 	"end", "signature", "manifest", "compliance", "chain", "witness",
-	"key", "open", "old-format", "crash", "disconnect", "verdict"
+	"key", "open", "old-format", "crash", "disconnect", "verdict",
+	"noted"
 };
 
 /*
@@ -65,7 +66,8 @@ static const enum verify_class verify_kind_classes[VERIFY_COUNT] = {
 	[VERIFY_OLDFORMAT] = VERIFY_C_EVENT,
 	[VERIFY_CRASH] = VERIFY_C_EVENT,
 	[VERIFY_DISCONNECT] = VERIFY_C_EVENT,
-	[VERIFY_VERDICT] = VERIFY_C_EVENT
+	[VERIFY_VERDICT] = VERIFY_C_EVENT,
+	[VERIFY_NOTED] = VERIFY_C_FAILURE
 };
 
 /* Forbidden references (2004 rule 11), matched without regard to case. */

@@ -3,12 +3,15 @@
 # sees it; a key typed into a judge's pty appears on the page by itself
 # (the time it took is told); a failed opening assertion turns its
 # terminal red; the round's end shows the evidence sealed (the manifest,
-# signed); muxweb binds loopback, refuses a command without the token,
-# and starts a round with it.  A screenshot is kept in build/test-logs
-# for people to look at.
+# signed, its short form as the log has it) and then the referee's
+# countersignature (muxctl witness); muxweb binds loopback, refuses a
+# command without the token, and starts a round with it.  A screenshot
+# is kept in build/test-logs for people to look at.
 . tests/integration/lib.sh
 
 room1
+minisign -G -W -p "$T/referee.pub" -s "$T/referee.key" >/dev/null 2>&1 <&- || fail "minisign -G"
+echo "witness_key = \"$T/referee.pub\";" >>"$T/room.conf"
 muxd_start -f "$T/room.conf"
 muxweb_start
 wait_for "wcurl -sf http://127.0.0.1:$W/status >/dev/null" 5 || fail "muxweb does not answer"
@@ -62,6 +65,20 @@ try:
     v, _ = b.wait_js(sealed + ".includes('(round 1 end)') ? 'yes' : ''", 5)
     assert v, "no manifest on the page: %r" % b.js(sealed)
     assert b.js(sealed).endswith(", signed"), b.js(sealed)
+    # Its short form, as the judges' terminals and the log have it.
+    log = open(t + "/muxd.log").read()
+    short = [l.split(": ", 2)[-1] for l in log.splitlines()
+             if "(round 1 end): evidence " in l]
+    assert short and b.js(sealed).startswith(short[-1] + " at "), \
+        "the page says %r, the log %r" % (b.js(sealed), short)
+    witnessed = "return document.getElementById('witnessed').textContent"
+    assert b.js(witnessed) == "not countersigned yet (muxctl witness)", b.js(witnessed)
+    subprocess.run([tools + "/../../muxctl/muxctl", "-s", t + "/ctl.sock",
+                    "witness", "-s", t + "/referee.key"], check=True,
+                   stdout=subprocess.DEVNULL)
+    v, _ = b.wait_js(witnessed + ".startsWith('" + short[-1][:13] +
+                     " countersigned by witness key ') ? 'yes' : ''", 5)
+    assert v, "the countersignature is not on the page: %r" % b.js(witnessed)
     b.screenshot(png)
     print("screenshot", png)
 finally:
