@@ -22,7 +22,7 @@
 # follow as "benchmark measured reference" lines.  A target
 # missed is shown and makes the exit status 1; timing is never a test.
 #   sh tests/bench/forwarders.sh BUILDDIR
-# BENCH_FULL=1 for the full sizes (several times as long as the 9 minutes
+# BENCH_FULL=1 for the full sizes (several times as long as the 11 minutes
 # of the default);
 # BENCH_SMOKE=1 checks the harness in two minutes, its figures meaningless
 # (make check does, in the scenario bench-harness).
