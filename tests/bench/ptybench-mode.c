@@ -1,5 +1,5 @@
 /*
- * ptybench: the modes (lat, line, bulk, rate, idle) and the checking of
+ * ptybench: the modes (lat, lock, line, bulk, rate, idle) and the checking of
  * every byte against its stream.
  */
 #include <sys/epoll.h>
@@ -325,10 +325,46 @@ ptybench_mode_lat(void)
 }
 
 /*
+ * Lockstep: one byte written at an end, the next only once it has been
+ * read at the other end, the directions alternating byte by byte, with
+ * no gap: a judge who types and waits for each echo, at the speed of the
+ * machine.  Every byte is a sample, from its write to its read.
+ */
+void
+ptybench_mode_lock(void)
+{
+	struct ptybench_link	*l = &ptybench_links[0];
+	uint64_t		 t0, t1;
+	unsigned char		 c;
+	long			 k;
+	int			 dir;
+
+	ptybench_mode_drain(l->fd[0]);
+	ptybench_mode_drain(l->fd[1]);
+	for (k = 0; k < opt_n; k++) {
+		dir = (int)(k % 2);
+		c = (dir == 0 ? 'a' : 'A') + k % 26;
+		t0 = ptybench_now();
+		if (write(l->fd[dir], &c, 1) != 1)
+			err(1, "write");
+		if (ptybench_mode_await(l->fd[!dir], c, 3000) == -1) {
+			ptybench_proc_check();
+			errx(1, "sample %ld: byte lost (3 s)", k + 1);
+		}
+		t1 = ptybench_now();
+		ptybench_stats_add(&ptybench_lat, t1 - t0);
+	}
+	if (opt_out != NULL)
+		ptybench_stats_save(&ptybench_lat, opt_out);
+	ptybench_stats_print(&ptybench_lat, 1000.0);
+	printf("\n");
+}
+
+/*
  * A line of -c keys typed at a one at a time, each after the echo of the
  * one before: the probe echoes at b, or with -e the forwarder echoes and
  * each key must also reach b.  The time is from the first key written to
- * the last key's echo read.
+ * the last key's echo read; -o keeps each line's, in ns.
  */
 void
 ptybench_mode_line(void)
@@ -358,6 +394,8 @@ ptybench_mode_line(void)
 		}
 		ptybench_stats_add(&s, ptybench_now() - t0);
 	}
+	if (opt_out != NULL)
+		ptybench_stats_save(&s, opt_out);
 	printf("chars=%ld ", opt_chars);
 	ptybench_stats_print(&s, 1000000.0);
 	printf("\n");

@@ -1,7 +1,7 @@
 /*
  * ptybench: the probe of the forwarder benchmarks (tests/bench/forwarders.sh).
  *
- *	ptybench lat|line|bulk|rate|idle [options] [-- command [arg ...]]
+ *	ptybench lat|lock|line|bulk|rate|idle [options] [-- command [arg ...]]
  *	ptybench stats file ...
  *
  * It makes pty pairs, starts a forwarder on their slaves and plays both
@@ -94,8 +94,11 @@ ptybench_usage(void)
 	    "usage: ptybench lat [-e] [-n samples] [-g min,max] [-k block] "
 	    "[-o file] [-s seed]\n"
 	    "                [-x extra] [-- command ...]\n"
-	    "       ptybench line [-e] [-n lines] [-c chars] [-x extra] "
+	    "       ptybench lock [-n samples] [-o file] [-x extra] "
 	    "[-- command ...]\n"
+	    "       ptybench line [-e] [-n lines] [-c chars] [-o file] "
+	    "[-x extra]\n"
+	    "                [-- command ...]\n"
 	    "       ptybench bulk [-e] [-t secs] [-x extra] [-- command ...]\n"
 	    "       ptybench rate [-e] [-l links] [-r bytes/s] [-w size] "
 	    "[-t secs] [-W secs]\n"
@@ -274,6 +277,8 @@ main(int argc, char *argv[])
 
 	if (strcmp(mode, "lat") == 0)
 		ptybench_mode_lat();
+	else if (strcmp(mode, "lock") == 0)
+		ptybench_mode_lock();
 	else if (strcmp(mode, "line") == 0)
 		ptybench_mode_line();
 	else if (strcmp(mode, "bulk") == 0)

@@ -121,6 +121,7 @@ void	ptybench_mode_check(struct ptybench_link *, int,
 		    const unsigned char *, size_t, uint64_t);
 int	ptybench_mode_push(struct ptybench_stream *, int);
 void	ptybench_mode_lat(void);
+void	ptybench_mode_lock(void);
 void	ptybench_mode_line(void);
 void	ptybench_mode_bulk(void);
 void	ptybench_mode_rate(void);

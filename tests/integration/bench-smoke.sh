@@ -22,7 +22,7 @@ if grep -q 'failed' "$T/bench" "$T/bench.err"; then
 fi
 
 # Each table, and in it each forwarder.
-for t in 'one-way latency per byte' '40 keys typed one at a time' \
+for t in 'one-way latency per byte' 'lockstep: a byte written' '40 keys typed one at a time' \
     'bulk both ways at once' 'CPU at 960 bytes/s' 'wake-ups per second while idle' \
     'scaling in one process' 'targets for muxd room'; do
 	grep -q "$t" "$T/bench" || fail "the table \"$t\" is missing"
@@ -31,9 +31,10 @@ fwds="minifwd socat muxd-quick muxd-room"
 command -v ser2net >/dev/null && fwds="$fwds ser2net"
 for f in $fwds; do
 	n=$(echo "$f" | tr - ' ')
-	# latency (unpinned and pinned), line, bulk, CPU (twice), idle
+	# latency and lockstep (unpinned and pinned), line, bulk, CPU
+	# (twice), idle
 	c=$(grep -c "^ *\(unpinned \|pinned \)\? *$n  " "$T/bench")
-	[ "$c" -ge 6 ] || fail "$n has $c rows in the tables, expected at least 6"
+	[ "$c" -ge 8 ] || fail "$n has $c rows in the tables, expected at least 8"
 done
 
 # Bulk: every forwarder's bytes arrived, each one checked, and its CPU
@@ -53,10 +54,16 @@ awk '/ x +[0-9]+ B / && $(NF - 1) != 0 { bad = 1; print } END { exit bad }' "$T/
     fail "scaling: bytes lost"
 grep -q '^muxd links  *500 x 16 B ' "$T/scale" || { cat "$T/scale" >&2; fail "scaling: no row of muxd at 500 links"; }
 
-# Every target judged, ok or MISSED, and the exit status says which.
+# Every target judged, ok or MISSED, and the exit status says which; each
+# against a peer (one-way, lockstep and typed line p50, CPU per byte
+# twice, against socat and ser2net; the 128- and 500-link rows against
+# ser2net) with the spread of its rounds and whether it is beyond them.
 n=$(grep -c ' \(ok\|MISSED\)$' "$T/bench")
-want=22
-[ "$(nproc)" -ge 2 ] && want=23
+peers=$(grep -Ec ': (socat|ser2net) .* [0-9.]+-[0-9.]+ +(beyond|within) +(ok|MISSED)$' "$T/bench")
+want=20 wantp=5
+command -v ser2net >/dev/null && want=29 wantp=14
+[ "$(nproc)" -ge 2 ] && want=$((want + 1))
+[ "$peers" -ge $wantp ] || fail "$peers targets against a peer with their rounds' spread, expected $wantp"
 [ "$n" -ge $want ] || fail "$n targets judged, expected $want"
 if grep -q 'MISSED$' "$T/bench"; then
 	[ $st = 1 ] || fail "a target missed, yet the exit status is $st"
