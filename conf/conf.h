@@ -201,6 +201,8 @@ struct uids {
 	struct uids_binding *b;
 	size_t		 n;
 	size_t		 cap;
+	int		(*busy)(uid_t);	/* NULL, or whether a uid is held
+					   outside the table (another room's) */
 };
 int		 uids_parse(const char *, struct uids_range *, char *, size_t,
 		    size_t *);

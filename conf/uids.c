@@ -184,7 +184,8 @@ uids_assign(struct uids *u, const char *name, long long want, uid_t *uid,
 	} else {
 		c = uids_start(&u->range, name);
 		for (k = 0; k < span; k++) {
-			if (uids_find_uid(u, c) == u->n)
+			if (uids_find_uid(u, c) == u->n &&
+			    (u->busy == NULL || !u->busy(c)))
 				break;
 			c = c == u->range.hi ? u->range.lo : c + 1;
 		}

@@ -1096,6 +1096,39 @@ spawn_close(void)
 }
 
 /*
+ * Whether a process runs as uid: an entry of another room on this host
+ * (its processes would end with ours, and ours with its).
+ */
+static int
+spawn_uid_busy(uid_t uid)
+{
+	struct dirent	*de;
+	DIR		*d;
+	FILE		*f;
+	char		 path[64], line[128];
+	unsigned long	 real;
+	int		 busy = 0;
+
+	if ((d = opendir("/proc")) == NULL)
+		return (0);
+	while (!busy && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/status", de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "Uid: %lu", &real) == 1) {
+				busy = real == (unsigned long)uid;
+				break;
+			}
+		fclose(f);
+	}
+	closedir(d);
+	return (busy);
+}
+
+/*
  * Take the room in force (NULL: quick mode, the defaults): its
  * entry_user, and the uids of its exec: entries, those it gives first;
  * what only a restart changes is said.  A user that is muxd's own is
@@ -1105,8 +1138,10 @@ void
 spawn_configure(const struct conf *cf)
 {
 	const char	*u = cf != NULL ? cf->entry_user : NULL;
+	struct uids	 old;
 	char		 err[256];
 	size_t		 i;
+	long long	 had;
 	uid_t		 uid;
 
 	spawn_conf = cf;
@@ -1122,9 +1157,15 @@ spawn_configure(const struct conf *cf)
 	    (!spawn_box && strcmp(spawn_user, spawn_start_user) != 0)))
 		log_warnx("exec: sandbox, entry_uids and entry_user stay as "
 		    "they were at start until muxd restarts");
-	/* The uids the room gives, then those picked for the others. */
+	/*
+	 * The uids the room gives, then those picked for the others: the
+	 * one each had already (a reload moves none), else a free one that
+	 * no process holds (another room's entry on this host).
+	 */
 	if (spawn_box && cf != NULL) {
-		uids_clear(&spawn_uids);
+		old = spawn_uids;
+		uids_init(&spawn_uids, &old.range);
+		spawn_uids.busy = spawn_uid_busy;
 		for (i = 0; i < cf->nentities; i++)
 			if (cf->entities[i].uid != -1 &&
 			    cf->entities[i].port >= 0 &&
@@ -1133,11 +1174,19 @@ spawn_configure(const struct conf *cf)
 			    cf->entities[i].uid, &uid, err, sizeof(err)) == -1)
 				log_warnx("entity %s: %s", cf->entities[i].name,
 				    err);
-		for (i = 0; i < cf->nports; i++)
-			if (cf->ports[i].addr.kind == ADDR_EXEC &&
-			    uids_assign(&spawn_uids, cf->ports[i].name, -1,
+		for (i = 0; i < cf->nports; i++) {
+			if (cf->ports[i].addr.kind != ADDR_EXEC)
+				continue;
+			if ((had = uids_of(&old, cf->ports[i].name)) != -1 &&
+			    uids_of(&spawn_uids, cf->ports[i].name) == -1 &&
+			    uids_assign(&spawn_uids, cf->ports[i].name, had,
+			    &uid, err, sizeof(err)) == 0)
+				continue;
+			if (uids_assign(&spawn_uids, cf->ports[i].name, -1,
 			    &uid, err, sizeof(err)) == -1)
 				log_warnx("port %s: %s", cf->ports[i].name, err);
+		}
+		uids_clear(&old);
 	}
 	if (spawn_fd != -1 && spawn_muxd != NULL && !spawn_box &&
 	    strcmp(spawn_muxd, spawn_user) == 0)

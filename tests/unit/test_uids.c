@@ -140,6 +140,45 @@ test_uids_refusals(void **state)
 	uids_clear(&u);
 }
 
+/* Held by another room: the uids a test says are busy. */
+static uid_t	test_uids_held[2];
+
+/* Whether uid is one of test_uids_held. */
+static int
+test_uids_busy(uid_t uid)
+{
+	return (uid == test_uids_held[0] || uid == test_uids_held[1]);
+}
+
+/*
+ * A uid a process of another room holds is passed over when one is
+ * picked, not when the room names it.
+ */
+static void
+test_uids_busy_skipped(void **state)
+{
+	struct uids_range	 r = { 61000, 61099 };
+	struct uids		 u;
+	uid_t			 got, first;
+	char			 err[256];
+
+	(void)state;
+	first = uids_start(&r, "e1");
+	test_uids_held[0] = first;
+	test_uids_held[1] = first == r.hi ? r.lo : first + 1;
+	uids_init(&u, &r);
+	u.busy = test_uids_busy;
+	assert_int_equal(uids_assign(&u, "e1", -1, &got, err, sizeof(err)),
+	    0);
+	assert_true(got != test_uids_held[0] && got != test_uids_held[1]);
+	assert_true(got >= r.lo && got <= r.hi);
+	/* Named by the room, it is taken as it is. */
+	assert_int_equal(uids_assign(&u, "e2", first, &got, err,
+	    sizeof(err)), 0);
+	assert_int_equal(got, first);
+	uids_clear(&u);
+}
+
 /*
  * The room's settings: defaults, each read, and each wrong one refused
  * with its file and line.
@@ -232,6 +271,7 @@ main(void)
 		cmocka_unit_test(test_uids_parse),
 		cmocka_unit_test(test_uids_assign_stable),
 		cmocka_unit_test(test_uids_refusals),
+		cmocka_unit_test(test_uids_busy_skipped),
 		cmocka_unit_test(test_uids_settings),
 	};
 
