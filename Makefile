@@ -1,5 +1,5 @@
 # muxd: serial-line multiplexer for a Turing-test contest room.
-# Targets: all check install deb demo bench clean.  Honours PREFIX, DESTDIR,
+# Targets: all check install deb demo rehearsal bench clean.  Honours PREFIX, DESTDIR,
 # PKG_CONFIG, CC, CPPFLAGS, CFLAGS, LDFLAGS.
 
 PREFIX ?= /usr/local
@@ -36,7 +36,7 @@ TEST_PC = cmocka
 # too, and bench its references (ser2net), before their prerequisites are
 # made.
 DEPS_SET := build
-ifneq ($(filter check check-lab check-asan demo fuzz,$(MAKECMDGOALS)),)
+ifneq ($(filter check check-lab check-asan demo fuzz rehearsal,$(MAKECMDGOALS)),)
 DEPS_SET := check
 endif
 ifneq ($(filter bench,$(MAKECMDGOALS)),)
@@ -416,6 +416,12 @@ check-asan:
 demo: all
 	@sh contrib/demo/run $(B)
 
+# A full-dress rehearsal, rehearse(8): a whole 2004 contest on ptys,
+# checked, a one-page report; ROUNDS=N, SPEED=X and KEEP=1 pass on.
+rehearsal: all
+	@python3 contrib/rehearsal/rehearse -B $(B) $(if $(ROUNDS),-r $(ROUNDS)) \
+		$(if $(SPEED),-s $(SPEED)) $(if $(KEEP),-k)
+
 # Benchmark programs: each tests/bench/*.c is a program of its own, but
 # for the parts of ptybench (tests/bench/ptybench-*.c), linked into it.
 PTYBENCH_PARTS := $(wildcard tests/bench/ptybench-*.c)
@@ -509,8 +515,8 @@ deb:
 clean:
 	rm -rf build build-asan
 
-.PHONY: all check check-lab check-asan demo bench install clean fuzz \
-	web-player web-player-try axe-try deb FORCE
+.PHONY: all check check-lab check-asan demo rehearsal bench install clean \
+	fuzz web-player web-player-try axe-try deb FORCE
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)
