@@ -793,6 +793,19 @@ spawn_end_why(struct spawn_kid *k, int status, char *why, size_t len)
 		why[0] = '\0';
 }
 
+/* Whether a kid but k, not ended, runs as k's uid. */
+static int
+spawn_uid_running(const struct spawn_kid *kids, const struct spawn_kid *k)
+{
+	size_t	i;
+
+	for (i = 0; i < SPAWN_MAX; i++)
+		if (&kids[i] != k && kids[i].pid > 0 && !kids[i].ended &&
+		    kids[i].uid == k->uid)
+			return (1);
+	return (0);
+}
+
 /* The spawner's side of an end: report each program that has ended. */
 static void
 spawn_serve_reap(int s, struct spawn_kid *kids)
@@ -809,9 +822,14 @@ spawn_serve_reap(int s, struct spawn_kid *kids)
 		if (i == SPAWN_MAX || kids[i].ended)
 			continue;
 		k = &kids[i];
-		/* What it started ends with it: its group, its uid's all. */
+		/*
+		 * What it started ends with it: its group, and its uid's all
+		 * but when a program of the same port runs already as that uid
+		 * (a fresh one, started before this end was reaped: it would
+		 * be killed too).
+		 */
 		kill(-pid, SIGTERM);
-		if (k->uid != 0)
+		if (k->uid != 0 && !spawn_uid_running(kids, k))
 			spawn_kill_uid(k->uid);
 		memset(&a, 0, sizeof(a));
 		a.type = SPAWN_EXITED;
