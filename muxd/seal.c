@@ -229,6 +229,32 @@ seal_find(int seq, char *path, size_t size, char *err, size_t errlen)
 }
 
 /*
+ * The room's witness key, into *pub; -1 with a message in err when the
+ * room writes no manifests, has no witness_key or it does not read.
+ */
+static int
+seal_witness_key(struct sign_pub *pub, char *err, size_t errlen)
+{
+	struct cap_error	e;
+
+	if (!seal_on || muxd_conf == NULL) {
+		snprintf(err, errlen, "this room writes no manifests");
+		return (-1);
+	}
+	if (muxd_conf->witness_key == NULL) {
+		snprintf(err, errlen, "the room has no witness_key "
+		    "(muxd.conf(5)): no countersignature can be checked");
+		return (-1);
+	}
+	if (sign_load_public(muxd_conf->witness_key, pub, &e) != CAP_OK) {
+		snprintf(err, errlen, "witness_key %s: %s",
+		    muxd_conf->witness_key, e.msg);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
  * A manifest for a witness to countersign (muxctl witness): manifest seq
  * (0: the newest), from byte offset on, at most SEAL_WITNESS_CHUNK bytes
  * of it in base64 ("data"), with its "sequence", "size", "offset",
@@ -247,20 +273,8 @@ seal_witness_get(int seq, int64_t offset, char *err, size_t errlen)
 	off_t			 size;
 	int			 fd;
 
-	if (!seal_on || muxd_conf == NULL) {
-		snprintf(err, errlen, "this room writes no manifests");
+	if (seal_witness_key(&wpub, err, errlen) == -1)
 		return (NULL);
-	}
-	if (muxd_conf->witness_key == NULL) {
-		snprintf(err, errlen, "the room has no witness_key "
-		    "(muxd.conf(5)): no countersignature can be checked");
-		return (NULL);
-	}
-	if (sign_load_public(muxd_conf->witness_key, &wpub, &e) != CAP_OK) {
-		snprintf(err, errlen, "witness_key %s: %s",
-		    muxd_conf->witness_key, e.msg);
-		return (NULL);
-	}
 	if ((seq = seal_find(seq, path, sizeof(path), err, errlen)) == -1)
 		return (NULL);
 	memset(&e, 0, sizeof(e));
@@ -312,20 +326,8 @@ seal_witness_put(int seq, const char *sig, char *err, size_t errlen)
 	char			 path[PATH_MAX], sh[MANIFEST_SHORT_LEN];
 	char			 id[SIGN_ID_LEN], trusted[512];
 
-	if (!seal_on || muxd_conf == NULL) {
-		snprintf(err, errlen, "this room writes no manifests");
+	if (seal_witness_key(&wpub, err, errlen) == -1)
 		return (NULL);
-	}
-	if (muxd_conf->witness_key == NULL) {
-		snprintf(err, errlen, "the room has no witness_key "
-		    "(muxd.conf(5)): no countersignature can be checked");
-		return (NULL);
-	}
-	if (sign_load_public(muxd_conf->witness_key, &wpub, &e) != CAP_OK) {
-		snprintf(err, errlen, "witness_key %s: %s",
-		    muxd_conf->witness_key, e.msg);
-		return (NULL);
-	}
 	sign_key_id(wpub.keynum, id);
 	if (seq < 1 || seal_find(seq, path, sizeof(path), err, errlen) ==
 	    -1)
