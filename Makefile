@@ -71,7 +71,8 @@ B = build
 #   capture/      what muxd records with: captures, transcripts written,
 #                 chains, signatures, manifests, the LPP logs
 #                 (libcapture.a)
-#   protocol/     the control protocol's tables (libprotocol.a)
+#   protocol/     the control protocol's tables, and what every program
+#                 shares: its options, its allocations (libprotocol.a)
 #   contest/      the contest's per-byte machines (libcontest.a)
 #                 (these three are one layer, on text/)
 #   score/        the ballots and the contests' scoring (libscore.a), on

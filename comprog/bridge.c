@@ -70,8 +70,7 @@ bridge_start(const char *dir, int judge)
 	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
 		fatalx("lpp: %s: %s", dir, errno != 0 ? strerror(errno) :
 		    "not a directory");
-	if ((bridge_dir = strdup(dir)) == NULL)
-		fatal("strdup");
+	bridge_dir = xstrdup(dir);
 	bridge_judge = judge;
 	echo_init(&bridge_echo);
 	if ((bridge_ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1 ||

@@ -487,6 +487,8 @@ main(int argc, char *argv[])
 	int		 fset = 0;
 	int		 i;
 
+	/* A failed allocation ends muxd through its log. */
+	xmalloc_fatal = fatal;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "df:hns:u:vV", longopts,
 	    NULL)) != -1) {
@@ -523,10 +525,8 @@ main(int argc, char *argv[])
 				    "addresses\n");
 				muxd_usage(2);
 			}
-			pairs = reallocarray(pairs, 2 * (npairs + 1),
+			pairs = xreallocarray(pairs, 2 * (npairs + 1),
 			    sizeof(*pairs));
-			if (pairs == NULL)
-				fatal("reallocarray");
 			pairs[2 * npairs] = optarg;
 			pairs[2 * npairs + 1] = argv[optind++];
 			npairs++;

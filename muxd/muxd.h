@@ -41,11 +41,6 @@
 #define MUXD_PRIO_CONTROL	2
 #define MUXD_CONTROL_BURST	16	/* its callbacks between looks */
 
-/* xmalloc.c */
-void		*xmalloc(size_t);
-void		*xcalloc(size_t, size_t);
-void		*xreallocarray(void *, size_t, size_t);
-char		*xstrdup(const char *);
 
 /* tap.c */
 struct port;

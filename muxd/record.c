@@ -259,8 +259,7 @@ record_word(const char *s)
 {
 	char	*w, *o;
 
-	if ((w = malloc(strlen(s) + 1)) == NULL)
-		fatal("malloc");
+	w = xmalloc(strlen(s) + 1);
 	for (o = w; *s != '\0'; s++) {
 		if (*s < 0x21 || *s > 0x7e) {
 			if (o > w && o[-1] != ' ')
@@ -355,9 +354,8 @@ record_link_open(struct link *l)
 		}
 	}
 	record_meta(l, &m);
-	if ((r = calloc(1, sizeof(*r))) == NULL ||
-	    (r->what = strdup(l->name)) == NULL)
-		fatal("calloc");
+	r = xcalloc(1, sizeof(*r));
+	r->what = xstrdup(l->name);
 	if (rec_open(path, txdir[0] != '\0' ? txdir : NULL, &m, CAP_WRITE_MAP,
 	    &r->rec,
 	    &err) != CAP_OK) {
@@ -439,9 +437,8 @@ record_port(struct port *p)
 	free(addr);
 	snprintf(soft, sizeof(soft), "muxd %s", MUXD_VERSION);
 	cap_meta_set(&m.software, soft);
-	if ((r = calloc(1, sizeof(*r))) == NULL ||
-	    (r->what = strdup(p->name)) == NULL)
-		fatal("calloc");
+	r = xcalloc(1, sizeof(*r));
+	r->what = xstrdup(p->name);
 	if (cap_write_open(path, &m, CAP_WRITE_MAP, &r->cap, &err) != CAP_OK) {
 		log_warnx("record: port %s: %s: %s", p->name, path, err.msg);
 		events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",

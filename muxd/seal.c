@@ -43,14 +43,10 @@ static char *
 seal_pub_path(const char *key)
 {
 	size_t	 n = strlen(key);
-	char	*p;
 
-	if (n > 4 && strcmp(key + n - 4, ".key") == 0) {
-		if (asprintf(&p, "%.*s.pub", (int)(n - 4), key) == -1)
-			return (NULL);
-	} else if (asprintf(&p, "%s.pub", key) == -1)
-		return (NULL);
-	return (p);
+	if (n > 4 && strcmp(key + n - 4, ".key") == 0)
+		return (xasprintf("%.*s.pub", (int)(n - 4), key));
+	return (xasprintf("%s.pub", key));
 }
 
 /*
@@ -64,8 +60,7 @@ seal_keygen(const struct conf *cf)
 	struct sign_key		 k;
 	char			*pub, id[SIGN_ID_LEN];
 
-	if ((pub = seal_pub_path(cf->room_key)) == NULL)
-		fatal("asprintf");
+	pub = seal_pub_path(cf->room_key);
 	if (state_mkdirs(cf->state_dir) == -1)
 		log_warn("state directory %s", cf->state_dir);
 	if (sign_keygen(cf->room_key, pub, &k, &err) != CAP_OK) {
@@ -100,8 +95,7 @@ seal_init(const struct conf *cf)
 		return;
 	}
 	if (err.code == CAP_ESYS && err.sys == ENOENT) {
-		if ((pub = seal_pub_path(cf->room_key)) == NULL)
-			fatal("asprintf");
+		pub = seal_pub_path(cf->room_key);
 		if (sign_keygen(cf->room_key, pub, &seal_key, &err) ==
 		    CAP_OK) {
 			seal_have_key = 1;

@@ -1027,8 +1027,7 @@ spawn_start(const struct conf *cf, const char *muxd_user, int entries)
 		r = cf->entry_uids;
 		spawn_box = cf->sandbox;
 		spawn_log_limit = cf->entry_log_limit;
-		if (asprintf(&spawn_logdir, "%s/logs", cf->state_dir) == -1)
-			fatal("asprintf");
+		spawn_logdir = xasprintf("%s/logs", cf->state_dir);
 		spawn_hide[i++] = cf->state_dir;
 		spawn_hide[i++] = cf->capture_dir;
 		spawn_hide[i++] = cf->transcript_dir;

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "protocol.h"
 #include "muxweb.h"
 
 #define MUXWEB_AUDIT_MAX	(64 * 1024 * 1024)	/* bytes of a file */
@@ -212,8 +213,7 @@ muxweb_audit_verify_json(const char *path)
 	free(text);
 	status = (int)json_integer_value(json_object_get(res, "status"));
 	out = json_string_value(json_object_get(res, "output"));
-	if ((text = strdup(out != NULL ? out : "")) == NULL)
-		abort();
+	text = xstrdup(out != NULL ? out : "");
 	for (line = text; finding == NULL && line != NULL && *line != '\0';
 	    line = next) {
 		if ((next = strchr(line, '\n')) != NULL)

@@ -33,6 +33,7 @@
 #include <microhttpd.h>
 #include <sodium.h>
 
+#include "protocol.h"
 #include "muxweb.h"
 
 #define MUXWEB_GUARD_COOKIE	"muxweb"
@@ -80,15 +81,13 @@ muxweb_guard_init(const char *token, int public, unsigned int idle)
 	muxweb_guard_public = public;
 	muxweb_guard_idle = idle;
 	if (token != NULL) {
-		if ((muxweb_guard_token = strdup(token)) == NULL)
-			abort();
+		muxweb_guard_token = xstrdup(token);
 		return (muxweb_guard_token);
 	}
 	randombytes_buf(raw, sizeof(raw));
 	len = sodium_base64_ENCODED_LEN(sizeof(raw),
 	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-	if ((muxweb_guard_token = malloc(len)) == NULL)
-		abort();
+	muxweb_guard_token = xmalloc(len);
 	sodium_bin2base64(muxweb_guard_token, len, raw, sizeof(raw),
 	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
 	return (muxweb_guard_token);
@@ -258,8 +257,7 @@ muxweb_guard_notify(void *arg, struct MHD_Connection *c, void **ctx,
 
 	(void)arg;
 	if (what == MHD_CONNECTION_NOTIFY_STARTED) {
-		if ((g = calloc(1, sizeof(*g))) == NULL)
-			abort();
+		g = xcalloc(1, sizeof(*g));
 		ci = MHD_get_connection_info(c,
 		    MHD_CONNECTION_INFO_CONNECTION_FD);
 		g->fd = ci != NULL ? ci->connect_fd : -1;

@@ -340,9 +340,7 @@ muxweb_http_reap(struct pollfd **pfd, size_t *size)
 			continue;
 		if (n == *size) {
 			*size = *size != 0 ? 2 * *size : 64;
-			if ((*pfd = reallocarray(*pfd, *size,
-			    sizeof(**pfd))) == NULL)
-				abort();
+			*pfd = xreallocarray(*pfd, *size, sizeof(**pfd));
 		}
 		(*pfd)[n].fd = st->fd;
 		(*pfd)[n++].events = POLLRDHUP; /* not POLLIN: a browser may
@@ -516,9 +514,8 @@ muxweb_http_hand(struct muxweb_http *h, struct MHD_Connection *c,
 	}
 	muxweb_http_jobs++;
 	pthread_mutex_unlock(&muxweb_http_lock);
-	if ((j = calloc(1, sizeof(*j))) == NULL ||
-	    (j->url = strdup(url)) == NULL)
-		abort();
+	j = xcalloc(1, sizeof(*j));
+	j->url = xstrdup(url);
 	j->h = h;
 	j->c = c;
 	j->post = post;
@@ -653,8 +650,7 @@ muxweb_http_start(const char *listen, const char *service,
 		    "127.0.0.1", service, gai_strerror(r));
 		return (NULL);
 	}
-	if ((h = calloc(1, sizeof(*h))) == NULL)
-		abort();
+	h = xcalloc(1, sizeof(*h));
 	clients = muxweb_http_nofile();
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

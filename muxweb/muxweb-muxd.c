@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include <err.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -47,8 +48,7 @@ void
 muxweb_muxd_init(const char *path)
 {
 	free(muxweb_muxd_path);
-	if ((muxweb_muxd_path = strdup(path)) == NULL)
-		abort();
+	muxweb_muxd_path = xstrdup(path);
 }
 
 /* Connect to the control socket; -1 with a reason. */
@@ -359,8 +359,7 @@ muxweb_muxd_watch(void *arg)
 	int		 s;
 
 	(void)arg;
-	if ((buf = malloc(PROTOCOL_LINE_MAX + 1)) == NULL)
-		abort();
+	buf = xmalloc(PROTOCOL_LINE_MAX + 1);
 	for (;;) {
 		if ((s = muxweb_muxd_connect(err, sizeof(err))) == -1 ||
 		    muxweb_muxd_send(s, protocol_cmd_name(PROTOCOL_CMD_WATCH),
@@ -386,16 +385,18 @@ muxweb_muxd_watch(void *arg)
 	return (NULL);
 }
 
-/* Start the watch thread. */
+/* Start the watch's thread and the screens' thread, or exit. */
 void
 muxweb_muxd_watch_start(void)
 {
-	pthread_t	t;
+	void		*(*run[2])(void *) = { muxweb_muxd_watch,
+			    muxweb_muxd_screens_thread };
+	pthread_t	 t;
+	int		 i, e;
 
-	if (pthread_create(&t, NULL, muxweb_muxd_watch, NULL) != 0)
-		abort();
-	pthread_detach(t);
-	if (pthread_create(&t, NULL, muxweb_muxd_screens_thread, NULL) != 0)
-		abort();
-	pthread_detach(t);
+	for (i = 0; i < 2; i++) {
+		if ((e = pthread_create(&t, NULL, run[i], NULL)) != 0)
+			errx(1, "cannot start a thread: %s", strerror(e));
+		pthread_detach(t);
+	}
 }

@@ -88,4 +88,13 @@ int		 protocol_event_find(const char *);
 int		 protocol_std_option(int, char *[], const char *);
 void		 protocol_bad_option(const char *, const char *, char *[]);
 
+/* xmalloc.c: the programs' allocations, which end the program on failure */
+extern void	(*xmalloc_fatal)(const char *, ...);
+void		*xmalloc(size_t);
+void		*xcalloc(size_t, size_t);
+void		*xreallocarray(void *, size_t, size_t);
+char		*xstrdup(const char *);
+char		*xasprintf(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+
 #endif /* PROTOCOL_H */

@@ -12,7 +12,8 @@
 # directories (tsort).  Only headers inside the repository count: system
 # headers and tests/ are left out.  The check is first shown to fail on a
 # build tree with planted crossings.  No program's file has the name of a
-# library's file or directory, checked on planted names first.
+# library's file or directory, checked on planted names first.  No
+# library calls the programs' allocations, which end the program.
 . tests/integration/lib.sh
 
 DIRS="text capture protocol contest score line conf muxd muxctl muxweb
@@ -349,6 +350,19 @@ $(cat "$T/muxd.planted.out")"
 layers_muxd_check "$T/muxd.calls" >"$T/muxd.out"
 [ -s "$T/muxd.out" ] && fail "muxd's files call upwards in $B:
 $(cat "$T/muxd.out")"
+
+# The memory policy: the programs end on a failed allocation (xmalloc
+# and the others, protocol/xmalloc.c), the libraries return an error: no
+# library's object but xmalloc.o itself calls them.
+for lib in text capture protocol contest score line conf; do
+	for o in "$B/$lib"/*.o; do
+		[ "$(basename "$o")" = xmalloc.o ] && continue
+		nm -u "$o" 2>/dev/null | grep -Eq ' (xmalloc|xcalloc|xreallocarray|xstrdup|xasprintf)$' &&
+			fail "$o calls the programs' allocations (a library returns an error instead)"
+	done
+done
+nm -u "$B/muxweb/muxweb-http.o" | grep -q ' xcalloc$' ||
+	fail "the check of the programs' allocations sees nothing (muxweb-http.o calls no xcalloc?)"
 
 # The build itself.
 layers_check "$B" live >"$T/out" || fail "the layers are crossed in $B:
