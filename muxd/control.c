@@ -61,6 +61,8 @@ static size_t			 control_nclients;
 static int			 control_spare = -1;	/* kept for EMFILE */
 static struct event		*control_resume;
 static uint64_t			 control_refused;	/* clients refused */
+static uint64_t			 control_screens_asked;	/* "screens" answered */
+static uint64_t			 control_event_seq;	/* the last event's */
 static time_t			 control_logged;
 static char			 control_why[128];	/* the last refusal */
 static char			*control_path;
@@ -679,12 +681,12 @@ control_status(void)
 		json_object_set_new(o, "record", record_link_status(l));
 		json_array_append_new(ls, o);
 	}
-	return (json_pack("{ss ss? so so so s{sIsIss?} s{ss?} so}", "version",
+	return (json_pack("{ss ss? so so so s{sIsIss?sI} s{ss?} so}", "version",
 	    MUXD_VERSION, "config", muxd_conf != NULL ? muxd_conf->file :
 	    NULL, "round", round_json(), "ports", ps, "links", ls, "control",
 	    "clients", (json_int_t)control_nclients, "refused",
 	    (json_int_t)control_refused, "refusal", control_refused > 0 ?
-	    control_why : NULL, "state", "error", state_failure(), "entries",
+	    control_why : NULL, "screens", (json_int_t)control_screens_asked, "state", "error", state_failure(), "entries",
 	    spawn_json()));
 }
 
@@ -762,6 +764,9 @@ control_screen(const struct link *l, size_t max)
 	    "confederate", "round", l->round, "capture", path, "screen",
 	    text != NULL ? text + cut : "", text != NULL ? (int)(len - cut) :
 	    0, "cut", (json_int_t)cut, "error", why, "verdicts", verdicts);
+	/* The watchers' events up to this one are in the screen. */
+	json_object_set_new(o, "seq", json_integer((json_int_t)
+	    control_event_seq));
 	if (w != NULL)
 		tx_write_free(w);
 	if (r != NULL)
@@ -938,6 +943,7 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 			return (NULL);
 		return (json_pack("{ss}", "link", l->name));
 	case PROTOCOL_CMD_SCREENS:
+		control_screens_asked++;
 		return (control_screens(req, err, errlen));
 	case PROTOCOL_CMD_WITNESS:
 		return (control_witness(req, err, errlen));
@@ -986,9 +992,10 @@ control_events(void *arg, const struct events_ev *ev)
 
 	(void)arg;
 	port_time(&tv);
-	o = json_pack("{sisssf}", "v", PROTOCOL_VERSION, "event",
+	o = json_pack("{sisssfsI}", "v", PROTOCOL_VERSION, "event",
 	    protocol_event_name(ev->type), "time",
-	    tv.tv_sec + tv.tv_usec / 1e6);
+	    tv.tv_sec + tv.tv_usec / 1e6, "seq",
+	    (json_int_t)++control_event_seq);
 	if (ev->fields != NULL)
 		json_object_update(o, ev->fields);
 	/* Serialised once for every watcher. */

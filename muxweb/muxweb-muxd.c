@@ -7,9 +7,12 @@
  *
  * The screens (muxd's "screens", each link's judge's screen as its
  * transcript has it) are kept for the browsers that arrive: asked again
- * when one arrives (at most once a second) and every
- * MUXWEB_MUXD_SCREENS_S seconds while text comes, each with the ring's
- * number before it was asked (what came after is in the ring).  A link
+ * when one arrives (at most once a second), at the first text of a link
+ * new since they were asked, and when the ring has taken half its lines
+ * since then, each with the ring's number
+ * before it was asked (what came after is in the ring, and must still be
+ * when a browser arrives).  muxd reads its captures again for them, in
+ * its loop, so they are asked no more often than that.  A link
  * gone stays, "ended", until the next round starts: the page of a late
  * arrival shows the round's conversations as they ended.
  */
@@ -31,7 +34,8 @@
 #include "muxweb.h"
 
 #define MUXWEB_MUXD_WAIT_MS	10000	/* for a reply */
-#define MUXWEB_MUXD_SCREENS_S	5	/* between screens while text comes */
+#define MUXWEB_MUXD_SCREENS_LINES (MUXWEB_RING / 2) /* ring lines between
+						   screens asked */
 
 static char		*muxweb_muxd_path;
 static int		 muxweb_muxd_up;
@@ -41,7 +45,10 @@ static long long	 muxweb_muxd_id;
 static pthread_mutex_t	 muxweb_muxd_screens_lock = PTHREAD_MUTEX_INITIALIZER;
 static json_t		*muxweb_muxd_kept;
 static time_t		 muxweb_muxd_asked;
+static uint64_t		 muxweb_muxd_head;	/* the ring's number when
+						   last asked */
 static int		 muxweb_muxd_text;	/* text came since */
+static int		 muxweb_muxd_new;	/* a link came since */
 
 /* Name the control socket. */
 void
@@ -215,7 +222,8 @@ muxweb_muxd_refresh(char *err, size_t errlen)
 	uint64_t	 head;
 
 	head = muxweb_ring_head();
-	muxweb_muxd_text = 0;
+	muxweb_muxd_head = head;
+	muxweb_muxd_text = muxweb_muxd_new = 0;
 	if ((st = muxweb_muxd_call(protocol_cmd_name(PROTOCOL_CMD_STATUS),
 	    NULL, err, errlen)) == NULL)
 		return (-1);
@@ -278,7 +286,7 @@ muxweb_muxd_screens(char *err, size_t errlen)
 	    links, "kept", muxweb_ring_kept_json(head)));
 }
 
-/* The screens' thread: asked again while text comes, for ever. */
+/* The screens' thread: asked again before the ring forgets, for ever. */
 static void *
 muxweb_muxd_screens_thread(void *arg)
 {
@@ -286,10 +294,11 @@ muxweb_muxd_screens_thread(void *arg)
 
 	(void)arg;
 	for (;;) {
-		sleep(MUXWEB_MUXD_SCREENS_S);
+		sleep(1);
 		pthread_mutex_lock(&muxweb_muxd_screens_lock);
-		if (muxweb_muxd_text &&
-		    time(NULL) - muxweb_muxd_asked >= MUXWEB_MUXD_SCREENS_S)
+		if (muxweb_muxd_text && (muxweb_muxd_new ||
+		    muxweb_ring_head() - muxweb_muxd_head >=
+		    MUXWEB_MUXD_SCREENS_LINES))
 			(void)muxweb_muxd_refresh(err, sizeof(err));
 		pthread_mutex_unlock(&muxweb_muxd_screens_lock);
 	}
@@ -310,6 +319,10 @@ muxweb_muxd_note(const char *line)
 	if (strstr(line, "\"event\":\"text\"") != NULL) {
 		pthread_mutex_lock(&muxweb_muxd_screens_lock);
 		muxweb_muxd_text = 1;
+		pthread_mutex_unlock(&muxweb_muxd_screens_lock);
+	} else if (strstr(line, "\"event\":\"link.up\"") != NULL) {
+		pthread_mutex_lock(&muxweb_muxd_screens_lock);
+		muxweb_muxd_new = 1;
 		pthread_mutex_unlock(&muxweb_muxd_screens_lock);
 	} else if (strstr(line, "\"event\":\"round.start\"") != NULL) {
 		pthread_mutex_lock(&muxweb_muxd_screens_lock);
