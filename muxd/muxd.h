@@ -250,6 +250,15 @@ void		 notify_reloading(void);
 void		 notify_reloaded(void);
 void		 notify_stopping(void);
 
+/* spawn-box.c */
+#define SPAWN_BOX_BWRAP	"/usr/bin/bwrap"
+#define SPAWN_BOX_HIDE	5		/* paths of muxd's covered */
+#define SPAWN_BOX_HOME	"/home/entry"
+const char	*spawn_box_limits(const struct conf_rlimits *);
+const char	**spawn_box_argv(const char **, size_t, int, char *const *,
+		    const char *, char *, size_t);
+const char	*spawn_box_probe(const struct uids_range *, char *, size_t);
+
 /* spawn.c */
 void		 spawn_start(const struct conf *, const char *, int);
 void		 spawn_listen(struct event_base *);

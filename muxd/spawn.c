@@ -67,14 +67,11 @@
 
 #define SPAWN_USER	"muxd-entry"	/* the default user of entries */
 #define SPAWN_FALLBACK	"nobody"	/* where it does not exist */
-#define SPAWN_BWRAP	"/usr/bin/bwrap"
 #define SPAWN_TEXT	8192
 #define SPAWN_MAX	1024		/* programs running at once */
 #define SPAWN_WAIT_MS	5000		/* for the spawner's answer */
 #define SPAWN_TICK_MS	500		/* processes counted this often */
 #define SPAWN_HOLD_SEC	2		/* an ended program's pty kept */
-#define SPAWN_HIDE	5		/* paths of muxd's hidden */
-#define SPAWN_HOME	"/home/entry"
 
 enum spawn_type { SPAWN_RUN, SPAWN_KILL, SPAWN_STARTED, SPAWN_FAILED,
     SPAWN_EXITED };
@@ -138,7 +135,7 @@ static const struct conf *spawn_conf;	/* in force, for the entities */
 static char		*spawn_start_user;	/* unsandboxed: the only one */
 static char		*spawn_logdir;	/* NULL: standard error dropped */
 static uint64_t		 spawn_log_limit = CONF_ENTRY_LOG_LIMIT;
-static char		*spawn_hide[SPAWN_HIDE];
+static char		*spawn_hide[SPAWN_BOX_HIDE];
 static char		 spawn_box_why[256];	/* why bwrap cannot run */
 
 static void	spawn_serve(int) __attribute__((noreturn));
@@ -436,171 +433,6 @@ spawn_count(struct spawn_kid *kids)
 	}
 }
 
-/* Set an entry's resource limits, each that is not 0 (no limit). */
-static const char *
-spawn_limits(const struct conf_rlimits *l)
-{
-	const struct {
-		int		 res;
-		long long	 v;
-		const char	*name;
-	} set[] = {
-		{ RLIMIT_NPROC, l->processes, "processes" },
-		{ RLIMIT_NOFILE, l->files, "files" },
-		{ RLIMIT_FSIZE, l->file_size, "file size" },
-		/*
-		 * Memory is the data an entry writes (RLIMIT_DATA: its heap
-		 * and private writable mappings), not its address space: a
-		 * JVM or V8 reserves gigabytes it never touches, and under
-		 * RLIMIT_AS a Java entry could not start.
-		 */
-		{ RLIMIT_DATA, l->memory, "memory" },
-		{ RLIMIT_CPU, l->cpu, "cpu" },
-		{ RLIMIT_CORE, -1, "core" },
-	};
-	struct rlimit	 r;
-	size_t		 i;
-
-	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
-		if (set[i].v == 0)
-			continue;
-		r.rlim_cur = r.rlim_max = set[i].v == -1 ? 0 :
-		    (rlim_t)set[i].v;
-		/* The CPU limit warns (SIGXCPU) a second before it kills. */
-		if (set[i].res == RLIMIT_CPU)
-			r.rlim_max = r.rlim_cur + 1;
-		if (setrlimit(set[i].res, &r) == -1)
-			return (set[i].name);
-	}
-	return (NULL);
-}
-
-/* Add the arguments of an array, NULL-terminated; -1 when full. */
-static int
-spawn_args(const char **argv, size_t *n, size_t max, ...)
-{
-	const char	*a;
-	va_list		 ap;
-
-	va_start(ap, max);
-	while ((a = va_arg(ap, const char *)) != NULL) {
-		if (*n + 1 >= max) {
-			va_end(ap);
-			return (-1);
-		}
-		argv[(*n)++] = a;
-	}
-	va_end(ap);
-	argv[*n] = NULL;
-	return (0);
-}
-
-/* Whether path is dir or lies under it. */
-static int
-spawn_under(const char *path, const char *dir)
-{
-	size_t	n = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return (1);
-	return (strncmp(path, dir, n) == 0 &&
-	    (path[n] == '\0' || path[n] == '/'));
-}
-
-/*
- * Build bwrap's command line for an entry: its namespaces, its view of
- * the system, read-only, and of the directory of its program; what of
- * muxd's would show there hidden; a private /tmp and home; then
- * /bin/sh -c command.  progdir holds the program's directory.
- */
-static const char **
-spawn_box_argv(const char **argv, size_t max, const struct spawn_msg *m,
-    const char *command, char *progdir, size_t dirlen)
-{
-	static const char *sys[] = { "/bin", "/sbin", "/lib", "/lib32",
-	    "/lib64", "/libx32", NULL };
-	static char	 symlinks[6][PATH_MAX];
-	struct stat	 st;
-	const char	*binds[3];
-	size_t		 n = 0, i, j, k, nb = 0, len;
-	ssize_t		 l;
-	int		 hid;
-
-	spawn_args(argv, &n, max, SPAWN_BWRAP, "--die-with-parent",
-	    "--unshare-all", NULL);
-	if (m->network)
-		spawn_args(argv, &n, max, "--share-net", NULL);
-	/* Mounts go in order: what lies on /tmp comes after it. */
-	spawn_args(argv, &n, max, "--proc", "/proc", "--dev", "/dev",
-	    "--tmpfs", "/tmp", "--tmpfs", "/home", "--dir", SPAWN_HOME,
-	    "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc", NULL);
-	binds[nb++] = "/usr";
-	binds[nb++] = "/etc";
-	for (i = 0; sys[i] != NULL; i++) {
-		if (lstat(sys[i], &st) == -1)
-			continue;
-		if (S_ISLNK(st.st_mode)) {
-			if ((l = readlink(sys[i], symlinks[i],
-			    sizeof(symlinks[i]) - 1)) <= 0)
-				continue;
-			symlinks[i][l] = '\0';
-			spawn_args(argv, &n, max, "--symlink", symlinks[i], sys[i],
-			    NULL);
-		} else if (S_ISDIR(st.st_mode))
-			spawn_args(argv, &n, max, "--ro-bind", sys[i], sys[i],
-			    NULL);
-	}
-	/* The program's own directory, when it is named by its path. */
-	progdir[0] = '\0';
-	while (*command == ' ' || *command == '\t')
-		command++;
-	len = strcspn(command, " \t;&|<>'\"");
-	if (command[0] == '/' && len < dirlen) {
-		memcpy(progdir, command, len);
-		progdir[len] = '\0';
-		for (j = len; j > 0 && progdir[j] != '/'; j--)
-			;
-		progdir[j == 0 ? 1 : j] = '\0';
-		for (i = 0; i < nb && !spawn_under(progdir, binds[i]); i++)
-			;
-		if (strcmp(progdir, "/") == 0 || i < nb)
-			progdir[0] = '\0';
-		else if (stat(progdir, &st) == 0 && S_ISDIR(st.st_mode)) {
-			spawn_args(argv, &n, max, "--ro-bind", progdir, progdir,
-			    NULL);
-			binds[nb++] = progdir;
-		} else
-			progdir[0] = '\0';
-	}
-	/* What of muxd's lies in what it sees is covered up, once. */
-	for (j = 0; j < SPAWN_HIDE; j++) {
-		if (spawn_hide[j] == NULL)
-			continue;
-		for (k = 0, hid = 0; k < SPAWN_HIDE; k++)
-			if (k != j && spawn_hide[k] != NULL &&
-			    spawn_under(spawn_hide[j], spawn_hide[k]) &&
-			    (k < j || strcmp(spawn_hide[j], spawn_hide[k]) != 0))
-				hid = 1;
-		for (i = 0; !hid && i < nb; i++) {
-			if (!spawn_under(spawn_hide[j], binds[i]) ||
-			    stat(spawn_hide[j], &st) == -1)
-				continue;
-			if (S_ISDIR(st.st_mode))
-				spawn_args(argv, &n, max, "--tmpfs",
-				    spawn_hide[j], "--remount-ro",
-				    spawn_hide[j], NULL);
-			else
-				spawn_args(argv, &n, max, "--ro-bind",
-				    "/dev/null", spawn_hide[j], NULL);
-			break;
-		}
-	}
-	if (spawn_args(argv, &n, max, "--chdir", SPAWN_HOME,
-	    "--", "/bin/sh", "-c", command, NULL) == -1)
-		return (NULL);
-	return (argv);
-}
-
 /*
  * In the child: the entry's environment (nothing of muxd's), limits and
  * no_new_privs, then its program, in bwrap when sandboxed.
@@ -614,12 +446,12 @@ spawn_child(const struct spawn_msg *m, const char *user, const char *command,
 	char		 progdir[PATH_MAX], uidtext[16];
 	const char	*why, *env[] = { "PATH",
 	    "/usr/local/bin:/usr/bin:/bin", "LANG", "C.UTF-8", "HOME",
-	    SPAWN_HOME, "USER", uidtext, "LOGNAME", uidtext, NULL, NULL };
+	    SPAWN_BOX_HOME, "USER", uidtext, "LOGNAME", uidtext, NULL, NULL };
 
 	x.tty = x.fd[0] = x.fd[1] = tty;
 	x.fd[2] = errfd;
 	clearenv();
-	if ((why = spawn_limits(&m->limits)) != NULL) {
+	if ((why = spawn_box_limits(&m->limits)) != NULL) {
 		fprintf(stderr, "muxd: cannot set the %s limit: %s\n", why,
 		    strerror(errno));
 		_exit(127);
@@ -630,8 +462,8 @@ spawn_child(const struct spawn_msg *m, const char *user, const char *command,
 		x.uid = m->uid;
 		x.env = env;
 		if ((x.argv = (char *const *)spawn_box_argv(argv,
-		    sizeof(argv) / sizeof(argv[0]), m, command, progdir,
-		    sizeof(progdir))) == NULL) {
+		    sizeof(argv) / sizeof(argv[0]), m->network, spawn_hide,
+		    command, progdir, sizeof(progdir))) == NULL) {
 			dprintf(errfd, "muxd: the sandbox's command line is "
 			    "too long\n");
 			_exit(127);
@@ -958,53 +790,6 @@ spawn_serve(int s)
 }
 
 /*
- * Whether bwrap can make an entry's sandbox here: run /bin/true in one,
- * as the first uid of the range; NULL, or why not.
- */
-static const char *
-spawn_probe(const struct uids_range *r, char *why, size_t len)
-{
-	const char	*argv[] = { SPAWN_BWRAP, "--unshare-all",
-	    "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc",
-	    "--dev", "/dev", "--tmpfs", "/tmp", "/bin/true", NULL };
-	pid_t		 pid;
-	int		 status, p[2];
-	ssize_t		 n;
-
-	if (access(SPAWN_BWRAP, X_OK) == -1) {
-		snprintf(why, len, "%s: %s (Debian package bubblewrap)",
-		    SPAWN_BWRAP, strerror(errno));
-		return (why);
-	}
-	if (pipe2(p, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
-		snprintf(why, len, "cannot try bwrap: %s", strerror(errno));
-		return (why);
-	}
-	if (pid == 0) {
-		dup2(p[1], 2);
-		if (setgroups(0, NULL) == -1 ||
-		    setresgid(r->lo, r->lo, r->lo) == -1 ||
-		    setresuid(r->lo, r->lo, r->lo) == -1)
-			_exit(126);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(p[1]);
-	n = read(p[0], why, len - 1);
-	close(p[0]);
-	why[n > 0 ? n : 0] = '\0';
-	why[strcspn(why, "\n")] = '\0';
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return (NULL);
-	if (why[0] == '\0')
-		snprintf(why, len, "%s cannot make namespaces (status %d)",
-		    SPAWN_BWRAP, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	return (why);
-}
-
-/*
  * Before muxd gives root up: as root, start the spawner with what it
  * keeps of the room (cf, or NULL in quick mode) and muxd's user (-u, or
  * NULL).  Entries need their sandbox: when it cannot be made, muxd stops
@@ -1033,7 +818,7 @@ spawn_start(const struct conf *cf, const char *muxd_user, int entries)
 		spawn_hide[i++] = cf->transcript_dir;
 		spawn_hide[i++] = cf->room_key;
 		spawn_hide[i++] = cf->control;
-		for (i = 0; i < SPAWN_HIDE; i++)
+		for (i = 0; i < SPAWN_BOX_HIDE; i++)
 			if (spawn_hide[i] != NULL)
 				spawn_hide[i] = xstrdup(spawn_hide[i]);
 	}
@@ -1044,7 +829,7 @@ spawn_start(const struct conf *cf, const char *muxd_user, int entries)
 		spawn_start_user = xstrdup(spawn_user);
 	spawn_box_why[0] = '\0';
 	if (spawn_box && geteuid() == 0)
-		spawn_probe(&r, spawn_box_why, sizeof(spawn_box_why));
+		spawn_box_probe(&r, spawn_box_why, sizeof(spawn_box_why));
 	if (!entries)
 		;
 	else if (!spawn_box)
