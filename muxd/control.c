@@ -38,7 +38,6 @@
 #include <event2/listener.h>
 
 #include "muxd.h"
-#include "../capture/capture.h"
 
 #define CONTROL_WATCH_MAX	(1024 * 1024)
 #define CONTROL_PAUSE_MS	250	/* no descriptor: accept again after */
@@ -85,8 +84,6 @@ static void	control_accept_error(struct evconnlistener *, void *);
 static void	control_resume_cb(evutil_socket_t, short, void *);
 static void	control_request(struct control_client *, const char *, size_t);
 static json_t	*control_status(void);
-static json_t	*control_screens(json_t *, char *, size_t);
-static json_t	*control_screen(const struct link *, size_t);
 static json_t	*control_witness(json_t *, char *, size_t);
 static struct link *control_target(const char *, json_t *, char *, size_t);
 static json_t	*control_dispatch(struct control_client *, const char *,
@@ -686,123 +683,9 @@ control_status(void)
 	    NULL, "round", round_json(), "ports", ps, "links", ls, "control",
 	    "clients", (json_int_t)control_nclients, "refused",
 	    (json_int_t)control_refused, "refusal", control_refused > 0 ?
-	    control_why : NULL, "screens", (json_int_t)control_screens_asked, "state", "error", state_failure(), "entries",
+	    control_why : NULL, "screens", (json_int_t)control_screens_asked,
+	    "state", "error", state_failure(), "entries",
 	    spawn_json()));
-}
-
-/*
- * A capture's marker, if it is a final verdict ("verdict PASS judge 07
- * assertion E1 ..."), onto a screen's verdicts as the watchers' verdict
- * events have them: {"verdict", "kind", "final": true}.
- */
-static void
-control_screen_verdict(json_t *verdicts, const unsigned char *p, size_t n)
-{
-	char	text[CAP_MARKER_MAX], verdict[16], kind[32];
-	int	judge;
-
-	if (n >= sizeof(text) || n < 8 || memcmp(p, "verdict ", 8) != 0)
-		return;
-	memcpy(text, p, n);
-	text[n] = '\0';
-	if (sscanf(text, "verdict %15s judge %d %31s", verdict, &judge,
-	    kind) != 3)
-		return;
-	json_array_append_new(verdicts, json_pack("{ss ss sb}", "verdict",
-	    verdict, "kind", kind, "final", 1));
-}
-
-/*
- * A link's judge's screen so far, as its transcript has it: the capture
- * read again through the transcript's writer (the convention code of
- * "transcripts render"), its last rows alone when there are more than
- * max bytes ("cut": the bytes left out before them).
- */
-static json_t *
-control_screen(const struct link *l, size_t max)
-{
-	const struct conf_entity *en = conf_entity_named(muxd_conf, l->entity);
-	struct cap_reader	*r = NULL;
-	struct tx_writer	*w = NULL;
-	struct cap_event	 ev;
-	struct cap_error	 e;
-	enum cap_err		 rc;
-	const char		*path, *text = NULL, *nl, *why = NULL;
-	size_t			 len = 0, cut = 0;
-	json_t			*o, *verdicts = json_array();
-
-	if ((path = record_link_capture(l)) == NULL)
-		why = "not recorded";
-	else if (cap_read_open(path, &r, &e) != CAP_OK ||
-	    tx_write_memopen(cap_read_meta(r), &w, &e) != CAP_OK)
-		why = e.msg;
-	else {
-		while ((rc = cap_read_event(r, &ev, &e)) != CAP_EOF &&
-		    rc != CAP_ESYS && rc != CAP_ENOMEM) {
-			if (rc != CAP_OK)
-				continue;
-			if (ev.kind == CAP_MARKER)
-				control_screen_verdict(verdicts, ev.data,
-				    ev.len);
-			if (tx_write_event(w, ev.kind, ev.data, ev.len,
-			    ev.usec, &e) != CAP_OK)
-				break;
-		}
-		if (tx_write_finish(w, &e) != CAP_OK ||
-		    (text = tx_write_buffer(w, &len)) == NULL)
-			why = e.msg;
-	}
-	if (text != NULL && len > max) {
-		cut = len - max;
-		if ((nl = memchr(text + cut, '\n', len - cut)) != NULL)
-			cut = (size_t)(nl + 1 - text);
-	}
-	o = json_pack("{ss ss? ss? ss? ss? si ss? ss# sI ss? so}", "link",
-	    l->name, "station", l->station, "side", l->side == 0 ? "left" :
-	    l->side == 1 ? "right" : NULL, "entity", l->entity, "kind",
-	    en == NULL ? NULL : en->kind == CONF_ENTRY ? "entry" :
-	    "confederate", "round", l->round, "capture", path, "screen",
-	    text != NULL ? text + cut : "", text != NULL ? (int)(len - cut) :
-	    0, "cut", (json_int_t)cut, "error", why, "verdicts", verdicts);
-	/* The watchers' events up to this one are in the screen. */
-	json_object_set_new(o, "seq", json_integer((json_int_t)
-	    control_event_seq));
-	if (w != NULL)
-		tx_write_free(w);
-	if (r != NULL)
-		cap_read_close(r);
-	return (o);
-}
-
-/*
- * The screens of every link, or of the one "link" names: each as
- * control_screen has it, the reply kept under a control line's length.
- */
-static json_t *
-control_screens(json_t *req, char *err, size_t errlen)
-{
-	struct link	*l, *one = NULL;
-	const char	*name = NULL;
-	json_t		*list;
-	size_t		 n = 0;
-
-	if (json_unpack(req, "{s?s}", "link", &name) == -1) {
-		snprintf(err, errlen, "screens takes \"link\": a link name");
-		return (NULL);
-	}
-	if (name != NULL && (one = link_find(name)) == NULL) {
-		snprintf(err, errlen, "no link named %s", name);
-		return (NULL);
-	}
-	TAILQ_FOREACH(l, &links, entry)
-		n += one == NULL || l == one;
-	list = json_array();
-	/* Half the line a link: its text's escapes may double it. */
-	TAILQ_FOREACH(l, &links, entry)
-		if (one == NULL || l == one)
-			json_array_append_new(list, control_screen(l,
-			    (PROTOCOL_LINE_MAX - 4096) / 2 / n));
-	return (json_pack("{so}", "links", list));
 }
 
 /*
@@ -944,7 +827,7 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		return (json_pack("{ss}", "link", l->name));
 	case PROTOCOL_CMD_SCREENS:
 		control_screens_asked++;
-		return (control_screens(req, err, errlen));
+		return (control_screens(req, control_event_seq, err, errlen));
 	case PROTOCOL_CMD_WITNESS:
 		return (control_witness(req, err, errlen));
 	case PROTOCOL_CMD_RELOAD:

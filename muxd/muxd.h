@@ -271,6 +271,9 @@ json_t		*spawn_json(void);
 /* priv.c */
 int		 priv_drop(const char *, const char **, char *, size_t);
 
+/* control-screens.c */
+json_t		*control_screens(json_t *, uint64_t, char *, size_t);
+
 /* control.c */
 typedef int	(*control_reload_fn)(char *, size_t);
 int		 control_listen(const char *, control_reload_fn, char *,

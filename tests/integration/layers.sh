@@ -279,7 +279,7 @@ layers_names "$ROOT" >"$T/names.out"
 # a new file takes its place here.
 MUXD_ORDER="events tap deadline notify priv scanports spawn-box spawn link-flow
     record-sync state cablecheck seal record rules-verdict rules-screen
-    rules-entity rules ballot link round control muxd"
+    rules-entity rules ballot link round control-screens control muxd"
 
 # Print "CALLER CALLEE" for each call between two files of muxd/ in build
 # tree $1 (an object whose source is gone is left out).
