@@ -39,29 +39,6 @@
 #error "MUXCTL_MUXD is not defined: build muxctl with its Makefile"
 #endif
 
-enum muxctl_rd {
-	MUXCTL_RD_LINE,
-	MUXCTL_RD_EOF,
-	MUXCTL_RD_LONG,			/* a line over PROTOCOL_LINE_MAX */
-	MUXCTL_RD_TIMEOUT
-};
-
-/*
- * The read buffer holds one line of up to PROTOCOL_LINE_MAX bytes, its
- * newline and a NUL.  A longer line is reported once, then discarded up to
- * its newline so that a watch can carry on after it.  A line handed out by
- * muxctl_read_line() lives in the buffer until the next call.
- */
-struct muxctl_conn {
-	int		 fd;
-	const char	*path;
-	char		 buf[PROTOCOL_LINE_MAX + 2];
-	size_t		 off;		/* first unread byte */
-	size_t		 len;		/* end of the bytes read */
-	int		 skipping;	/* inside an overlong line */
-	int		 eof;
-};
-
 /*
  * What must outlive a request: the connection, and the id the reply is
  * matched on (global, so that nothing is lost when an error exits).
@@ -70,10 +47,6 @@ static struct muxctl_conn muxctl_c;
 static json_t	*muxctl_id;
 
 static void	muxctl_usage(int) __attribute__((noreturn));
-static int	muxctl_open(struct muxctl_conn *, const char *);
-static void	muxctl_write(struct muxctl_conn *, const char *, size_t);
-static enum muxctl_rd muxctl_read_line(struct muxctl_conn *, char **,
-		    size_t *, const struct timespec *);
 static json_t	*muxctl_reply(struct muxctl_conn *, const json_t *, int,
 		    char **, size_t *);
 static json_t	*muxctl_call(struct muxctl_conn *, const char *, json_t *,
@@ -112,146 +85,6 @@ muxctl_usage(int status)
 	exit(status);
 }
 
-/* Connect to the control socket at path; return -1 with errno if not. */
-static int
-muxctl_open(struct muxctl_conn *c, const char *path)
-{
-	struct sockaddr_un	 sun;
-	int			 fd, saved;
-
-	c->path = path;
-	c->off = c->len = 0;
-	c->skipping = c->eof = 0;
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(sun.sun_path, path, strlen(path) + 1);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	c->fd = fd;
-	return 0;
-}
-
-/*
- * Send one request line.  If muxd has already hung up the write fails; the
- * reply it may have sent before hanging up is still read afterwards.
- */
-static void
-muxctl_write(struct muxctl_conn *c, const char *p, size_t n)
-{
-	ssize_t	w;
-
-	while (n > 0) {
-		w = send(c->fd, p, n, MSG_NOSIGNAL);
-		if (w == -1) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EPIPE || errno == ECONNRESET)
-				return;
-			err(PROTOCOL_EXIT_PROTOCOL, "%s", c->path);
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-/* Read the next line from muxd, without its newline, until the deadline. */
-static enum muxctl_rd
-muxctl_read_line(struct muxctl_conn *c, char **line, size_t *linelen,
-    const struct timespec *deadline)
-{
-	struct pollfd	 pfd;
-	struct timespec	 now;
-	char		*nl, *start;
-	ssize_t		 n;
-	long long	 ms;
-	int		 r;
-
-	for (;;) {
-		nl = memchr(c->buf + c->off, '\n', c->len - c->off);
-		if (nl != NULL) {
-			start = c->buf + c->off;
-			c->off = (size_t)(nl - c->buf) + 1;
-			if (c->skipping) {
-				c->skipping = 0;
-				continue;
-			}
-			*nl = '\0';
-			*line = start;
-			*linelen = (size_t)(nl - start);
-			if (*linelen > 0 && start[*linelen - 1] == '\r')
-				start[--*linelen] = '\0';
-			return MUXCTL_RD_LINE;
-		}
-		if (c->skipping)
-			c->off = c->len = 0;
-		else if (c->len - c->off > PROTOCOL_LINE_MAX) {
-			c->skipping = 1;
-			c->off = c->len = 0;
-			return MUXCTL_RD_LONG;
-		}
-		if (c->off > 0) {
-			memmove(c->buf, c->buf + c->off, c->len - c->off);
-			c->len -= c->off;
-			c->off = 0;
-		}
-		if (c->eof) {
-			/* A last line without its newline still counts. */
-			if (c->len == 0 || c->skipping) {
-				c->len = 0;
-				return MUXCTL_RD_EOF;
-			}
-			c->buf[c->len] = '\0';
-			*line = c->buf;
-			*linelen = c->len;
-			c->len = 0;
-			if (*linelen > 0 && c->buf[*linelen - 1] == '\r')
-				c->buf[--*linelen] = '\0';
-			return MUXCTL_RD_LINE;
-		}
-
-		ms = -1;
-		if (deadline != NULL) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 +
-			    (deadline->tv_nsec - now.tv_nsec) / 1000000;
-			if (ms <= 0)
-				return MUXCTL_RD_TIMEOUT;
-		}
-		pfd.fd = c->fd;
-		pfd.events = POLLIN;
-		r = poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms);
-		if (r == -1) {
-			if (errno == EINTR)
-				continue;
-			err(PROTOCOL_EXIT_PROTOCOL, "poll");
-		}
-		if (r == 0)
-			continue;	/* the deadline is checked above */
-
-		n = read(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
-		if (n == -1) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			if (errno != ECONNRESET)
-				err(PROTOCOL_EXIT_PROTOCOL, "%s", c->path);
-			n = 0;
-		}
-		if (n == 0)
-			c->eof = 1;
-		c->len += (size_t)n;
-	}
-}
-
 /*
  * Wait for the reply to our request: the first object with an "ok" member
  * and our id, or with no id (how muxd answers a line it could not read).
@@ -274,7 +107,7 @@ muxctl_reply(struct muxctl_conn *c, const json_t *id, int rawmode,
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += MUXCTL_TIMEOUT;
 	for (;;) {
-		switch (muxctl_read_line(c, &line, &len, &deadline)) {
+		switch (muxctl_conn_read_line(c, &line, &len, &deadline)) {
 		case MUXCTL_RD_EOF:
 			errx(PROTOCOL_EXIT_PROTOCOL,
 			    "%s: connection closed before a reply", c->path);
@@ -377,7 +210,7 @@ muxctl_call(struct muxctl_conn *c, const char *cmd, json_t *args,
 		    PROTOCOL_LINE_MAX);
 	}
 	text[n] = '\n';		/* json_dumps's NUL is not sent */
-	muxctl_write(c, text, n + 1);
+	muxctl_conn_write(c, text, n + 1);
 	free(text);
 
 	o = muxctl_reply(c, muxctl_id, 0, raw, rawlen);
@@ -605,7 +438,7 @@ muxctl_watch(struct muxctl_conn *c, int json, int text)
 	if (text)
 		muxctl_referee_init();
 	for (;;) {
-		switch (muxctl_read_line(c, &line, &len, text &&
+		switch (muxctl_conn_read_line(c, &line, &len, text &&
 		    muxctl_referee_deadline(&quiet) ? &quiet : NULL)) {
 		case MUXCTL_RD_EOF:
 			if (text)
@@ -677,7 +510,7 @@ muxctl_send(struct muxctl_conn *c, const char *text)
 		err(PROTOCOL_EXIT_PROTOCOL, "malloc");
 	memcpy(buf, text, n);
 	buf[n] = '\n';
-	muxctl_write(c, buf, n + 1);
+	muxctl_conn_write(c, buf, n + 1);
 	free(buf);
 
 	o = muxctl_reply(c, muxctl_id, 1, &line, &len);
@@ -894,7 +727,7 @@ main(int argc, char *argv[])
 		muxctl_usage(PROTOCOL_EXIT_USAGE);
 	}
 
-	if (muxctl_open(c, path) == -1) {
+	if (muxctl_conn_open(c, path) == -1) {
 		saved = errno;
 		json_decref(args);
 		errx(PROTOCOL_EXIT_UNREACHABLE, "%s: %s%s", path,

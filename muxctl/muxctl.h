@@ -12,6 +12,35 @@
 
 #include "protocol.h"
 
+/* muxctl-conn.c */
+enum muxctl_rd {
+	MUXCTL_RD_LINE,
+	MUXCTL_RD_EOF,
+	MUXCTL_RD_LONG,			/* a line over PROTOCOL_LINE_MAX */
+	MUXCTL_RD_TIMEOUT
+};
+
+/*
+ * The read buffer holds one line of up to PROTOCOL_LINE_MAX bytes, its
+ * newline and a NUL.  A longer line is reported once, then discarded up to
+ * its newline so that a watch can carry on after it.  A line handed out by
+ * muxctl_conn_read_line() lives in the buffer until the next call.
+ */
+struct muxctl_conn {
+	int		 fd;
+	const char	*path;
+	char		 buf[PROTOCOL_LINE_MAX + 2];
+	size_t		 off;		/* first unread byte */
+	size_t		 len;		/* end of the bytes read */
+	int		 skipping;	/* inside an overlong line */
+	int		 eof;
+};
+int		 muxctl_conn_open(struct muxctl_conn *, const char *);
+void		 muxctl_conn_write(struct muxctl_conn *, const char *, size_t);
+struct timespec;
+enum muxctl_rd	 muxctl_conn_read_line(struct muxctl_conn *, char **, size_t *,
+		    const struct timespec *);
+
 /* muxctl.c */
 const char	*muxctl_get_str(const json_t *, const char *);
 json_t		*muxctl_ask(const char *, json_t *, json_t **);
@@ -29,7 +58,6 @@ void		 muxctl_show(const char *, const json_t *);
 void		 muxctl_show_event(const json_t *);
 
 /* muxctl-referee.c: watch --text */
-struct timespec;
 void		 muxctl_referee_init(void);
 void		 muxctl_referee_event(const json_t *);
 int		 muxctl_referee_deadline(struct timespec *);
