@@ -33,9 +33,7 @@
  * (root's, 0750, the files 0640), cut at entry_log_limit with the cut
  * said in the log; nothing of an entry reaches muxd's own log.
  *
- * Messages are datagrams on a socketpair: a run carries the pty, its
- * answer (started or failed) comes before any other message on the way
- * back, ends (exited) come whenever a program has ended.  The spawner
+ * Messages go both ways on a socketpair (spawn-msg.c).  The spawner
  * keeps a copy of an ended program's pty until muxd has heard of the end
  * (it signals the pid) or SPAWN_HOLD_SEC have passed, so that muxd marks
  * the line down with the reason before its pty reports the end.
@@ -63,32 +61,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "muxd.h"
+#include "spawn.h"
 
 #define SPAWN_USER	"muxd-entry"	/* the default user of entries */
 #define SPAWN_FALLBACK	"nobody"	/* where it does not exist */
-#define SPAWN_TEXT	8192
-#define SPAWN_MAX	1024		/* programs running at once */
-#define SPAWN_WAIT_MS	5000		/* for the spawner's answer */
 #define SPAWN_TICK_MS	500		/* processes counted this often */
 #define SPAWN_HOLD_SEC	2		/* an ended program's pty kept */
-
-enum spawn_type { SPAWN_RUN, SPAWN_KILL, SPAWN_STARTED, SPAWN_FAILED,
-    SPAWN_EXITED };
-
-struct spawn_msg {
-	enum spawn_type	 type;
-	pid_t		 pid;		/* STARTED, KILL, EXITED */
-	int		 arg;		/* KILL: signal; EXITED: status;
-					   FAILED: errno */
-	uid_t		 uid;		/* RUN: the entry's, sandboxed */
-	int		 network;	/* RUN: its sandbox has a network */
-	struct conf_rlimits limits;	/* RUN: each set */
-	char		 text[SPAWN_TEXT];	/* RUN: name, NUL, user, NUL,
-						   command; FAILED: what
-						   failed; EXITED: why it
-						   was stopped, or "" */
-};
 
 /* A program the spawner runs, or has run and holds the pty of. */
 struct spawn_kid {
@@ -140,92 +118,6 @@ static char		 spawn_box_why[256];	/* why bwrap cannot run */
 
 static void	spawn_serve(int) __attribute__((noreturn));
 static void	spawn_read(evutil_socket_t, short, void *);
-
-/* Send a message, with a descriptor when fd is not -1; -1 on error. */
-static int
-spawn_send(int s, const struct spawn_msg *m, int fd)
-{
-	union {
-		struct cmsghdr	hdr;
-		char		buf[CMSG_SPACE(sizeof(int))];
-	} cbuf;
-	struct msghdr	 msg;
-	struct iovec	 iov;
-	struct cmsghdr	*c;
-	struct pollfd	 pfd;
-
-	memset(&msg, 0, sizeof(msg));
-	iov.iov_base = (void *)m;
-	iov.iov_len = sizeof(*m);
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	if (fd != -1) {
-		memset(&cbuf, 0, sizeof(cbuf));
-		msg.msg_control = cbuf.buf;
-		msg.msg_controllen = sizeof(cbuf.buf);
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	}
-	while (sendmsg(s, &msg, MSG_NOSIGNAL) == -1) {
-		if (errno == EAGAIN) {
-			pfd.fd = s;
-			pfd.events = POLLOUT;
-			if (poll(&pfd, 1, SPAWN_WAIT_MS) != 1)
-				return (-1);
-		} else if (errno != EINTR)
-			return (-1);
-	}
-	return (0);
-}
-
-/*
- * Receive a message and the descriptor it carries (else *fd is -1):
- * 1, 0 at the end, -1 on error.  Text is always terminated.
- */
-static int
-spawn_recv(int s, struct spawn_msg *m, int *fd)
-{
-	union {
-		struct cmsghdr	hdr;
-		char		buf[CMSG_SPACE(sizeof(int))];
-	} cbuf;
-	struct msghdr	 msg;
-	struct iovec	 iov;
-	struct cmsghdr	*c;
-	ssize_t		 n;
-
-	memset(&msg, 0, sizeof(msg));
-	memset(m, 0, sizeof(*m));
-	iov.iov_base = m;
-	iov.iov_len = sizeof(*m);
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = cbuf.buf;
-	msg.msg_controllen = sizeof(cbuf.buf);
-	while ((n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC)) == -1)
-		if (errno != EINTR)
-			return (-1);
-	if (n == 0)
-		return (0);
-	*fd = -1;
-	for (c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-			memcpy(fd, CMSG_DATA(c), sizeof(int));
-	if ((size_t)n < offsetof(struct spawn_msg, text)) {
-		if (*fd != -1)
-			close(*fd);
-		errno = EPROTO;
-		return (-1);
-	}
-	m->text[sizeof(m->text) - 3] = '\0';
-	m->text[sizeof(m->text) - 2] = '\0';
-	m->text[sizeof(m->text) - 1] = '\0';
-	return (1);
-}
-
 
 /* Whether a port's name may name its log: A-Z a-z 0-9 . _ -, no dot first. */
 static int
@@ -580,7 +472,7 @@ spawn_serve_run(int s, const struct spawn_msg *m, int tty,
 		close(pfd[1]);
 	if (tty != -1)
 		close(tty);
-	spawn_send(s, &a, -1);
+	spawn_msg_send(s, &a, -1);
 }
 
 /* Let go of a kid: its pipe, its log and its pty. */
@@ -684,7 +576,7 @@ spawn_serve_reap(int s, struct spawn_kid *kids)
 			    "", a.text);
 		k->ended = 1;
 		k->hold_until = time(NULL) + SPAWN_HOLD_SEC;
-		spawn_send(s, &a, -1);
+		spawn_msg_send(s, &a, -1);
 	}
 }
 
@@ -760,7 +652,7 @@ spawn_serve(int s)
 				spawn_kid_free(&kids[i]);
 		if (pfd[0].revents == 0)
 			continue;
-		if ((r = spawn_recv(s, &m, &fd)) <= 0)
+		if ((r = spawn_msg_recv(s, &m, &fd)) <= 0)
 			break;
 		if (m.type == SPAWN_RUN) {
 			spawn_serve_run(s, &m, fd, kids, &table);
@@ -1044,7 +936,7 @@ spawn_read(evutil_socket_t fd, short what, void *arg)
 		    spawn_ended[spawn_nended].status,
 		    spawn_ended[spawn_nended].why);
 	}
-	if ((r = spawn_recv(fd, &m, &pty)) == -1 && errno == EAGAIN)
+	if ((r = spawn_msg_recv(fd, &m, &pty)) == -1 && errno == EAGAIN)
 		return;
 	if (r == 1) {
 		if (pty != -1)
@@ -1134,7 +1026,7 @@ spawn_run(struct port *p, int tty, char *err, size_t errlen)
 	memcpy(m.text, p->name, nl + 1);
 	memcpy(m.text + nl + 1, spawn_user, ul + 1);
 	memcpy(m.text + nl + ul + 2, p->addr.path, cl + 1);
-	if (spawn_send(spawn_fd, &m, tty) == -1) {
+	if (spawn_msg_send(spawn_fd, &m, tty) == -1) {
 		snprintf(err, errlen, "entries' spawner: %s", strerror(errno));
 		return (-1);
 	}
@@ -1148,7 +1040,7 @@ spawn_run(struct port *p, int tty, char *err, size_t errlen)
 		}
 		if (r == -1 && errno == EINTR)
 			continue;
-		if (r == -1 || (r = spawn_recv(spawn_fd, &m, &fd)) != 1) {
+		if (r == -1 || (r = spawn_msg_recv(spawn_fd, &m, &fd)) != 1) {
 			snprintf(err, errlen, "entries' spawner: %s", r == 0 ?
 			    "gone" : strerror(errno));
 			return (-1);
@@ -1205,7 +1097,7 @@ spawn_kill(pid_t pid, int sig)
 	m.type = SPAWN_KILL;
 	m.pid = pid;
 	m.arg = sig;
-	spawn_send(spawn_fd, &m, -1);
+	spawn_msg_send(spawn_fd, &m, -1);
 }
 
 /*

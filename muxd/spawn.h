@@ -1,0 +1,37 @@
+/*
+ * The entries' spawner's own parts, bottom up: spawn-box.c (an entry's
+ * sandbox), spawn-msg.c (the messages between muxd and the spawner) and
+ * spawn.c (muxd's side and the spawner); muxd.h has what the rest of
+ * muxd calls.
+ */
+#ifndef SPAWN_H
+#define SPAWN_H
+
+#include "muxd.h"
+
+#define SPAWN_TEXT	8192
+#define SPAWN_MAX	1024		/* programs running at once */
+#define SPAWN_WAIT_MS	5000		/* for the spawner's answer */
+
+enum spawn_type { SPAWN_RUN, SPAWN_KILL, SPAWN_STARTED, SPAWN_FAILED,
+    SPAWN_EXITED };
+
+struct spawn_msg {
+	enum spawn_type	 type;
+	pid_t		 pid;		/* STARTED, KILL, EXITED */
+	int		 arg;		/* KILL: signal; EXITED: status;
+					   FAILED: errno */
+	uid_t		 uid;		/* RUN: the entry's, sandboxed */
+	int		 network;	/* RUN: its sandbox has a network */
+	struct conf_rlimits limits;	/* RUN: each set */
+	char		 text[SPAWN_TEXT];	/* RUN: name, NUL, user, NUL,
+						   command; FAILED: what
+						   failed; EXITED: why it
+						   was stopped, or "" */
+};
+
+/* spawn-msg.c */
+int		 spawn_msg_send(int, const struct spawn_msg *, int);
+int		 spawn_msg_recv(int, struct spawn_msg *, int *);
+
+#endif
