@@ -3,7 +3,7 @@
  * a read-only view of the system and of its program's directory, muxd's
  * own paths covered, a private /tmp and home), the resource limits set
  * before it runs, and the probe that tells at start whether bwrap can
- * make namespaces here.  See spawn.c for the spawner that uses them.
+ * make namespaces here.  See spawn-serve.c for the spawner that uses them.
  */
 #include <sys/types.h>
 #include <sys/resource.h>

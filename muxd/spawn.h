@@ -1,8 +1,8 @@
 /*
  * The entries' spawner's own parts, bottom up: spawn-box.c (an entry's
- * sandbox), spawn-msg.c (the messages between muxd and the spawner) and
- * spawn.c (muxd's side and the spawner); muxd.h has what the rest of
- * muxd calls.
+ * sandbox), spawn-msg.c (the messages between muxd and the spawner),
+ * spawn-serve.c (the spawner process) and spawn.c (muxd's side, which
+ * starts it); muxd.h has what the rest of muxd calls.
  */
 #ifndef SPAWN_H
 #define SPAWN_H
@@ -30,8 +30,27 @@ struct spawn_msg {
 						   was stopped, or "" */
 };
 
+/*
+ * What the spawner is given at its start and keeps, whatever muxd says
+ * later.  muxd fills it before the fork and keeps the same to say what
+ * a reload cannot change.
+ */
+struct spawn_keep {
+	int		 box;		/* entries are sandboxed */
+	struct uids_range uids;		/* theirs, sandboxed */
+	char		*user;		/* unsandboxed: the only one */
+	char		*logdir;	/* NULL: standard error dropped */
+	uint64_t	 log_limit;
+	char		*hide[SPAWN_BOX_HIDE];	/* muxd's paths covered */
+	char		 box_why[256];	/* why bwrap cannot run, or "" */
+};
+
 /* spawn-msg.c */
 int		 spawn_msg_send(int, const struct spawn_msg *, int);
 int		 spawn_msg_recv(int, struct spawn_msg *, int *);
+
+/* spawn-serve.c */
+void		 spawn_serve(int, const struct spawn_keep *)
+		    __attribute__((noreturn));
 
 #endif
