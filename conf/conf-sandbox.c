@@ -1,6 +1,8 @@
 /*
  * The settings of the entries' sandboxes: at the top level "sandbox"
- * (default true), "entry_uids" (the range of the entries' uids),
+ * (default true), "entry_cgroups" (a control group each: true, false, or
+ * absent: where the host allows), "entry_uids" (the range of the
+ * entries' uids),
  * "entry_limits" (the room's resource limits of an entry) and
  * "entry_log_limit" (the size of an entry's log of its standard error);
  * in an entity on an exec: port, "user" (its uid, in the range),
@@ -20,14 +22,15 @@
 #define CONF_SANDBOX_LOG_MAX	(1LL << 40)
 
 static const char *conf_sandbox_limit_keys[] = { "processes", "files",
-    "file_size", "memory", "cpu", NULL };
+    "file_size", "memory", "cpu", "cpu_percent", NULL };
 
 static const struct conf_rlimits conf_sandbox_defaults = {
 	.processes = 64,
 	.files = 256,
 	.file_size = 64LL * 1024 * 1024,
 	.memory = 2048LL * 1024 * 1024,
-	.cpu = 3600
+	.cpu = 3600,
+	.cpu_percent = 100
 };
 
 static int	conf_sandbox_limits(struct conf_ctx *,
@@ -46,7 +49,8 @@ conf_sandbox_limits(struct conf_ctx *ctx, const config_setting_t *group,
 {
 	const config_setting_t	*g, *s = NULL;
 	long long		*field[] = { &l->processes, &l->files,
-				    &l->file_size, &l->memory, &l->cpu };
+				    &l->file_size, &l->memory, &l->cpu,
+				    &l->cpu_percent };
 	long long		 v;
 	char			 in[96];
 	size_t			 i;
@@ -71,6 +75,9 @@ conf_sandbox_limits(struct conf_ctx *ctx, const config_setting_t *group,
 			    "(0: none%s)", conf_sandbox_limit_keys[i], in, v,
 			    i == 0 ? "; a program needs 2 processes or more" :
 			    ""));
+		if (field[i] == &l->cpu_percent && v > 100000)
+			return (conf_error(ctx, s, "cpu_percent %s: %lld is "
+			    "more than a thousand CPUs", in, v));
 		*field[i] = v;
 	}
 	return (0);
@@ -94,6 +101,14 @@ conf_sandbox_read(struct conf_ctx *ctx, const config_setting_t *root)
 			return (conf_error(ctx, s, "setting 'sandbox' at top "
 			    "level must be true or false"));
 		conf->sandbox = config_setting_get_bool(s);
+	}
+	conf->entry_cgroups = -1;
+	if ((s = config_setting_get_member(root, "entry_cgroups")) != NULL) {
+		if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+			return (conf_error(ctx, s, "setting 'entry_cgroups' at "
+			    "top level must be true or false (absent: where "
+			    "the host allows)"));
+		conf->entry_cgroups = config_setting_get_bool(s);
 	}
 	if ((r = conf_string(ctx, root, "entry_uids", "at top level", 0, &v,
 	    &s)) == -1)
@@ -174,7 +189,7 @@ conf_sandbox_entity(struct conf_ctx *ctx, const config_setting_t *g,
 	e->uid = -1;
 	e->network = 0;
 	e->limits.processes = e->limits.files = e->limits.file_size =
-	    e->limits.memory = e->limits.cpu = -1;
+	    e->limits.memory = e->limits.cpu = e->limits.cpu_percent = -1;
 	snprintf(what, sizeof(what), "in entity '%s'", e->name);
 	for (i = 0; keys[i] != NULL; i++)
 		if ((s = config_setting_get_member(g, keys[i])) != NULL &&
@@ -193,4 +208,43 @@ conf_sandbox_entity(struct conf_ctx *ctx, const config_setting_t *g,
 	if (conf_sandbox_user(ctx, g, e) == -1)
 		return (-1);
 	return (conf_sandbox_limits(ctx, g, "limits", what, &e->limits));
+}
+
+/*
+ * The limits of the entry on port (an index, or -1 in quick mode: the
+ * defaults) into l: its entity's own over the room's; whether its
+ * sandbox has a network into network.
+ */
+void
+conf_sandbox_entry(const struct conf *cf, int port, struct conf_rlimits *l,
+    int *network)
+{
+	const struct conf_rlimits *e;
+	long long		*to[] = { &l->processes, &l->files,
+				    &l->file_size, &l->memory, &l->cpu,
+				    &l->cpu_percent };
+	const long long		*from[6];
+	size_t			 i, j;
+
+	*network = 0;
+	if (cf == NULL) {
+		*l = conf_sandbox_defaults;
+		return;
+	}
+	*l = cf->entry_limits;
+	for (i = 0; port >= 0 && i < cf->nentities; i++) {
+		if (cf->entities[i].port != port)
+			continue;
+		*network = cf->entities[i].network;
+		e = &cf->entities[i].limits;
+		from[0] = &e->processes;
+		from[1] = &e->files;
+		from[2] = &e->file_size;
+		from[3] = &e->memory;
+		from[4] = &e->cpu;
+		from[5] = &e->cpu_percent;
+		for (j = 0; j < sizeof(to) / sizeof(to[0]); j++)
+			if (*from[j] != -1)
+				*to[j] = *from[j];
+	}
 }

@@ -36,8 +36,8 @@
 static const char *conf_top_keys[] = { "control", "state", "captures",
     "transcripts", "queue_limit", "capture_limit", "sync", "entry_user",
     "control_clients", "control_clients_per_user", "control_idle",
-    "room_key", "witness_key", "sandbox", "entry_uids", "entry_limits", "entry_log_limit",
-    "ports",
+    "room_key", "witness_key", "sandbox", "entry_cgroups", "entry_uids",
+    "entry_limits", "entry_log_limit", "ports",
     "stations", "entities",
     "schedule", "rules", "charset", NULL };
 

@@ -37,6 +37,7 @@ struct conf_rlimits {
 	long long	 file_size;	/* RLIMIT_FSIZE, bytes */
 	long long	 memory;	/* RLIMIT_DATA, bytes */
 	long long	 cpu;		/* RLIMIT_CPU, seconds */
+	long long	 cpu_percent;	/* cpu.max, of one CPU (cgroups) */
 };
 enum conf_assert {		/* the opening assertion, per room */
 	CONF_ASSERT_OFF,	/* not checked */
@@ -106,6 +107,7 @@ struct conf {
 	char		*entry_user;	/* exec: programs run as; NULL:
 					   the default */
 	int		 sandbox;	/* exec: entries run in bwrap */
+	int		 entry_cgroups;	/* 1, 0, -1: where the host allows */
 	struct uids_range entry_uids;	/* their uids */
 	struct conf_rlimits entry_limits;	/* the room's, each set */
 	uint64_t	 entry_log_limit;	/* bytes of an entry's log */
@@ -180,6 +182,10 @@ const struct conf_entity *conf_entity_named(const struct conf *,
 		    const char *);
 const struct conf_round *conf_round_find(const struct conf *, int);
 void		 conf_schedule_print(const struct conf *, FILE *);
+
+/* conf-sandbox.c */
+void		 conf_sandbox_entry(const struct conf *, int,
+		    struct conf_rlimits *, int *);
 
 /* conf-include.c */
 char		*conf_include_text(FILE *, const char *, char *, size_t);

@@ -73,6 +73,9 @@ struct spawn_kid {
 	uint64_t	 dropped;	/* of its standard error, after the cut */
 	uid_t		 uid;		/* its own (sandboxed), else 0 */
 	long long	 processes;	/* its limit, 0: none */
+	long long	 memory;	/* its limit, 0: none */
+	long long	 ooms;		/* its group's memory kills before */
+	int		 grouped;	/* in a control group of its own */
 	char		 why[256];	/* why it was stopped, or "" */
 	char		 name[64];
 };
@@ -234,7 +237,7 @@ spawn_serve_kill_uid(uid_t uid)
  * its processes are killed, and its end will say why.
  */
 static void
-spawn_serve_count(struct spawn_kid *kids)
+spawn_serve_count(struct spawn_kid *kids, const struct spawn_keep *keep)
 {
 	DIR		*d;
 	struct dirent	*de;
@@ -246,13 +249,19 @@ spawn_serve_count(struct spawn_kid *kids)
 
 	for (i = 0; i < SPAWN_MAX; i++) {
 		count[i] = 0;
-		if (kids[i].pid > 0 && !kids[i].ended && kids[i].uid != 0 &&
-		    kids[i].processes > 0 && kids[i].why[0] == '\0')
+		if (kids[i].pid <= 0 || kids[i].ended ||
+		    kids[i].processes <= 0 || kids[i].why[0] != '\0')
+			continue;
+		/* Its control group counts them all, whatever their uid. */
+		if (kids[i].grouped && (count[i] = spawn_cgroup_pids(
+		    &keep->cgroup, kids[i].name)) >= 0)
+			continue;
+		count[i] = 0;
+		if (kids[i].uid != 0)
 			any++;
 	}
-	if (any == 0 || (d = opendir("/proc")) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
+	d = any > 0 ? opendir("/proc") : NULL;
+	while (d != NULL && (de = readdir(d)) != NULL) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/status", de->d_name);
@@ -267,12 +276,13 @@ spawn_serve_count(struct spawn_kid *kids)
 		fclose(f);
 		for (i = 0; uid > 0 && threads > 0 && i < SPAWN_MAX; i++)
 			if (kids[i].pid > 0 && !kids[i].ended &&
-			    kids[i].uid == (uid_t)uid)
+			    !kids[i].grouped && kids[i].uid == (uid_t)uid)
 				count[i] += threads;
 	}
-	closedir(d);
+	if (d != NULL)
+		closedir(d);
 	for (i = 0; i < SPAWN_MAX; i++) {
-		if (kids[i].pid <= 0 || kids[i].ended || kids[i].uid == 0 ||
+		if (kids[i].pid <= 0 || kids[i].ended ||
 		    kids[i].processes <= 0 || kids[i].why[0] != '\0' ||
 		    count[i] < kids[i].processes)
 			continue;
@@ -282,6 +292,8 @@ spawn_serve_count(struct spawn_kid *kids)
 		spawn_serve_log_note(&kids[i], "%s", kids[i].why);
 		kill(-kids[i].pid, SIGKILL);
 		spawn_serve_kill_uid(kids[i].uid);
+		if (kids[i].grouped)
+			spawn_cgroup_kill(&keep->cgroup, kids[i].name, 0);
 	}
 }
 
@@ -303,6 +315,12 @@ spawn_serve_child(const struct spawn_keep *keep, const struct spawn_msg *m,
 	x.tty = x.fd[0] = x.fd[1] = tty;
 	x.fd[2] = errfd;
 	clearenv();
+	if (keep->cgroup.dir[0] != '\0' &&
+	    spawn_cgroup_enter(&keep->cgroup, m->text) == -1) {
+		dprintf(errfd, "muxd: cannot enter its control group %s/entry-"
+		    "%s: %s\n", keep->cgroup.dir, m->text, strerror(errno));
+		_exit(127);
+	}
 	if ((why = spawn_box_limits(&m->limits)) != NULL) {
 		fprintf(stderr, "muxd: cannot set the %s limit: %s\n", why,
 		    strerror(errno));
@@ -397,6 +415,10 @@ spawn_serve_run(int s, const struct spawn_keep *keep,
 		if ((log = spawn_serve_log_open(k, keep, why,
 		    sizeof(why))) == -2)
 			snprintf(a.text, sizeof(a.text), "its log: %s", why);
+		else if (keep->cgroup.dir[0] != '\0' && spawn_cgroup_make(
+		    &keep->cgroup, name, &m->limits, &k->ooms, why,
+		    sizeof(why)) == -1)
+			snprintf(a.text, sizeof(a.text), "%s", why);
 		else if ((pid = fork()) == -1)
 			snprintf(a.text, sizeof(a.text), "fork: %s",
 			    strerror(errno));
@@ -413,6 +435,8 @@ spawn_serve_run(int s, const struct spawn_keep *keep,
 			fcntl(k->err, F_SETFL, O_NONBLOCK);
 			k->uid = keep->box ? m->uid : 0;
 			k->processes = m->limits.processes;
+			k->memory = m->limits.memory;
+			k->grouped = keep->cgroup.dir[0] != '\0';
 			/* Kept until muxd has heard of its end. */
 			k->tty = tty;
 			tty = -1;
@@ -459,12 +483,20 @@ spawn_serve_kid_free(struct spawn_kid *k, const struct spawn_keep *keep)
  * signal that ended it (bwrap ends with 128 and the signal).
  */
 static void
-spawn_serve_end_why(struct spawn_kid *k, int status, char *why, size_t len)
+spawn_serve_end_why(const struct spawn_keep *keep, struct spawn_kid *k,
+    int status, char *why, size_t len)
 {
 	int	sig = 0;
 
 	if (k->why[0] != '\0') {
 		snprintf(why, len, "%s", k->why);
+		return;
+	}
+	/* The kernel ended its control group at memory.max. */
+	if (k->grouped && k->memory > 0 &&
+	    spawn_cgroup_ooms(&keep->cgroup, k->name) > k->ooms) {
+		snprintf(why, len, "stopped: its memory reached its limit of "
+		    "%lld bytes", k->memory);
 		return;
 	}
 	if (WIFSIGNALED(status))
@@ -480,16 +512,19 @@ spawn_serve_end_why(struct spawn_kid *k, int status, char *why, size_t len)
 		why[0] = '\0';
 }
 
-/* Whether a kid but k, not ended, runs as k's uid. */
+/*
+ * Whether a kid but k, not ended, runs as k's uid (sandboxed) or in its
+ * control group (of the same port).
+ */
 static int
-spawn_serve_uid_running(const struct spawn_kid *kids,
-    const struct spawn_kid *k)
+spawn_serve_sharing(const struct spawn_kid *kids, const struct spawn_kid *k)
 {
 	size_t	i;
 
 	for (i = 0; i < SPAWN_MAX; i++)
 		if (&kids[i] != k && kids[i].pid > 0 && !kids[i].ended &&
-		    kids[i].uid == k->uid)
+		    ((k->uid != 0 && kids[i].uid == k->uid) ||
+		    (k->grouped && strcmp(kids[i].name, k->name) == 0)))
 			return (1);
 	return (0);
 }
@@ -512,19 +547,23 @@ spawn_serve_reap(int s, const struct spawn_keep *keep,
 			continue;
 		k = &kids[i];
 		/*
-		 * What it started ends with it: its group, and its uid's all
-		 * but when a program of the same port runs already as that uid
-		 * (a fresh one, started before this end was reaped: it would
-		 * be killed too).
+		 * What it started ends with it: its process group, and its
+		 * uid's and its control group's all but when a program of the
+		 * same port runs already (a fresh one, started before this
+		 * end was reaped: it would be killed too).
 		 */
 		kill(-pid, SIGTERM);
-		if (k->uid != 0 && !spawn_serve_uid_running(kids, k))
-			spawn_serve_kill_uid(k->uid);
+		if (!spawn_serve_sharing(kids, k)) {
+			if (k->uid != 0)
+				spawn_serve_kill_uid(k->uid);
+			if (k->grouped)
+				spawn_cgroup_kill(&keep->cgroup, k->name, 0);
+		}
 		memset(&a, 0, sizeof(a));
 		a.type = SPAWN_EXITED;
 		a.pid = pid;
 		a.arg = status;
-		spawn_serve_end_why(k, status, a.text, sizeof(a.text));
+		spawn_serve_end_why(keep, k, status, a.text, sizeof(a.text));
 		if (k->err != -1)
 			spawn_serve_stderr(k, keep);
 		if (k->dropped > 0)
@@ -610,7 +649,7 @@ spawn_serve(int s, const struct spawn_keep *keep)
 				;
 			spawn_serve_reap(s, keep, kids);
 		}
-		spawn_serve_count(kids);
+		spawn_serve_count(kids, keep);
 		now = time(NULL);
 		for (i = 0; i < SPAWN_MAX; i++)
 			if (kids[i].ended && now >= kids[i].hold_until)
@@ -643,5 +682,6 @@ spawn_serve(int s, const struct spawn_keep *keep)
 			if (kids[i].uid != 0)
 				spawn_serve_kill_uid(kids[i].uid);
 		}
+	spawn_cgroup_close(&keep->cgroup);
 	_exit(0);
 }

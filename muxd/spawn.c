@@ -62,6 +62,36 @@ static struct uids	 spawn_uids;
 static const struct conf *spawn_conf;	/* in force, for the entities */
 
 static void	spawn_read(evutil_socket_t, short, void *);
+static void	spawn_start_cgroups(int);
+
+/*
+ * As root, before the spawner starts: the entries' control groups, as
+ * the room asks (want: 1, 0, -1 where the host allows), said in the
+ * log; muxd stops here when they are required and cannot be made.
+ */
+static void
+spawn_start_cgroups(int want)
+{
+	struct spawn_cgroup	*cg = &spawn_keep.cgroup;
+	char			 why[512];
+
+	if (geteuid() != 0 && want != 1) {
+		memset(cg, 0, sizeof(*cg));
+		log_info("exec: entries' limits are setrlimit(2)'s; no control "
+		    "groups: muxd was not started as root");
+		return;
+	}
+	if (spawn_cgroup_setup(cg, want, why, sizeof(why)) == 0) {
+		log_info("exec: entries' limits are setrlimit(2)'s, and their "
+		    "own control groups under %s%s", cg->dir, why);
+		return;
+	}
+	if (want == 1)
+		fatalx("exec: entries cannot have control groups of their "
+		    "own: %s; the room may leave entry_cgroups out", why);
+	log_info("exec: entries' limits are setrlimit(2)'s, per uid; no "
+	    "control groups: %s", why);
+}
 
 /*
  * Before muxd gives root up: as root, start the spawner with what it
@@ -123,11 +153,7 @@ spawn_start(const struct conf *cf, const char *muxd_user, int entries)
 		    "say sandbox = false; to run them without one",
 		    spawn_keep.box_why);
 	if (entries)
-		log_info("exec: entries' limits are setrlimit(2)'s, per uid; no "
-		    "control group of their own: %s", access(
-		    "/sys/fs/cgroup/cgroup.controllers", F_OK) == 0 ?
-		    "cgroup v2 limits are not made" : "this host has no "
-		    "cgroup v2");
+		spawn_start_cgroups(cf != NULL ? cf->entry_cgroups : -1);
 	if (entries && spawn_keep.box && spawn_keep.logdir == NULL)
 		log_info("exec: quick mode: the entries' standard error is "
 		    "dropped (a room's goes to its state directory's logs/)");
@@ -337,43 +363,6 @@ spawn_read(evutil_socket_t fd, short what, void *arg)
 	spawn_fd = -1;
 }
 
-/* The limits of the entity on a port, the room's where it has none. */
-static void
-spawn_entity(const char *port, struct spawn_msg *m)
-{
-	const struct conf	*cf = spawn_conf;
-	const struct conf_rlimits *e;
-	long long		*f[] = { &m->limits.processes, &m->limits.files,
-				    &m->limits.file_size, &m->limits.memory,
-				    &m->limits.cpu };
-	const long long		*g[5];
-	size_t			 i, j;
-	int			 idx;
-
-	if (cf == NULL) {
-		m->limits = (struct conf_rlimits){ 64, 256,
-		    64LL * 1024 * 1024, 2048LL * 1024 * 1024, 3600 };
-		return;
-	}
-	m->limits = cf->entry_limits;
-	if ((idx = conf_port_find(cf, port)) == -1)
-		return;
-	for (i = 0; i < cf->nentities; i++) {
-		if (cf->entities[i].port != idx)
-			continue;
-		m->network = cf->entities[i].network;
-		e = &cf->entities[i].limits;
-		g[0] = &e->processes;
-		g[1] = &e->files;
-		g[2] = &e->file_size;
-		g[3] = &e->memory;
-		g[4] = &e->cpu;
-		for (j = 0; j < 5; j++)
-			if (*g[j] != -1)
-				*f[j] = *g[j];
-	}
-}
-
 /*
  * The spawn hook: start an exec: port's program on tty through the
  * spawner, sandboxed as its own uid (or as the entries' user); its pid,
@@ -400,7 +389,8 @@ spawn_run(struct port *p, int tty, char *err, size_t errlen)
 	    errlen) == -1)
 		return (-1);
 	m.uid = uid;
-	spawn_entity(p->name, &m);
+	conf_sandbox_entry(spawn_conf, spawn_conf != NULL ?
+	    conf_port_find(spawn_conf, p->name) : -1, &m.limits, &m.network);
 	nl = strlen(p->name);
 	ul = strlen(spawn_user);
 	cl = strlen(p->addr.path);

@@ -1,11 +1,13 @@
 /*
  * The entries' spawner's own parts, bottom up: spawn-box.c (an entry's
- * sandbox), spawn-msg.c (the messages between muxd and the spawner),
+ * sandbox), spawn-cgroup.c (its control group), spawn-msg.c (the messages between muxd and the spawner),
  * spawn-serve.c (the spawner process) and spawn.c (muxd's side, which
  * starts it); muxd.h has what the rest of muxd calls.
  */
 #ifndef SPAWN_H
 #define SPAWN_H
+
+#include <limits.h>
 
 #include "muxd.h"
 
@@ -30,6 +32,23 @@ struct spawn_msg {
 						   was stopped, or "" */
 };
 
+/* spawn-cgroup.c */
+struct spawn_cgroup {			/* the entries' control groups */
+	char		 dir[PATH_MAX];	/* their parent, "": none */
+	int		 made;		/* dir made by muxd, removed */
+	int		 memory;	/* the controllers they have */
+	int		 pids;
+	int		 cpu;
+};
+int		 spawn_cgroup_setup(struct spawn_cgroup *, int, char *, size_t);
+int		 spawn_cgroup_make(const struct spawn_cgroup *, const char *,
+		    const struct conf_rlimits *, long long *, char *, size_t);
+int		 spawn_cgroup_enter(const struct spawn_cgroup *, const char *);
+long long	 spawn_cgroup_pids(const struct spawn_cgroup *, const char *);
+long long	 spawn_cgroup_ooms(const struct spawn_cgroup *, const char *);
+void		 spawn_cgroup_kill(const struct spawn_cgroup *, const char *, int);
+void		 spawn_cgroup_close(const struct spawn_cgroup *);
+
 /*
  * What the spawner is given at its start and keeps, whatever muxd says
  * later.  muxd fills it before the fork and keeps the same to say what
@@ -43,6 +62,7 @@ struct spawn_keep {
 	uint64_t	 log_limit;
 	char		*hide[SPAWN_BOX_HIDE];	/* muxd's paths covered */
 	char		 box_why[256];	/* why bwrap cannot run, or "" */
+	struct spawn_cgroup cgroup;	/* the entries' groups, or none */
 };
 
 /* spawn-msg.c */

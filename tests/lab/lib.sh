@@ -85,7 +85,13 @@ overlay() {
 	    tests/tools/xfer; do
 		[ -x "$ROOT/$B/$_b" ] && cp "$ROOT/$B/$_b" "$_r/lab/bin/"
 	done
-	for _b in "$_r"/lab/bin/*; do
+	# bubblewrap, where muxd looks for it, for the entries' sandboxes;
+	# setfattr, to mark a control group delegated as systemd does.
+	mkdir -p "$_r/usr/bin"
+	for _b in /usr/bin/bwrap /usr/bin/setfattr; do
+		[ -x "$_b" ] && cp "$_b" "$_r$_b"
+	done
+	for _b in "$_r"/lab/bin/* "$_r"/usr/bin/*; do
 		ldd "$_b" 2>/dev/null |
 		    sed -n 's|.*=> \(/[^ ]*\).*|\1|p;s|^\t\(/[^ ]*\) .*|\1|p' |
 		while read -r _lib; do

@@ -186,7 +186,9 @@ test_uids_busy_skipped(void **state)
 static void
 test_uids_settings(void **state)
 {
-	struct conf	*conf;
+	struct conf		*conf;
+	struct conf_rlimits	 l;
+	int			 network;
 
 	(void)state;
 	conf = fixture_conf_load("s.conf", ROOM);
@@ -198,14 +200,17 @@ test_uids_settings(void **state)
 	assert_int_equal(conf->entities[0].uid, -1);
 	assert_int_equal(conf->entities[0].network, 0);
 	assert_int_equal(conf->entities[0].limits.cpu, -1);
+	assert_int_equal(conf->entry_cgroups, -1);
+	assert_int_equal(conf->entry_limits.cpu_percent, 100);
 	conf_free(conf);
 	conf = fixture_conf_load("s.conf", PORTS STATIONS
 	    "entities = (\n"
 	    "  { name = \"E1\"; kind = \"entry\"; port = \"e1\"; "
 	    "approved = \"Eliza\"; user = 62005; network = true; "
-	    "limits = { processes = 10; cpu = 0; }; }\n"
+	    "limits = { processes = 10; cpu = 0; cpu_percent = 250; }; }\n"
 	    ");\n"
 	    "sandbox = false;\n"
+	    "entry_cgroups = false;\n"
 	    "entry_uids = \"62000-62009\";\n"
 	    "entry_limits = { files = 99; };\n"
 	    "entry_log_limit = 8192;\n");
@@ -220,7 +225,26 @@ test_uids_settings(void **state)
 	assert_int_equal(conf->entities[0].limits.processes, 10);
 	assert_int_equal(conf->entities[0].limits.cpu, 0);
 	assert_int_equal(conf->entities[0].limits.files, -1);
+	assert_int_equal(conf->entry_cgroups, 0);
+	assert_int_equal(conf->entities[0].limits.cpu_percent, 250);
+	conf_sandbox_entry(conf, conf->entities[0].port, &l, &network);
+	assert_int_equal(l.processes, 10);
+	assert_int_equal(l.files, 99);
+	assert_int_equal(l.cpu, 0);
+	assert_int_equal(l.cpu_percent, 250);
+	assert_int_equal(l.memory, 2048LL * 1024 * 1024);
+	assert_int_equal(network, 1);
+	conf_sandbox_entry(NULL, -1, &l, &network);
+	assert_int_equal(l.processes, 64);
+	assert_int_equal(l.cpu_percent, 100);
+	assert_int_equal(network, 0);
 	conf_free(conf);
+	fixture_conf_error(ROOM "entry_cgroups = \"auto\";\n",
+	    "bad.conf:14: setting 'entry_cgroups' at top level must be true "
+	    "or false (absent: where the host allows)");
+	fixture_conf_error(ROOM "entry_limits = { cpu_percent = 100001; };\n",
+	    "bad.conf:14: cpu_percent in entry_limits at top level: 100001 is "
+	    "more than a thousand CPUs");
 	fixture_conf_error(ROOM "entry_uids = \"10-20\";\n",
 	    "bad.conf:14: entry_uids '10-20': uids below 1000 are the "
 	    "system's (and 0 is root)");
