@@ -483,8 +483,11 @@ json_t *
 spawn_json(void)
 {
 	struct passwd	*pw;
-	const char	*user = spawn_user;
+	const char	*user = spawn_user, *cgroups = NULL;
 	char		 range[48];
+
+	if (spawn_fd != -1 && spawn_keep.cgroup.dir[0] != '\0')
+		cgroups = spawn_keep.cgroup.dir;
 
 	if (spawn_fd == -1 && spawn_pid == -1)
 		user = (pw = getpwuid(geteuid())) != NULL ? pw->pw_name : NULL;
@@ -492,9 +495,10 @@ spawn_json(void)
 	    (unsigned long)spawn_uids.range.lo,
 	    (unsigned long)spawn_uids.range.hi);
 	if (spawn_keep.box && spawn_fd != -1)
-		return (json_pack("{sn sb sb ss}", "user", "own", 1,
-		    "sandbox", 1, "uids", range));
-	return (json_pack("{ss? sb sb}", "user", user, "own", spawn_fd != -1 &&
-	    (spawn_muxd == NULL || user == NULL ||
-	    strcmp(spawn_muxd, user) != 0), "sandbox", 0));
+		return (json_pack("{sn sb sb ss ss?}", "user", "own", 1,
+		    "sandbox", 1, "uids", range, "cgroups", cgroups));
+	return (json_pack("{ss? sb sb ss?}", "user", user, "own", spawn_fd !=
+	    -1 && (spawn_muxd == NULL || user == NULL ||
+	    strcmp(spawn_muxd, user) != 0), "sandbox", 0, "cgroups",
+	    cgroups));
 }

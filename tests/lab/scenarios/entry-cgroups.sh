@@ -62,6 +62,8 @@ for p in j1 j2 e1 e2; do gwait_port $p up; done
 guest_ok 'grep -q "entries.* control groups under /sys/fs/cgroup/muxd-" /tmp/muxd.log'
 G=$(guest 'ls -d /sys/fs/cgroup/muxd-*')
 [ -n "$G" ] || fail "no group of muxd's entries"
+[ "$(guest 'muxctl -j -s /run/muxd/muxd.sock status' | jq -r .entries.cgroups)" = "$G" ] ||
+	fail "muxctl status does not name the entries' group $G"
 guest_ok "[ \"\$(cat $G/entry-e1/memory.max)\" = 33554432 ] &&
     [ \"\$(cat $G/entry-e1/pids.max)\" = 16 ] &&
     [ \"\$(cat $G/entry-e1/cpu.max)\" = '20000 100000' ] &&
