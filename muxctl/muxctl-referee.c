@@ -635,6 +635,21 @@ muxctl_referee_event(const json_t *ev)
 		    "state")) != NULL && strcmp(s, "kept") == 0)
 			fputs(" (muxctl release to let it through)", stdout);
 		putchar('\n');
+	} else if (type == PROTOCOL_EV_MANIFEST) {
+		/* What the judges write down: "evidence 0004 sealed: ...". */
+		muxctl_referee_clock(muxctl_referee_time(ev));
+		v = json_object_get(ev, "sequence");
+		printf("--- evidence %04lld sealed: ", json_is_integer(v) ?
+		    (long long)json_integer_value(v) : 0LL);
+		muxctl_referee_put(muxctl_get_str(ev, "short"));
+		if ((s = muxctl_get_str(ev, "why")) != NULL) {
+			fputs(" (", stdout);
+			muxctl_referee_put(s);
+			putchar(')');
+		}
+		if (json_is_false(json_object_get(ev, "signed")))
+			fputs(", not signed", stdout);
+		putchar('\n');
 	} else if (type == PROTOCOL_EV_MUXD_STOP) {
 		muxctl_referee_clock(muxctl_referee_time(ev));
 		muxctl_referee_on(MUXCTL_REFEREE_BOLD);

@@ -60,6 +60,10 @@ mctl round stop >/dev/null
 seen "*** PASS *** $LE JUDGE07 round 1: character E1:"
 seen "$LE JUDGE03> unfinished"
 seen "=== round 1 stopped"
+# The manifest sealed at the round's end, in the short form the judges
+# are shown and write down.
+wait_for "grep -Eq -- '--- evidence [0-9]{4} sealed: [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} \\(round 1 end\\)' '$T/text'" 5 ||
+	fail "no short form of the round's evidence: $(grep -i manifest\|evidence "$T/text")"
 ! grep -q "$(printf '\033')" "$T/text" || fail "ANSI escapes in a file: $(cat -v "$T/text")"
 [ ! -s "$T/text.err" ] || fail "muxctl complained: $(cat "$T/text.err")"
 
