@@ -60,6 +60,14 @@ struct record {
 	uint64_t		 bytes;		/* input and output recorded */
 	uint64_t		 over;		/* past the budget, not recorded */
 	unsigned		 pass;		/* the last pass that took it */
+	/*
+	 * A link's recording whose files could not be made (a full disk):
+	 * made again at each sync until they are, what passed meanwhile
+	 * counted as a fault's loss and marked at the capture's start.
+	 */
+	struct link		*opening;
+	enum cap_err		 open_err;
+	int			 open_errno;
 };
 
 #define RECORD_TURN	(64 * 1024)	/* a turn of a pass: bytes sealed */
@@ -101,6 +109,7 @@ static void	 record_fault(struct record *, enum cap_err,
 		    const struct cap_error *);
 static void	 record_fault_set(struct record *, const char *);
 static json_t	*record_status(const struct record *);
+static int	 record_link_make(struct record *);
 
 /* Take the configuration in force (NULL in quick mode). */
 void
@@ -236,6 +245,18 @@ record_free(struct record *r)
 		return;
 	if (r->syncfault)
 		record_syncfaults--;
+	if (r->opening != NULL) {
+		log_warnx("record %s: never recorded, its files could not be "
+		    "made: %llu bytes input, %llu output, %llu markers lost",
+		    r->what, (unsigned long long)r->lost[0],
+		    (unsigned long long)r->lost[1],
+		    (unsigned long long)r->lost[2]);
+		events_post(PROTOCOL_EV_FAULT, json_pack("{sssssssIsIsI}",
+		    "what", "record", "record", r->what, "error", "never "
+		    "recorded", "lost_input", (json_int_t)r->lost[0],
+		    "lost_output", (json_int_t)r->lost[1], "lost_markers",
+		    (json_int_t)r->lost[2]));
+	}
 	if (r->over > 0)
 		record_marker(r, "drop capture %llu bytes past the budget",
 		    (unsigned long long)r->over);
@@ -326,18 +347,48 @@ record_meta(const struct link *l, struct cap_meta *m)
 
 /*
  * Open the recording of a link that has just been made, once its round,
- * station, side and entity are known.
+ * station, side and entity are known.  When its files cannot be made,
+ * the link goes on unrecorded, as a recording fault that each sync
+ * tries to end by making them (record_link_make).
  */
 void
 record_link_open(struct link *l)
 {
-	struct cap_meta		 m;
-	struct cap_error	 err;
-	struct record		*r;
-	char			 path[1024], txdir[1024];
+	struct record	*r;
 
 	if (!record_on)
 		return;
+	r = xcalloc(1, sizeof(*r));
+	r->what = xstrdup(l->name);
+	r->opening = l;
+	if (record_link_make(r) == -1 && r->open_err == CAP_EINVAL) {
+		r->opening = NULL;
+		record_free(r);
+		return;
+	}
+	l->record = r;
+	if (r->opening != NULL)
+		record_arm();
+}
+
+/*
+ * Make the files of a link's recording (r->opening), then its first
+ * markers, and, after a fault, the loss of what passed before them; 0,
+ * or -1 when they cannot be made yet (the first time said, and shown
+ * in status as the recording's fault).
+ */
+static int
+record_link_make(struct record *r)
+{
+	struct link		*l = r->opening;
+	struct cap_meta		 m;
+	struct cap_error	 err;
+	enum cap_err		 e;
+	const char		*name;
+	char			 path[1024], txdir[1024];
+	uint64_t		 lost[3];
+	int			 faulty;
+
 	if (l->round > 0)
 		snprintf(path, sizeof(path), "%s/round%02d-%s.cast",
 		    record_conf->capture_dir, l->round, l->name);
@@ -349,26 +400,38 @@ record_link_open(struct link *l)
 		snprintf(txdir, sizeof(txdir), "%s/%s",
 		    record_conf->transcript_dir, l->entity);
 		if (state_mkdirs(txdir) == -1) {
-			log_warn("record: transcripts directory %s", txdir);
+			if (!r->fault)
+				log_warn("record: transcripts directory %s",
+				    txdir);
 			txdir[0] = '\0';
 		}
 	}
 	record_meta(l, &m);
-	r = xcalloc(1, sizeof(*r));
-	r->what = xstrdup(l->name);
-	if (rec_open(path, txdir[0] != '\0' ? txdir : NULL, &m, CAP_WRITE_MAP,
-	    &r->rec,
-	    &err) != CAP_OK) {
-		log_warnx("record: link %s: %s: %s", l->name,
-		    err.file[0] != '\0' ? err.file : path, err.msg);
-		events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",
-		    "record", "record", l->name, "error", err.msg));
-		cap_meta_free(&m);
-		record_free(r);
-		return;
-	}
+	errno = 0;
+	e = rec_open(path, txdir[0] != '\0' ? txdir : NULL, &m, CAP_WRITE_MAP,
+	    &r->rec, &err);
 	cap_meta_free(&m);
-	l->record = r;
+	if (e != CAP_OK) {
+		r->open_err = e;
+		r->open_errno = errno;
+		if (r->fault)
+			return (-1);
+		log_warnx("record: link %s: %s: %s%s", l->name,
+		    err.file[0] != '\0' ? err.file : path, err.msg,
+		    e == CAP_EINVAL ? "" : "; tried again at each sync, what "
+		    "passes meanwhile counted and marked");
+		if (e == CAP_EINVAL)
+			events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}",
+			    "what", "record", "record", l->name, "error",
+			    err.msg));
+		else
+			record_fault_set(r, err.msg);
+		return (-1);
+	}
+	/* Its first marker ends the fault: what it lost is kept here. */
+	memcpy(lost, r->lost, sizeof(lost));
+	faulty = r->fault;
+	r->opening = NULL;
 	log_info("record: link %s in %s%s%s", l->name,
 	    rec_capture_path(r->rec), rec_transcript_path(r->rec) != NULL ?
 	    " and " : "", rec_transcript_path(r->rec) != NULL ?
@@ -376,8 +439,20 @@ record_link_open(struct link *l)
 	if (!record_resume(r, rec_capture(r->rec)) && l->round > 0)
 		record_marker(r, "round start %d", l->round);
 	record_marker(r, "link up %s %s %s", l->name, l->a->name, l->b->name);
+	if (faulty) {
+		/* What passed while the files could not be made. */
+		name = r->open_errno != 0 ? strerrorname_np(r->open_errno) :
+		    NULL;
+		record_marker(r, "fault record open %s", name != NULL ? name :
+		    "unknown");
+		record_marker(r, "loss input %llu output %llu markers %llu %s",
+		    (unsigned long long)lost[0], (unsigned long long)lost[1],
+		    (unsigned long long)lost[2], name != NULL ? name :
+		    "unknown");
+	}
 	record_line_state(r, l->a);
 	record_line_state(r, l->b);
+	return (0);
 }
 
 /*
@@ -527,6 +602,13 @@ record_write(struct record *r, enum cap_kind kind, const void *buf,
 	 * so, the rest is counted (and marked at the end), and markers
 	 * still go in.
 	 */
+	if (r->opening != NULL) {
+		/* No files yet: counted, marked once they are made. */
+		r->lost[kind == CAP_INPUT ? 0 : kind == CAP_OUTPUT ? 1 : 2] +=
+		    kind == CAP_MARKER ? 1 : len;
+		record_arm();
+		return;
+	}
 	limit = record_conf != NULL ? record_conf->capture_limit :
 	    CONF_CAPTURE_LIMIT;
 	if (kind != CAP_MARKER) {
@@ -627,8 +709,8 @@ record_synced(const char *path, int error)
 		rs[1] = (l = link_of(p)) != NULL && l->a == p ? l->record :
 		    NULL;
 		for (i = 0; i < 2; i++) {
-			if ((r = rs[i]) == NULL || (error == 0 &&
-			    !r->syncfault))
+			if ((r = rs[i]) == NULL || record_cap(r) == NULL ||
+			    (error == 0 && !r->syncfault))
 				continue;
 			if (strcmp(cap_write_path(record_cap(r)), path) != 0 &&
 			    (r->rec == NULL || rec_transcript_path(r->rec) ==
@@ -866,6 +948,10 @@ record_pass_take(struct record *r)
 	if (r->pass == record_pass)
 		return (0);
 	r->pass = record_pass;
+	if (r->opening != NULL && record_link_make(r) == -1) {
+		record_arm();
+		return (RECORD_EACH);
+	}
 	n = record_cap(r) != NULL ? cap_write_unhashed(record_cap(r)) : 0;
 	return (record_sync(r) ? n + RECORD_EACH : n);
 }

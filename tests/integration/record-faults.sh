@@ -7,8 +7,10 @@
 # transcript), `transcripts verify` tells the loss as a recording fault
 # with its line, status showed the fault and then cleared, and the log
 # says both.  The calls the recorder never makes on them (pwrite,
-# msync, rename) are shown not made.  Then, when root, a real full disk:
-# a small tmpfs filled up and emptied again.
+# msync, rename) are shown not made.  A capture that cannot be made is
+# forwarded unrecorded, the loss told.  Then, when root, a real full
+# disk: a small tmpfs filled up and emptied again, during a round and
+# before one (its captures made once there is space).
 . tests/integration/lib.sh
 
 SO=$ROOT/$B/tests/tools/faultsim.so
@@ -172,6 +174,22 @@ stop "$f"
 grep 'faultsim:' "$T/muxd.log" && fail "$f: the recorder makes these calls after all"
 row "pwrite, msync, rename (captures, transcripts)" "never called"
 
+# A capture that can never be made: the round goes on unrecorded, every
+# byte forwarded, the fault shown in status all along, and what was lost
+# told when the link ends.
+f='open:round01-*.cast:ENOSPC:1:0'
+start "$f"
+faulty || fail "$f: status shows no recording fault"
+relay "$J" "$T/e1" 'judge line\r' "$f: not forwarded"
+mctl round stop >/dev/null
+wait_for "grep -q 'never recorded, its files could not be made: [0-9]* bytes input, [1-9][0-9]* output' '$T/muxd.log'" 10 ||
+	fail "$f: the loss of the unrecorded link is not logged: $(grep record "$T/muxd.log")"
+wait_for "grep '\"error\":\"never recorded\"' '$T/events' | grep -q '\"lost_output\":[1-9]'" 5 ||
+	fail "$f: no event tells the loss: $(grep 'never' "$T/events")"
+ls "$T"/state/captures/round01-*.cast >/dev/null 2>&1 && fail "$f: a capture was made after all"
+stop "$f"
+row "open capture ENOSPC (always)" "forwarded unrecorded, the loss told"
+
 # A real full disk: the state on a small tmpfs, filled, then emptied.
 if [ "$(id -u)" != 0 ] || ! mkdir -p "$T/small" || ! mount -t tmpfs -o size=4m tmpfs "$T/small" 2>/dev/null; then
 	echo "full disk: skipped (needs root and tmpfs)"
@@ -217,6 +235,45 @@ else
 	umount_small
 	[ "$n" = 60 ] || fail "full disk: the transcript keeps $n of 60 lines"
 	row "a real full disk (tmpfs)" "transcript kept, written when space returns"
+
+	# Full before the round starts: its captures cannot be made; each
+	# sync tries again, and once there is space they are, their start
+	# marking what passed before.
+	mount -t tmpfs -o size=4m tmpfs "$T/small" || fail "cannot mount a tmpfs again"
+	RULES='sync = 1;'
+	room1
+	sed -i "s|state = \"$T/state\"|state = \"$T/small/state\"|" "$T/room.conf"
+	muxd_start -f "$T/room.conf"
+	watch_events
+	dd if=/dev/zero of="$T/small/filler" bs=64k 2>/dev/null
+	# The state cannot be saved either: the operator starts it anyway.
+	mctl round start 1 --force >/dev/null || { umount_small; fail "full at start: the round did not start"; }
+	J=$(facing E1)
+	relay "$T/e1" "$J" 'Hello, my name is Ada and I am the human\r\n' "full at start: no greeting"
+	relay "$J" "$T/e1" 'typed while full\r' "full at start: not forwarded"
+	faulty || { umount_small; fail "full at start: status shows no recording fault"; }
+	grep -q "record: link .*tried again at each sync" "$T/muxd.log" ||
+		{ umount_small; fail "full at start: the failed open is not said: $(grep record: "$T/muxd.log")"; }
+	rm -f "$T/small/filler"
+	wait_for "grep -q 'recording again; the fault lost [0-9]* bytes input, [1-9][0-9]* output' '$T/muxd.log'" 10 ||
+		{ umount_small; fail "full at start: the capture was not made once there was space"; }
+	relay "$J" "$T/e1" 'after the space\r' "full at start: not forwarded"
+	mctl round stop >/dev/null
+	muxd_stop
+	c=$(grep -l '"m", "loss input [0-9]* output [1-9][0-9]* markers [0-9]* ENOSPC"' "$T"/small/state/captures/round01-*.cast)
+	[ -n "$c" ] || { umount_small; fail "full at start: no loss marker: $(grep -h '"m"' "$T"/small/state/captures/round01-*.cast)"; }
+	grep -q '"m", "fault record open ENOSPC"' "$c" || { umount_small; fail "full at start: the open's fault is not marked"; }
+	grep -q 'after the space' "$c" || { umount_small; fail "full at start: what came after is not recorded"; }
+	"$TX" verify "$T"/small/state/captures/round01-*.cast >"$T/verify" 2>&1
+	if grep -E ': (torn|event|seal|end|mismatch|format):' "$T/verify"; then
+		umount_small; fail "full at start: verify finds the files broken"
+	fi
+	grep -q 'recording fault, events lost or not synced: marker "loss input' "$T/verify" ||
+		{ umount_small; fail "full at start: verify does not tell the loss: $(cat "$T/verify")"; }
+	grep -h -q '^\*\*\* LOST JUDGE [0-9]* BYTES PROGRAM [1-9][0-9]* BYTES \*\*\*$' "$T"/small/state/transcripts/E1/*.TXT ||
+		{ umount_small; fail "full at start: no loss line in the transcript"; }
+	umount_small
+	row "a disk full as a round starts (tmpfs)" "captures made once there is space, the loss marked"
 fi
 
 cat "$T/matrix"
