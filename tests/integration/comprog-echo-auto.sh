@@ -29,6 +29,9 @@ cp_wait rj '^>' 5 "muxd's prompt is not on the screen"
 cp_type rj 'abc'
 tty "$T/e1" 'expect:abc' >/dev/null || fail "the keys did not reach the entity"
 cp_key rj Enter Enter
+# The entity answers once the judge's line has ended (at the entity's
+# end), so that the answer cannot land on the judge's line.
+tty "$T/e1" 'expect:\r' >/dev/null || fail "the judge's Enter did not reach the entity"
 cp_wait rj '^>abc$' 5 "the keys are not shown once: $(cp_screen rj | grep abc)"
 cp_screen rj | grep -q 'abcabc' && fail "the keys are shown twice"
 tty "$T/e1" 'send:Hello.\r\n' >/dev/null
