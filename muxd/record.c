@@ -68,6 +68,7 @@ struct record {
 	struct link		*opening;
 	enum cap_err		 open_err;
 	int			 open_errno;
+	struct record		*next;		/* closing: the next one */
 };
 
 #define RECORD_TURN	(64 * 1024)	/* a turn of a pass: bytes sealed */
@@ -81,6 +82,8 @@ static int		 record_again;		/* the timer came during it */
 static int		 record_on;
 static int		 record_syncfaults;	/* recordings whose sync failed */
 static const struct conf *record_conf;
+static struct record	*record_closing;	/* ends the disk refused */
+static int		 record_stopping;	/* closed whatever then */
 
 static void	record_tap(void *, const struct port *, const struct link *,
 		    enum port_dir, const unsigned char *, size_t,
@@ -97,6 +100,9 @@ static void	record_write(struct record *, enum cap_kind, const void *,
 static void	record_marker(struct record *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static void	record_free(struct record *);
+static int	record_end(struct record *, char *, size_t);
+static void	record_close_files(struct record *);
+static void	record_closing_retry(void);
 static void	record_full(struct record *, uint64_t);
 static struct record *record_port(struct port *);
 static void	record_meta(const struct link *, struct cap_meta *);
@@ -198,6 +204,9 @@ record_shutdown(void)
 		return;
 	TAILQ_FOREACH(p, &ports, entry)
 		record_port_close(p);
+	record_stopping = 1;
+	record_closing_retry();
+	record_stopping = 0;
 	tap_unregister(record_tap, NULL);
 	events_unsubscribe(record_events, NULL);
 	deadline_free(record_timer);
@@ -239,7 +248,7 @@ record_port_close(struct port *p)
 static void
 record_free(struct record *r)
 {
-	struct cap_error	err;
+	char			why[CAP_ERR_MSG];
 
 	if (r == NULL)
 		return;
@@ -260,10 +269,51 @@ record_free(struct record *r)
 	if (r->over > 0)
 		record_marker(r, "drop capture %llu bytes past the budget",
 		    (unsigned long long)r->over);
-	if (r->rec != NULL && rec_finish(r->rec, &err) != CAP_OK)
-		log_warnx("record %s: %s", r->what, err.msg);
-	if (r->cap != NULL && cap_write_seal(r->cap, 1, &err) != CAP_OK)
-		log_warnx("record %s: %s", r->what, err.msg);
+	/*
+	 * An end the disk refuses (a full disk) is kept, its files open,
+	 * and written at a later sync: closed now, the capture would end
+	 * unsealed, taken for a crash's, and the transcript lose its last
+	 * lines.
+	 */
+	if (record_end(r, why, sizeof(why)) == -1 && record_on &&
+	    !record_stopping) {
+		log_warnx("record %s: its end cannot be written yet (%s); "
+		    "kept open and tried again at each sync", r->what, why);
+		r->next = record_closing;
+		record_closing = r;
+		record_arm();
+		return;
+	}
+	record_close_files(r);
+}
+
+/*
+ * Write a recording's end: the capture's closing seal, the transcript's
+ * unfinished lines; 0, or -1 when a write failed (why says it).
+ */
+static int
+record_end(struct record *r, char *why, size_t len)
+{
+	struct cap_error	err;
+	enum cap_err		e = CAP_OK;
+
+	if (r->rec != NULL)
+		e = rec_finish(r->rec, &err);
+	else if (r->cap != NULL)
+		e = cap_write_seal(r->cap, 1, &err);
+	if (e == CAP_OK)
+		return (0);
+	snprintf(why, len, "%s", err.msg);
+	record_fault(r, e, &err);
+	return (-1);
+}
+
+/* Hand a recording's last writes to the sync thread, close, free. */
+static void
+record_close_files(struct record *r)
+{
+	struct cap_error	err;
+
 	if (record_sync(r))
 		record_arm();
 	if (r->rec != NULL && rec_close(r->rec, &err) != CAP_OK)
@@ -272,6 +322,35 @@ record_free(struct record *r)
 		log_warnx("record %s: %s", r->what, err.msg);
 	free(r->what);
 	free(r);
+}
+
+/*
+ * Write the ends the disk refused before; close those written (all of
+ * them as muxd stops, saying which end without their end).
+ */
+static void
+record_closing_retry(void)
+{
+	struct record	*r, **rp;
+	char		 why[CAP_ERR_MSG];
+	int		 rc;
+
+	for (rp = &record_closing; (r = *rp) != NULL; ) {
+		if ((rc = record_end(r, why, sizeof(why))) == -1 &&
+		    !record_stopping) {
+			rp = &r->next;
+			record_arm();
+			continue;
+		}
+		if (rc == 0)
+			log_info("record %s: its end written, closed", r->what);
+		else
+			log_warnx("record %s: closed without its end (%s): the "
+			    "capture is taken for a crash's at the next start",
+			    r->what, why);
+		*rp = r->next;
+		record_close_files(r);
+	}
 }
 
 /* Turn text into one word of a marker: spaces kept single, ASCII only. */
@@ -931,6 +1010,7 @@ record_pass_cb(evutil_socket_t fd, short what, void *arg)
 		if ((l = link_of(p)) != NULL && l->a == p && l->record != NULL)
 			work += record_pass_take(l->record);
 	}
+	record_closing_retry();
 	record_sync_flush();
 	record_passing = 0;
 	if (record_again) {

@@ -9,8 +9,9 @@
 # says both.  The calls the recorder never makes on them (pwrite,
 # msync, rename) are shown not made.  A capture that cannot be made is
 # forwarded unrecorded, the loss told.  Then, when root, a real full
-# disk: a small tmpfs filled up and emptied again, during a round and
-# before one (its captures made once there is space).
+# disk: a small tmpfs filled up and emptied again, during a round,
+# before one (its captures made once there is space) and as one stops
+# (the recordings' ends written once there is space).
 . tests/integration/lib.sh
 
 SO=$ROOT/$B/tests/tools/faultsim.so
@@ -274,6 +275,40 @@ else
 		{ umount_small; fail "full at start: no loss line in the transcript"; }
 	umount_small
 	row "a disk full as a round starts (tmpfs)" "captures made once there is space, the loss marked"
+
+	# Full as the round stops: the recordings' ends are kept, written
+	# once there is space, and the captures closed whole (no crash at
+	# the next start), the transcripts with their last lines.
+	mount -t tmpfs -o size=4m tmpfs "$T/small" || fail "cannot mount a tmpfs again"
+	room1
+	sed -i "s|state = \"$T/state\"|state = \"$T/small/state\"|" "$T/room.conf"
+	muxd_start -f "$T/room.conf"
+	round_start 1
+	J=$(facing E1)
+	relay "$T/e1" "$J" 'Hello, my name is Ada and I am the human\r\n' "full at the end: no greeting"
+	dd if=/dev/zero of="$T/small/filler" bs=64k 2>/dev/null
+	talk_full
+	tty "$J" 'send:the last words' >/dev/null
+	tty "$T/e1" 'expect:the last words' >/dev/null || { umount_small; fail "full at the end: not forwarded"; }
+	mctl round stop >/dev/null
+	wait_for "grep -q 'record J1-left: its end cannot be written yet' '$T/muxd.log'" 10 ||
+		{ umount_small; fail "full at the end: the refused end is not said: $(grep 'record' "$T/muxd.log" | tail -5)"; }
+	rm -f "$T/small/filler"
+	wait_for "grep -q 'record J1-left: its end written, closed' '$T/muxd.log'" 10 ||
+		{ umount_small; fail "full at the end: the end was not written once there was space"; }
+	muxd_stop
+	: >"$T/muxd.log"
+	muxd_start -f "$T/room.conf"
+	muxd_stop
+	grep -i 'crash' "$T/muxd.log" && { umount_small; fail "full at the end: a capture was taken for a crash's"; }
+	"$TX" verify "$T"/small/state/captures/round01-*.cast >"$T/verify" 2>&1
+	if grep -E ': (torn|event|seal|end|mismatch|format):' "$T/verify"; then
+		umount_small; fail "full at the end: verify finds the files broken"
+	fi
+	grep -q 'JUDGE.*the last words$' "$T"/small/state/transcripts/E1/*.TXT ||
+		{ umount_small; fail "full at the end: the transcript lost its last line: $(tail -3 "$T"/small/state/transcripts/E1/*.TXT)"; }
+	umount_small
+	row "a disk full as a round stops (tmpfs)" "ends written once there is space, no crash"
 fi
 
 cat "$T/matrix"
