@@ -9,18 +9,16 @@
  * has that marked at its start, and the keys a judge types at a dead line
  * are refused, counted in one marker, never recorded as its input.
  *
- * Each event goes into the capture as it happens, through a shared
- * mapping of the file (CAP_WRITE_MAP: no system call), so a killed
- * daemon loses nothing already forwarded; the files are synced at most
- * the configuration's "sync" seconds (default 1) after a write, by a
- * timer armed only while something is unsynced, so an idle room has no
- * timer.  The timer only hands the files to the sync thread
- * (record-sync.c), and a recording that ends hands its last writes over
- * the same way before it closes: forwarding never waits for the disk.
- * A write or sync that fails starts a recording fault, logged, posted
- * and shown in status until the writers write again (the capture then
- * marks what was lost); at start-up, the captures a muxd that died left
- * open are closed first (record_recover).
+ * This file opens and closes the recordings of links and ports, turns
+ * the events into markers and runs the syncs; what writes an event into
+ * a recording and follows its faults is record-write.c, and at start-up
+ * the captures a muxd that died left open are closed first
+ * (record-recover.c).  The files are synced at most the configuration's
+ * "sync" seconds (default 1) after a write, by a timer armed only while
+ * something is unsynced (record-write.c).  The timer only hands the
+ * files to the sync thread (record-sync.c), and a recording that ends
+ * hands its last writes over the same way before it closes: forwarding
+ * never waits for the disk.  A sync that fails is a recording fault too.
  *
  * Before a capture is handed over it is sealed, and its seal hashes
  * what was written since the last one: some 5 KB a second for a link
@@ -32,49 +30,16 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "muxd.h"
-#include "../capture/capture.h"
-
-struct record {
-	struct rec		*rec;		/* a link's capture + transcript */
-	struct cap_writer	*cap;		/* a port's unrouted capture */
-	int			 failed;	/* write errors, logged once */
-	char			*what;		/* for messages */
-	/*
-	 * A recording fault (a full disk, an I/O error): set by the
-	 * first write that fails, shown in status until a write goes
-	 * through again; what it lost is counted (and marked by the
-	 * writer when it ends).
-	 */
-	int			 fault;
-	char			 error[CAP_ERR_MSG];
-	struct timeval		 since;
-	uint64_t		 lost[3];	/* "i", "o" bytes, markers */
-	int			 syncfault;	/* the last sync failed */
-	uint64_t		 bytes;		/* input and output recorded */
-	uint64_t		 over;		/* past the budget, not recorded */
-	unsigned		 pass;		/* the last pass that took it */
-	/*
-	 * A link's recording whose files could not be made (a full disk):
-	 * made again at each sync until they are, what passed meanwhile
-	 * counted as a fault's loss and marked at the capture's start.
-	 */
-	struct link		*opening;
-	enum cap_err		 open_err;
-	int			 open_errno;
-	struct record		*next;		/* closing: the next one */
-};
+#include "record.h"
 
 #define RECORD_TURN	(64 * 1024)	/* a turn of a pass: bytes sealed */
 #define RECORD_EACH	1024		/* a recording handed over counts so */
 
-static struct deadline	*record_timer;
 static struct event	*record_pass_ev;	/* the next turn of a pass */
 static unsigned		 record_pass;		/* the pass under way, or last */
 static int		 record_passing;	/* a pass is under way */
@@ -92,29 +57,17 @@ static void	record_timer_cb(void *);
 static void	record_synced(const char *, int);
 static void	record_pass_cb(evutil_socket_t, short, void *);
 static size_t	record_pass_take(struct record *);
-static struct cap_writer *record_cap(const struct record *);
-static void	record_arm(void);
 static int	record_sync(struct record *);
-static void	record_write(struct record *, enum cap_kind, const void *,
-		    size_t, const struct timeval *);
-static void	record_marker(struct record *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
 static void	record_free(struct record *);
 static int	record_end(struct record *, char *, size_t);
 static void	record_close_files(struct record *);
 static void	record_closing_retry(void);
-static void	record_full(struct record *, uint64_t);
 static struct record *record_port(struct port *);
 static void	record_meta(const struct link *, struct cap_meta *);
 static char	*record_word(const char *);
 static int	 record_resume(struct record *, const struct cap_writer *);
 static void	 record_events(void *, const struct events_ev *);
 static void	 record_line_state(struct record *, const struct port *);
-static void	 record_recover(void);
-static void	 record_fault(struct record *, enum cap_err,
-		    const struct cap_error *);
-static void	 record_fault_set(struct record *, const char *);
-static json_t	*record_status(const struct record *);
 static int	 record_link_make(struct record *);
 
 /* Take the configuration in force (NULL in quick mode). */
@@ -122,6 +75,7 @@ void
 record_configure(const struct conf *cf)
 {
 	record_conf = cf;
+	record_write_configure(cf);
 }
 
 /* Start recording if the configuration names a captures directory. */
@@ -135,63 +89,18 @@ record_init(void)
 	if (record_conf->transcript_dir != NULL &&
 	    state_mkdirs(record_conf->transcript_dir) == -1)
 		log_warn("transcripts directory %s", record_conf->transcript_dir);
-	record_recover();
+	record_recover(record_conf);
 	if (tap_register(record_tap, NULL) == -1)
 		fatalx("record: no room for the tap observer");
 	/* A line's events become markers. */
 	events_subscribe(record_events, NULL, EVENTS_BIT(PROTOCOL_EV_PORT_UP) |
 	    EVENTS_BIT(PROTOCOL_EV_PORT_DOWN) | EVENTS_BIT(PROTOCOL_EV_DROP));
-	record_timer = deadline_new("record: the sync timer", record_timer_cb,
-	    NULL);
+	record_write_init(record_timer_cb);
 	if ((record_pass_ev = evtimer_new(muxd_base, record_pass_cb, NULL)) ==
 	    NULL)
 		fatalx("record: cannot allocate a timer");
 	record_sync_init(record_synced);
 	record_on = 1;
-}
-
-/*
- * Close the captures a muxd that died left open (SIGKILL, a crash),
- * before any is written again: each one's unused tail cut off and its
- * end marked ("crash ..."), its transcript completed with the lines left
- * unfinished (rec_recover), whether or not a later segment follows.
- */
-static void
-record_recover(void)
-{
-	struct cap_recovery	 rc;
-	struct cap_error	 err;
-	struct dirent		*de;
-	DIR			*d;
-	char			 path[1024], *tx;
-	size_t			 n;
-
-	if ((d = opendir(record_conf->capture_dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		n = strlen(de->d_name);
-		if (n <= 5 || strcmp(de->d_name + n - 5, ".cast") != 0 ||
-		    de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", record_conf->capture_dir,
-		    de->d_name);
-		if (rec_recover(path, record_conf->transcript_dir, &rc, &tx,
-		    &err) != CAP_OK)
-			log_warnx("record: %s: left by a muxd that died: %s",
-			    err.file[0] != '\0' ? err.file : path, err.msg);
-		if (rc.crashed)
-			log_warnx("record: %s: left open by a muxd that died: "
-			    "%lld zero bytes and %lld of a torn line cut off, "
-			    "closed with \"%s\"%s%s", path,
-			    (long long)rc.trimmed, (long long)rc.torn, rc.marker,
-			    tx != NULL ? "; completed " : "", tx != NULL ? tx :
-			    "");
-		else if (rc.trimmed > 0)
-			log_info("record: %s: %lld zero bytes cut off its end",
-			    path, (long long)rc.trimmed);
-		free(tx);
-	}
-	closedir(d);
 }
 
 /* Stop recording: close every file, and wait until all are synced. */
@@ -209,28 +118,12 @@ record_shutdown(void)
 	record_stopping = 0;
 	tap_unregister(record_tap, NULL);
 	events_unsubscribe(record_events, NULL);
-	deadline_free(record_timer);
-	record_timer = NULL;
+	record_write_shutdown();
 	/* A pass cut short: what it did not take, record_port_close did. */
 	event_free(record_pass_ev);
 	record_pass_ev = NULL;
 	record_sync_stop();
 	record_on = 0;
-}
-
-/* A recording has reached its budget: a marker, a log line, an event. */
-static void
-record_full(struct record *r, uint64_t limit)
-{
-	char	why[128];
-
-	snprintf(why, sizeof(why), "capture full at %llu bytes; what "
-	    "follows is counted, not recorded", (unsigned long long)limit);
-	record_marker(r, "fault capture full %llu bytes",
-	    (unsigned long long)limit);
-	log_warnx("record %s: %s", r->what, why);
-	events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",
-	    "capture", "record", r->what, "error", why));
 }
 
 /* Close a port's unrouted capture, when the port goes away. */
@@ -267,8 +160,8 @@ record_free(struct record *r)
 		    (json_int_t)r->lost[2]));
 	}
 	if (r->over > 0)
-		record_marker(r, "drop capture %llu bytes past the budget",
-		    (unsigned long long)r->over);
+		record_write_marker(r, "drop capture %llu bytes past the "
+		    "budget", (unsigned long long)r->over);
 	/*
 	 * An end the disk refuses (a full disk) is kept, its files open,
 	 * and written at a later sync: closed now, the capture would end
@@ -281,7 +174,7 @@ record_free(struct record *r)
 		    "kept open and tried again at each sync", r->what, why);
 		r->next = record_closing;
 		record_closing = r;
-		record_arm();
+		record_write_arm();
 		return;
 	}
 	record_close_files(r);
@@ -304,7 +197,7 @@ record_end(struct record *r, char *why, size_t len)
 	if (e == CAP_OK)
 		return (0);
 	snprintf(why, len, "%s", err.msg);
-	record_fault(r, e, &err);
+	record_write_fault(r, e, &err);
 	return (-1);
 }
 
@@ -315,7 +208,7 @@ record_close_files(struct record *r)
 	struct cap_error	err;
 
 	if (record_sync(r))
-		record_arm();
+		record_write_arm();
 	if (r->rec != NULL && rec_close(r->rec, &err) != CAP_OK)
 		log_warnx("record %s: %s", r->what, err.msg);
 	if (r->cap != NULL && cap_write_close(r->cap, &err) != CAP_OK)
@@ -339,7 +232,7 @@ record_closing_retry(void)
 		if ((rc = record_end(r, why, sizeof(why))) == -1 &&
 		    !record_stopping) {
 			rp = &r->next;
-			record_arm();
+			record_write_arm();
 			continue;
 		}
 		if (rc == 0)
@@ -447,7 +340,7 @@ record_link_open(struct link *l)
 	}
 	l->record = r;
 	if (r->opening != NULL)
-		record_arm();
+		record_write_arm();
 }
 
 /*
@@ -504,7 +397,7 @@ record_link_make(struct record *r)
 			    "what", "record", "record", l->name, "error",
 			    err.msg));
 		else
-			record_fault_set(r, err.msg);
+			record_write_fault_set(r, err.msg);
 		return (-1);
 	}
 	/* Its first marker ends the fault: what it lost is kept here. */
@@ -516,18 +409,19 @@ record_link_make(struct record *r)
 	    " and " : "", rec_transcript_path(r->rec) != NULL ?
 	    rec_transcript_path(r->rec) : "");
 	if (!record_resume(r, rec_capture(r->rec)) && l->round > 0)
-		record_marker(r, "round start %d", l->round);
-	record_marker(r, "link up %s %s %s", l->name, l->a->name, l->b->name);
+		record_write_marker(r, "round start %d", l->round);
+	record_write_marker(r, "link up %s %s %s", l->name, l->a->name,
+	    l->b->name);
 	if (faulty) {
 		/* What passed while the files could not be made. */
 		name = r->open_errno != 0 ? strerrorname_np(r->open_errno) :
 		    NULL;
-		record_marker(r, "fault record open %s", name != NULL ? name :
-		    "unknown");
-		record_marker(r, "loss input %llu output %llu markers %llu %s",
-		    (unsigned long long)lost[0], (unsigned long long)lost[1],
-		    (unsigned long long)lost[2], name != NULL ? name :
-		    "unknown");
+		record_write_marker(r, "fault record open %s", name != NULL ?
+		    name : "unknown");
+		record_write_marker(r, "loss input %llu output %llu markers "
+		    "%llu %s", (unsigned long long)lost[0],
+		    (unsigned long long)lost[1], (unsigned long long)lost[2],
+		    name != NULL ? name : "unknown");
 	}
 	record_line_state(r, l->a);
 	record_line_state(r, l->b);
@@ -547,8 +441,8 @@ record_line_state(struct record *r, const struct port *p)
 	if (p->state == PORT_UP)
 		return;
 	w = record_word(p->error);
-	record_marker(r, "fault %s %s%s%s", p->name, port_state_name(p->state),
-	    w[0] != '\0' ? " " : "", w);
+	record_write_marker(r, "fault %s %s%s%s", p->name,
+	    port_state_name(p->state), w[0] != '\0' ? " " : "", w);
 	free(w);
 }
 
@@ -561,9 +455,9 @@ record_link_close(struct link *l, const char *reason)
 	if (l->record == NULL)
 		return;
 	w = record_word(reason);
-	record_marker(l->record, "link down %s", w);
+	record_write_marker(l->record, "link down %s", w);
 	if (l->round > 0 && strcmp(reason, "round stopped") == 0)
-		record_marker(l->record, "round stop %d", l->round);
+		record_write_marker(l->record, "round stop %d", l->round);
 	free(w);
 	record_free(l->record);
 	l->record = NULL;
@@ -625,18 +519,8 @@ record_resume(struct record *r, const struct cap_writer *w)
 		    cap_write_path(w), err.msg);
 		snprintf(text, sizeof(text), "resume unknown");
 	}
-	record_marker(r, "%s", text);
+	record_write_marker(r, "%s", text);
 	return (1);
-}
-
-/* Arm the sync timer, if it is not: something was written. */
-static void
-record_arm(void)
-{
-	struct timeval	tv = { record_conf->sync_sec, 0 };
-
-	if (record_timer != NULL && !deadline_pending(record_timer))
-		deadline_set(record_timer, &tv);
 }
 
 /*
@@ -658,113 +542,12 @@ record_sync(struct record *r)
 		e = cap_write_sync_fd(r->cap, &fd[0], &err);
 	if (e != CAP_OK && !r->fault)
 		log_warnx("record %s: %s", r->what, err.msg);
-	record_fault(r, e, &err);
+	record_write_fault(r, e, &err);
 	if (fd[0] != -1)
-		record_sync_add(fd[0], cap_write_path(record_cap(r)));
+		record_sync_add(fd[0], cap_write_path(record_write_cap(r)));
 	if (fd[1] != -1)
 		record_sync_add(fd[1], rec_transcript_path(r->rec));
 	return (fd[0] != -1 || fd[1] != -1);
-}
-
-/* Write one event to a recording, logging the first error. */
-static void
-record_write(struct record *r, enum cap_kind kind, const void *buf,
-    size_t len, const struct timeval *tv)
-{
-	struct cap_error	err;
-	enum cap_err		e;
-	uint64_t		limit;
-
-	/*
-	 * A capture keeps at most capture_limit bytes of what passed (a
-	 * hostile entry must not fill the disk); past it one marker says
-	 * so, the rest is counted (and marked at the end), and markers
-	 * still go in.
-	 */
-	if (r->opening != NULL) {
-		/* No files yet: counted, marked once they are made. */
-		r->lost[kind == CAP_INPUT ? 0 : kind == CAP_OUTPUT ? 1 : 2] +=
-		    kind == CAP_MARKER ? 1 : len;
-		record_arm();
-		return;
-	}
-	limit = record_conf != NULL ? record_conf->capture_limit :
-	    CONF_CAPTURE_LIMIT;
-	if (kind != CAP_MARKER) {
-		if (r->over > 0 || r->bytes + len > limit) {
-			if (r->over == 0)
-				record_full(r, limit);
-			r->over += len;
-			return;
-		}
-		r->bytes += len;
-	}
-	if (r->rec != NULL)
-		e = rec_event(r->rec, kind, buf, len, tv, &err);
-	else
-		e = cap_write_event(r->cap, kind, buf, len, tv, &err);
-	record_fault(r, e, &err);
-	/* After a fault too: the sync writes again what it kept. */
-	record_arm();
-}
-
-/*
- * Follow a recording's fault after a write or a sync: its start is
- * logged, posted and shown in status; while it lasts its errors are
- * counted; its end, when the writers wrote again, is logged and posted.
- */
-static void
-record_fault(struct record *r, enum cap_err e, const struct cap_error *err)
-{
-	uint64_t	lost[3] = { 0, 0, 0 };
-	int		f;
-
-	if (e == CAP_ENOMEM || e == CAP_EINVAL) {
-		if (r->failed++ == 0)
-			log_warnx("record %s: %s (further errors counted)",
-			    r->what, err->msg);
-		return;
-	}
-	f = r->rec != NULL ? rec_fault(r->rec, lost) : r->cap != NULL ?
-	    cap_write_fault(r->cap, lost) : 0;
-	if (e != CAP_OK || f != 0) {
-		if (e != CAP_OK)
-			r->failed++;
-		if (!r->fault && e != CAP_OK)
-			record_fault_set(r, err->msg);
-		if (r->fault) {
-			r->lost[0] = lost[0];
-			r->lost[1] = lost[1];
-			r->lost[2] = lost[2];
-		}
-		return;
-	}
-	if (!r->fault || r->syncfault)
-		return;
-	log_info("record %s: recording again; the fault lost %llu bytes "
-	    "input, %llu output, %llu markers (marked)", r->what,
-	    (unsigned long long)r->lost[0], (unsigned long long)r->lost[1],
-	    (unsigned long long)r->lost[2]);
-	events_post(PROTOCOL_EV_FAULT, json_pack("{sssssnsIsIsI}", "what",
-	    "record", "record", r->what, "error", "lost_input",
-	    (json_int_t)r->lost[0], "lost_output", (json_int_t)r->lost[1],
-	    "lost_markers", (json_int_t)r->lost[2]));
-	r->fault = 0;
-	r->error[0] = '\0';
-	memset(r->lost, 0, sizeof(r->lost));
-}
-
-/* A recording fault begins: logged, posted, shown in status. */
-static void
-record_fault_set(struct record *r, const char *msg)
-{
-	r->fault = 1;
-	snprintf(r->error, sizeof(r->error), "%s", msg);
-	port_time(&r->since);
-	log_warnx("record %s: %s; recording fault: what cannot be written "
-	    "is counted and marked when writing works again", r->what, msg);
-	events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",
-	    "record", "record", r->what, "error", msg));
 }
 
 /*
@@ -788,13 +571,13 @@ record_synced(const char *path, int error)
 		rs[1] = (l = link_of(p)) != NULL && l->a == p ? l->record :
 		    NULL;
 		for (i = 0; i < 2; i++) {
-			if ((r = rs[i]) == NULL || record_cap(r) == NULL ||
-			    (error == 0 && !r->syncfault))
+			if ((r = rs[i]) == NULL || record_write_cap(r) ==
+			    NULL || (error == 0 && !r->syncfault))
 				continue;
-			if (strcmp(cap_write_path(record_cap(r)), path) != 0 &&
-			    (r->rec == NULL || rec_transcript_path(r->rec) ==
-			    NULL || strcmp(rec_transcript_path(r->rec),
-			    path) != 0))
+			if (strcmp(cap_write_path(record_write_cap(r)),
+			    path) != 0 && (r->rec == NULL ||
+			    rec_transcript_path(r->rec) == NULL ||
+			    strcmp(rec_transcript_path(r->rec), path) != 0))
 				continue;
 			if (error != 0 && !r->syncfault) {
 				snprintf(msg, sizeof(msg), "%s: sync: %s",
@@ -802,44 +585,32 @@ record_synced(const char *path, int error)
 				r->syncfault = 1;
 				record_syncfaults++;
 				if (!r->fault)
-					record_fault_set(r, msg);
-				record_marker(r, "fault record sync %s %s",
-				    strerrorname_np(error),
+					record_write_fault_set(r, msg);
+				record_write_marker(r, "fault record sync "
+				    "%s %s", strerrorname_np(error),
 				    strrchr(path, '/') != NULL ?
 				    strrchr(path, '/') + 1 : path);
 			} else if (error == 0 && r->syncfault) {
 				r->syncfault = 0;
 				record_syncfaults--;
-				record_fault(r, CAP_OK, NULL);
+				record_write_fault(r, CAP_OK, NULL);
 			}
 		}
 	}
-}
-
-/* A recording's fault for status: null, or what failed and since when. */
-static json_t *
-record_status(const struct record *r)
-{
-	if (r == NULL || !r->fault)
-		return (json_null());
-	return (json_pack("{sssfsIsIsI}", "error", r->error, "since",
-	    r->since.tv_sec + r->since.tv_usec / 1e6, "lost_input",
-	    (json_int_t)r->lost[0], "lost_output", (json_int_t)r->lost[1],
-	    "lost_markers", (json_int_t)r->lost[2]));
 }
 
 /* A link's recording fault for status (control.c), or null. */
 json_t *
 record_link_status(const struct link *l)
 {
-	return (record_status(l->record));
+	return (record_write_status(l->record));
 }
 
 /* A port's own capture's fault for status (control.c), or null. */
 json_t *
 record_port_status(const struct port *p)
 {
-	return (record_status(p->data));
+	return (record_write_status(p->data));
 }
 
 /*
@@ -869,7 +640,7 @@ record_link_note(struct link *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	record_marker(l->record, "%s", buf);
+	record_write_marker(l->record, "%s", buf);
 }
 
 /* Write a marker to a port's own capture (opened if need be). */
@@ -885,27 +656,7 @@ record_port_note(struct port *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	record_marker(r, "%s", buf);
-}
-
-/* Write a marker to a recording. */
-static void
-record_marker(struct record *r, const char *fmt, ...)
-{
-	char		buf[CAP_MARKER_MAX];
-	struct timeval	tv;
-	va_list		ap;
-	int		n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	port_time(&tv);
-	record_write(r, CAP_MARKER, buf, n, &tv);
+	record_write_marker(r, "%s", buf);
 }
 
 /*
@@ -948,15 +699,15 @@ record_events(void *arg, const struct events_ev *ev)
 	switch (ev->type) {
 	case PROTOCOL_EV_PORT_DOWN:
 		w = record_word(ev->error != NULL ? ev->error : "");
-		record_marker(r, "fault %s down %s", p->name, w);
+		record_write_marker(r, "fault %s down %s", p->name, w);
 		free(w);
 		break;
 	case PROTOCOL_EV_PORT_UP:
-		record_marker(r, "fault %s up", p->name);
+		record_write_marker(r, "fault %s up", p->name);
 		break;
 	case PROTOCOL_EV_DROP:
 		w = record_word(ev->error != NULL ? ev->error : "queue full");
-		record_marker(r, "drop %s %llu %s", p->name,
+		record_write_marker(r, "drop %s %llu %s", p->name,
 		    (unsigned long long)ev->bytes, w);
 		free(w);
 		break;
@@ -1029,10 +780,11 @@ record_pass_take(struct record *r)
 		return (0);
 	r->pass = record_pass;
 	if (r->opening != NULL && record_link_make(r) == -1) {
-		record_arm();
+		record_write_arm();
 		return (RECORD_EACH);
 	}
-	n = record_cap(r) != NULL ? cap_write_unhashed(record_cap(r)) : 0;
+	n = record_write_cap(r) != NULL ?
+	    cap_write_unhashed(record_write_cap(r)) : 0;
 	return (record_sync(r) ? n + RECORD_EACH : n);
 }
 
@@ -1044,9 +796,3 @@ record_link_capture(const struct link *l)
 	    rec_capture_path(l->record->rec) : NULL);
 }
 
-/* The capture of a recording: its link's, or its port's; NULL if none. */
-static struct cap_writer *
-record_cap(const struct record *r)
-{
-	return (r->rec != NULL ? rec_capture(r->rec) : r->cap);
-}
