@@ -357,7 +357,7 @@ record_link_make(struct record *r)
 	struct cap_error	 err;
 	enum cap_err		 e;
 	const char		*name;
-	char			 path[1024], txdir[1024];
+	char			 path[1024], txdir[1024], msg[CAP_ERR_MSG];
 	uint64_t		 lost[3];
 	int			 faulty;
 
@@ -388,16 +388,18 @@ record_link_make(struct record *r)
 		r->open_errno = errno;
 		if (r->fault)
 			return (-1);
-		log_warnx("record: link %s: %s: %s%s", l->name,
-		    err.file[0] != '\0' ? err.file : path, err.msg,
-		    e == CAP_EINVAL ? "" : "; tried again at each sync, what "
-		    "passes meanwhile counted and marked");
-		if (e == CAP_EINVAL)
+		if (e == CAP_EINVAL) {
+			log_warnx("record: link %s: %s: %s", l->name,
+			    err.file[0] != '\0' ? err.file : path, err.msg);
 			events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}",
 			    "what", "record", "record", l->name, "error",
 			    err.msg));
-		else
-			record_write_fault_set(r, err.msg);
+			return (-1);
+		}
+		/* Said once, as the fault it starts. */
+		snprintf(msg, sizeof(msg), "%s (its files made again at each "
+		    "sync)", err.msg);
+		record_write_fault_set(r, msg);
 		return (-1);
 	}
 	/* Its first marker ends the fault: what it lost is kept here. */

@@ -253,7 +253,7 @@ else
 	relay "$T/e1" "$J" 'Hello, my name is Ada and I am the human\r\n' "full at start: no greeting"
 	relay "$J" "$T/e1" 'typed while full\r' "full at start: not forwarded"
 	faulty || { umount_small; fail "full at start: status shows no recording fault"; }
-	grep -q "record: link .*tried again at each sync" "$T/muxd.log" ||
+	grep -q "record J1-left: .*(its files made again at each sync); recording fault" "$T/muxd.log" ||
 		{ umount_small; fail "full at start: the failed open is not said: $(grep record: "$T/muxd.log")"; }
 	rm -f "$T/small/filler"
 	wait_for "grep -q 'recording again; the fault lost [0-9]* bytes input, [1-9][0-9]* output' '$T/muxd.log'" 10 ||
