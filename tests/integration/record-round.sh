@@ -52,7 +52,10 @@ head -n 1 "$cap" | jq -e '.version == 2 and .muxd.round == 1 and .muxd.judge == 
 jq -rj 'select(type == "array" and .[1] == "o") | .[2]' "$cap" | iconv -f utf-8 -t latin1 >"$T/o.bin"
 printf 'Hello, my name is Ada and I am the human.\r\ncaf\351 \000 nul\rdone\n\r' >"$T/o.want"
 cmp "$T/o.bin" "$T/o.want" || fail "the capture's output bytes differ from what was sent"
-grep -q '"m", "fault e1 down end of file"' "$cap" || fail "no fault marker in the capture"
+# The cable's pty gone: the kernel tells the reader end of file, or EIO
+# when the other side's close is seen first.
+grep -Eq '"m", "fault e1 down (end of file|read: Input/output error)"' "$cap" ||
+	fail "no fault marker in the capture"
 grep -q '"m", "link down round stopped"' "$cap" || fail "no link down marker"
 
 # The live transcript, and render gives it back byte for byte.
