@@ -183,8 +183,13 @@ sign_load_secret(const char *path, struct sign_key *k, struct cap_error *err)
 		memcpy(k->keynum, raw + 54, SIGN_KEYNUM);
 		memcpy(k->sk, raw + 54 + SIGN_KEYNUM, sizeof(k->sk));
 		sign_checksum(k, chk);
-		if (sodium_memcmp(chk, raw + 54 + SIGN_KEYNUM + sizeof(k->sk),
-		    sizeof(chk)) != 0)
+		/*
+		 * minisign 0.11 leaves the checksum of a key without a
+		 * password zero (minisign -G -W).
+		 */
+		if (!sodium_is_zero(raw + 54 + SIGN_KEYNUM + sizeof(k->sk),
+		    sizeof(chk)) && sodium_memcmp(chk, raw + 54 + SIGN_KEYNUM +
+		    sizeof(k->sk), sizeof(chk)) != 0)
 			cap_error_set(err, e, path, 2, -1, "the key's checksum "
 			    "is wrong: a damaged file");
 		else

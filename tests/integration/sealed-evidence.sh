@@ -167,4 +167,18 @@ mkdir "$T/keys"
 echo "room_key = \"$T/keys/contest.key\";" >>"$T/room.conf"
 "$MUXD" -f "$T/room.conf" keygen >"$T/kg" 2>&1 || fail "keygen: $(cat "$T/kg")"
 [ -f "$T/keys/contest.key" ] && [ -f "$T/keys/contest.pub" ] || fail "room_key: $(ls "$T/keys")"
+# A room key made with minisign (-G -W, no password): it signs, and the
+# manifests verify with minisign's public key.
+if command -v minisign >/dev/null; then
+	minisign -G -W -p "$T/keys/mini.pub" -s "$T/keys/mini.key" >/dev/null 2>&1 <&- || fail "minisign -G"
+	sed -i "s|^room_key = .*|room_key = \"$T/keys/mini.key\";|" "$T/room.conf"
+	: >"$T/muxd.log"
+	muxd_start -f "$T/room.conf"
+	muxd_stop
+	grep -q "room key [0-9A-F]\{16\} ($T/keys/mini.key)" "$T/muxd.log" ||
+		fail "the minisign key was not taken: $(grep -i key "$T/muxd.log")"
+	m=$(ls "$S"/manifests/manifest-*.json | tail -1)
+	minisign -V -p "$T/keys/mini.pub" -m "$m" >/dev/null 2>&1 ||
+		fail "minisign does not verify $m with the room's minisign key"
+fi
 echo ok

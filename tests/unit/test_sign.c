@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sodium.h>
 
 #include "capture.h"
 
@@ -106,6 +107,56 @@ test_keygen(void **state)
 	assert_int_equal(sign_load_public(file, &p2, &e), CAP_EHEADER);
 }
 
+/*
+ * Write the secret key again with its checksum set to c (every byte),
+ * into path.
+ */
+static void
+rekey(const char *path, int c)
+{
+	char		 line1[256], line2[512], b64[512];
+	unsigned char	 raw[256];
+	size_t		 len;
+	FILE		*f;
+
+	assert_non_null(f = fopen(seckey, "r"));
+	assert_non_null(fgets(line1, sizeof(line1), f));
+	assert_non_null(fgets(line2, sizeof(line2), f));
+	fclose(f);
+	assert_int_equal(sodium_base642bin(raw, sizeof(raw), line2,
+	    strcspn(line2, "\n"), NULL, &len, NULL,
+	    sodium_base64_VARIANT_ORIGINAL), 0);
+	assert_true(len > 32);
+	memset(raw + len - 32, c, 32);
+	sodium_bin2base64(b64, sizeof(b64), raw, len,
+	    sodium_base64_VARIANT_ORIGINAL);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "%s%s\n", line1, b64);
+	fclose(f);
+}
+
+/*
+ * A key without a password as minisign 0.11 writes it (minisign -G -W:
+ * its checksum left zero) is taken; a checksum that is wrong is not.
+ */
+static void
+test_keygen_minisign(void **state)
+{
+	struct sign_key		k, k2;
+	struct cap_error	e;
+	char			path[160];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/minisign.key", dir);
+	assert_int_equal(sign_load_secret(seckey, &k, &e), CAP_OK);
+	rekey(path, 0);
+	assert_int_equal(sign_load_secret(path, &k2, &e), CAP_OK);
+	assert_memory_equal(&k, &k2, sizeof(k));
+	rekey(path, 0x5a);
+	assert_int_equal(sign_load_secret(path, &k2, &e), CAP_EHEADER);
+	assert_non_null(strstr(e.msg, "checksum is wrong"));
+}
+
 /* Signed and verified; then every change fails, with its reason. */
 static void
 test_sign_verify(void **state)
@@ -185,6 +236,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keygen),
+		cmocka_unit_test(test_keygen_minisign),
 		cmocka_unit_test(test_sign_verify),
 		cmocka_unit_test(test_minisign),
 	};
