@@ -310,6 +310,42 @@ muxctl_show_table_print(struct muxctl_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* A string member of o, or "?" when it has none. */
+static const char *
+muxctl_show_or(const json_t *o, const char *key)
+{
+	const char	*s = muxctl_get_str(o, key);
+
+	return (s != NULL ? s : "?");
+}
+
+/*
+ * The lines a waiting round waits for, after its line: ": J1 e1
+ * (down: read: EIO), J2 c2 (down)", then the end of the line.
+ */
+static void
+muxctl_show_waiting(const json_t *lines)
+{
+	const json_t	*l;
+	const char	*err;
+	size_t		 i;
+
+	json_array_foreach(lines, i, l) {
+		fputs(i == 0 ? ": " : ", ", stdout);
+		muxctl_show_put_str(stdout, muxctl_show_or(l, "station"), 0);
+		putchar(' ');
+		muxctl_show_put_str(stdout, muxctl_show_or(l, "port"), 0);
+		fputs(" (", stdout);
+		muxctl_show_put_str(stdout, muxctl_show_or(l, "state"), 0);
+		if ((err = muxctl_get_str(l, "error")) != NULL) {
+			fputs(": ", stdout);
+			muxctl_show_put_str(stdout, err, 0);
+		}
+		putchar(')');
+	}
+	putchar('\n');
+}
+
 /*
  * Print the round line: "round 3 running since 10:00:00, ends 10:25:00,
  * seed 42", or "no round running (last round 2)".
@@ -329,9 +365,10 @@ muxctl_show_round(const json_t *round, const char *verb)
 		w = json_object_get(round, "waiting");
 		if (json_is_object(w) && muxctl_show_get_num(w, "until", &t)) {
 			muxctl_show_clock(t, 0, ends, sizeof(ends));
-			printf("round %s waits for its lines until %s\n",
+			printf("round %s waits for its lines until %s",
 			    muxctl_show_fmt_int(w, "number", num, sizeof(num)),
 			    ends);
+			muxctl_show_waiting(json_object_get(w, "lines"));
 		} else if (json_is_integer(json_object_get(round, "last")))
 			printf("no round running (last round %s)\n",
 			    muxctl_show_fmt_int(round, "last", num,

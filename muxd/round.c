@@ -31,8 +31,8 @@ static struct deadline	*round_wait_timer;
 static const struct conf *round_conf;
 
 static void	round_timer_cb(void *);
-static int	round_lines(const struct conf_round *, char *, size_t, char *,
-		    size_t);
+static int	round_lines(const struct conf_round *, json_t *, char *,
+		    size_t, char *, size_t);
 static void	round_begin(const struct conf_round *);
 static void	round_wait_end(const char *, const char *);
 static void	round_wait_cb(void *);
@@ -159,11 +159,12 @@ round_configure(const struct conf *cf)
 /*
  * Check the lines of a round: -1 with a reason when one is in a link;
  * else the number of lines not up (down or waiting), named with their
- * state and error in lines.
+ * state and error in lines, and, when list is given, each as {"station",
+ * "port", "state", "error"} on it.
  */
 static int
-round_lines(const struct conf_round *r, char *lines, size_t len, char *err,
-    size_t errlen)
+round_lines(const struct conf_round *r, json_t *list, char *lines, size_t len,
+    char *err, size_t errlen)
 {
 	struct port	*a;
 	size_t		 i, off = 0;
@@ -192,6 +193,12 @@ round_lines(const struct conf_round *r, char *lines, size_t len, char *err,
 			if (a == NULL || a->state == PORT_UP)
 				continue;
 			notup++;
+			if (list != NULL)
+				json_array_append_new(list, json_pack(
+				    "{ss ss ss ss?}", "station", st->name,
+				    "port", a->name, "state",
+				    port_state_name(a->state), "error",
+				    a->error[0] != '\0' ? a->error : NULL));
 			if (off < len)
 				off += snprintf(lines + off, len - off,
 				    "%s%s (%s%s%s)", notup > 1 ? ", " : "",
@@ -348,7 +355,8 @@ round_start(int number, int force, char *err, size_t errlen)
 		return (-1);
 	}
 	/* Check every port first, so that a round starts whole or not. */
-	if ((notup = round_lines(r, lines, sizeof(lines), err, errlen)) == -1)
+	if ((notup = round_lines(r, NULL, lines, sizeof(lines), err,
+	    errlen)) == -1)
 		return (-1);
 	/* A round the state cannot hold would not be resumed by a restart. */
 	if (!force && state_save() == -1) {
@@ -420,7 +428,7 @@ round_wait_cb(void *arg)
 		round_wait_end("no longer in the schedule", NULL);
 		return;
 	}
-	if (round_lines(r, lines, sizeof(lines), err, sizeof(err)) == -1)
+	if (round_lines(r, NULL, lines, sizeof(lines), err, sizeof(err)) == -1)
 		round_wait_end(err, NULL);
 	else
 		round_wait_end("lines still not up", lines);
@@ -444,8 +452,8 @@ round_events(void *arg, const struct events_ev *ev)
 		round_wait_end("no longer in the schedule", NULL);
 		return;
 	}
-	if ((n = round_lines(r, lines, sizeof(lines), err, sizeof(err))) ==
-	    -1)
+	if ((n = round_lines(r, NULL, lines, sizeof(lines), err,
+	    sizeof(err))) == -1)
 		round_wait_end(err, NULL);
 	else if (n == 0) {
 		round_waiting = 0;
@@ -627,15 +635,25 @@ round_json(void)
 	const struct conf_round		*r;
 	const struct conf_station	*st;
 	json_t				*pl;
+	char				 lines[1024], err[256];
 	size_t				 i;
 	int				 left, right;
 
-	if (!round_cur.active)
-		return (json_pack("{sbsoso}", "active", 0, "last",
+	if (!round_cur.active && round_waiting != 0) {
+		/* The lines it waits for now, station by station. */
+		pl = json_array();
+		if ((r = conf_round_find(round_conf, round_waiting)) != NULL)
+			round_lines(r, pl, lines, sizeof(lines), err,
+			    sizeof(err));
+		return (json_pack("{sbsos{sisIso}}", "active", 0, "last",
 		    round_cur.last > 0 ? json_integer(round_cur.last) :
-		    json_null(), "waiting", round_waiting == 0 ? json_null() :
-		    json_pack("{sisI}", "number", round_waiting, "until",
-		    (json_int_t)round_wait_until)));
+		    json_null(), "waiting", "number", round_waiting, "until",
+		    (json_int_t)round_wait_until, "lines", pl));
+	}
+	if (!round_cur.active)
+		return (json_pack("{sbsosn}", "active", 0, "last",
+		    round_cur.last > 0 ? json_integer(round_cur.last) :
+		    json_null(), "waiting"));
 	pl = json_array();
 	r = round_conf != NULL ? conf_round_find(round_conf, round_cur.number) :
 	    NULL;

@@ -1,7 +1,8 @@
 # With "ready_wait" in the schedule, a round whose lines are not all up
 # waits for them instead of being refused: it starts the moment the last
 # one comes up, or is given up when the time is over (told on watch, with
-# the lines still down); "round stop" cancels the wait.
+# the lines still down); status names the lines it waits for, station by
+# station; "round stop" cancels the wait.
 . tests/integration/lib.sh
 
 for c in j1l j1r e1 c1; do cable $c; done
@@ -17,6 +18,12 @@ wait_port e1 down
 
 mctl round start 1 >"$T/out" || fail "round start with ready_wait was refused: $(cat "$T/out")"
 grep -q 'round 1 waits for its lines until' "$T/out" || fail "muxctl does not say the round waits: $(cat "$T/out")"
+# Status names the lines it waits for, station by station.
+mctl status >"$T/status"
+grep -q '^round 1 waits for its lines until [0-9:]*: J1 e1 (down: [^)]*)$' "$T/status" ||
+	fail "status does not name the line the round waits for: $(grep round "$T/status")"
+[ "$(mctl -j status | jq -c '.round.waiting.lines | map([.station, .port, .state])')" = '[["J1","e1","down"]]' ] ||
+	fail "status -j: $(mctl -j status | jq -c .round.waiting)"
 wait_for "grep -q '\"event\":\"round.wait\".*e1 (down' '$T/events'" 5 || fail "no round.wait event naming e1"
 [ "$(mctl -j status | jq '.links | length')" = 0 ] || fail "links made before the lines were up"
 mctl round start 1 2>"$T/err" && fail "a second start was taken while round 1 waits"
