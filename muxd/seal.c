@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ static struct sign_key	 seal_key;
 static int		 seal_have_key;
 static int		 seal_on;
 
+static void	 seal_keygen_owner(const char *, const char *);
 static char	*seal_pub_path(const char *);
 static int	 seal_find(int, char *, size_t, char *, size_t);
 
@@ -70,9 +72,43 @@ seal_keygen(const struct conf *cf)
 	}
 	printf("room key %s: secret key %s, public key %s\n",
 	    sign_key_id(k.keynum, id), cf->room_key, pub);
+	seal_keygen_owner(cf->room_key, pub);
 	sign_key_forget(&k);
 	free(pub);
 	return (0);
+}
+
+/*
+ * Made by root in a directory of another user's (muxd's state directory,
+ * which the service runs as muxd to read): the key files are given to
+ * the directory's owner, or muxd could not read its own key.
+ */
+static void
+seal_keygen_owner(const char *key, const char *pub)
+{
+	struct stat	 st;
+	struct passwd	*pw;
+	char		*dir, *slash;
+
+	if (geteuid() != 0)
+		return;
+	dir = xstrdup(key);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		snprintf(dir, strlen(dir) + 1, ".");
+	if (stat(dir, &st) == 0 && st.st_uid != 0) {
+		if (chown(key, st.st_uid, st.st_gid) == -1 ||
+		    chown(pub, st.st_uid, st.st_gid) == -1)
+			fprintf(stderr, "muxd: %s: chown: %s\n", key,
+			    strerror(errno));
+		else if ((pw = getpwuid(st.st_uid)) != NULL)
+			printf("given to %s, as %s is\n", pw->pw_name, dir);
+		else
+			printf("given to uid %lu, as %s is\n",
+			    (unsigned long)st.st_uid, dir);
+	}
+	free(dir);
 }
 
 /*

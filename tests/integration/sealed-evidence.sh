@@ -167,6 +167,18 @@ mkdir "$T/keys"
 echo "room_key = \"$T/keys/contest.key\";" >>"$T/room.conf"
 "$MUXD" -f "$T/room.conf" keygen >"$T/kg" 2>&1 || fail "keygen: $(cat "$T/kg")"
 [ -f "$T/keys/contest.key" ] && [ -f "$T/keys/contest.pub" ] || fail "room_key: $(ls "$T/keys")"
+# Made by root in a directory of muxd's user (here nobody's), the key is
+# given to that user, who runs muxd under the service and must read it.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	mkdir "$T/keys/svc"
+	chown nobody "$T/keys/svc"
+	sed -i "s|^room_key = .*|room_key = \"$T/keys/svc/room.key\";|" "$T/room.conf"
+	"$MUXD" -f "$T/room.conf" keygen >"$T/kg" 2>&1 || fail "keygen: $(cat "$T/kg")"
+	[ "$(stat -c %U "$T/keys/svc/room.key")" = nobody ] && [ "$(stat -c %U "$T/keys/svc/room.pub")" = nobody ] ||
+		fail "the key made by root is not given to the directory's owner: $(ls -l "$T/keys/svc")"
+	grep -q "^given to nobody, as $T/keys/svc is$" "$T/kg" || fail "keygen does not say whose: $(cat "$T/kg")"
+	[ "$(stat -c %a "$T/keys/svc/room.key")" = 600 ] || fail "the key is not private"
+fi
 # A room key made with minisign (-G -W, no password): it signs, and the
 # manifests verify with minisign's public key.
 if command -v minisign >/dev/null; then
