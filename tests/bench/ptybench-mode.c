@@ -1,6 +1,6 @@
 /*
- * ptybench: the modes (lat, lock, line, bulk, rate, idle) and the checking of
- * every byte against its stream.
+ * ptybench: the modes (lat, lock, line, bulk, rate, idle) and the
+ * checking of every byte against its stream.
  */
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -129,7 +129,10 @@ ptybench_mode_ready(uint64_t deadline)
  * Wait until the forwarder carries every link, and learn which end b each
  * end a reaches: write a byte at a until some b not yet taken reads it,
  * then a byte at that b until a reads it.  What arrives meanwhile (more
- * of the same bytes, a room's prompts) is drained at the end.
+ * of the same bytes, a room's prompts) is drained at the end.  With -e
+ * each a then ends its line (CR), so that a room that echoes starts the
+ * measure with a prompt and nothing typed, and draws again only what the
+ * probe checks.
  */
 void
 ptybench_mode_map(void)
@@ -182,6 +185,9 @@ ptybench_mode_map(void)
 		    -1);
 	}
 	ptybench_mode_ready(deadline);
+	for (i = 0; opt_echo && i < ptybench_nlinks; i++)
+		if (write(ptybench_links[i].fd[0], "\r", 1) != 1)
+			err(1, "write");
 	usleep(200000);
 	for (i = 0; i < ptybench_nlinks; i++) {
 		ptybench_mode_drain(ptybench_links[i].fd[0]);
@@ -205,6 +211,7 @@ ptybench_mode_streams(void)
 		ptybench_gen_init(&l->echo, 'a', seed);
 		ptybench_gen_init(&l->st[1].wgen, 'A', seed ^ 0x5bd1e995U);
 		ptybench_gen_init(&l->st[1].rgen, 'A', seed ^ 0x5bd1e995U);
+		ptybench_screen_init(l);
 	}
 }
 
@@ -221,49 +228,77 @@ ptybench_mode_wrong(struct ptybench_link *l, int end, unsigned char c,
 }
 
 /*
+ * Take byte c, read at an end of a link, as the next of the stream that
+ * arrives there, and a latency sample for it when its due time is known
+ * and within the window; -1 when it is of no stream that arrives there.
+ * A line end (turn) is one key: the entity's CR LF, or the judge's CR,
+ * which the entity may get as CR, LF, CR LF or LF CR (a room's "eol").
+ */
+int
+ptybench_mode_recv(struct ptybench_link *l, int end, unsigned char c,
+    uint64_t now)
+{
+	struct ptybench_stream	*st = &l->st[end == 1 ? 0 : 1];
+	uint64_t		 due;
+	unsigned char		 half = st->half;
+	int			 eol = st->linelen > 0 && st->rcol >= st->linelen;
+
+	st->half = 0;
+	if (half != 0 && c == half)
+		return (0);		/* the other half of a line end */
+	if (c == '\r' || c == '\n') {
+		if (!eol)
+			return (-1);
+		if (end == 1)
+			st->half = c == '\r' ? '\n' : '\r';
+		else if (c != (unsigned char)st->eol[st->rcol - st->linelen])
+			ptybench_mode_wrong(l, end, c, "not the next of its "
+			    "stream");
+		if (++st->rcol == st->linelen + (long)strlen(st->eol))
+			st->rcol = 0;
+	} else {
+		if ((end == 1 && !islower(c)) || (end == 0 && !isupper(c)))
+			return (-1);
+		if (eol) {
+			ptybench_mode_wrong(l, end, c, "where its line ends");
+			st->rcol = 0;
+		}
+		if (c != ptybench_gen_next(&st->rgen))
+			ptybench_mode_wrong(l, end, c,
+			    "not the next of its stream");
+		st->rcol++;
+	}
+	if (st->due != NULL) {
+		due = st->due[st->received % PTYBENCH_RING];
+		if (due >= ptybench_win0 && due < ptybench_win1) {
+			ptybench_stats_add(&ptybench_lat, now - due);
+			if (now < ptybench_win1)
+				ptybench_deliv_win++;
+		}
+		if (now >= ptybench_win0 && now < ptybench_win1)
+			ptybench_recv_win++;
+	}
+	st->received++;
+	return (0);
+}
+
+/*
  * Check bytes read at one end of a link against the streams that may
- * arrive there, and take a latency sample for each byte whose due time
- * is known and within the window.
+ * arrive there: at b, a's stream only; at a, b's stream, and what a room
+ * draws on the judge's screen (ptybench-screen.c), with -e the echo of
+ * a's stream among it.
  */
 void
 ptybench_mode_check(struct ptybench_link *l, int end, const unsigned char *buf,
     size_t n, uint64_t now)
 {
-	struct ptybench_stream	*st;
-	unsigned char		 c, want;
-	uint64_t		 due;
-	size_t			 i;
+	size_t	i;
 
 	for (i = 0; i < n; i++) {
-		c = buf[i];
-		if (end == 0 && opt_echo && islower(c)) {
-			if (c != (want = ptybench_gen_next(&l->echo)))
-				ptybench_mode_wrong(l, end, c, "in the echo");
-			l->echoed++;
-			continue;
-		}
-		if (end == 0 && (c == '>' || c == '\r' || c == '\n')) {
-			l->prompts++;
-			continue;
-		}
-		st = &l->st[end == 1 ? 0 : 1];
-		if ((end == 1 && !islower(c)) || (end == 0 && !isupper(c))) {
-			ptybench_mode_wrong(l, end, c, "from no stream");
-			continue;
-		}
-		if (c != (want = ptybench_gen_next(&st->rgen)))
-			ptybench_mode_wrong(l, end, c, "not the next of its stream");
-		if (st->due != NULL) {
-			due = st->due[st->received % PTYBENCH_RING];
-			if (due >= ptybench_win0 && due < ptybench_win1) {
-				ptybench_stats_add(&ptybench_lat, now - due);
-				if (now < ptybench_win1)
-					ptybench_deliv_win++;
-			}
-			if (now >= ptybench_win0 && now < ptybench_win1)
-				ptybench_recv_win++;
-		}
-		st->received++;
+		if (end == 0)
+			ptybench_screen_byte(l, buf[i], now);
+		else if (ptybench_mode_recv(l, 1, buf[i], now) == -1)
+			ptybench_mode_wrong(l, end, buf[i], "from no stream");
 	}
 }
 

@@ -1,7 +1,7 @@
 /*
  * ptybench: the probe of the forwarder benchmarks (tests/bench/forwarders.sh).
  *
- *	ptybench lat|lock|line|bulk|rate|idle [options] [-- command [arg ...]]
+ *	ptybench lat|lock|line|bulk|rate|idle [options] [-- command ...]
  *	ptybench stats file ...
  *
  * It makes pty pairs, starts a forwarder on their slaves and plays both
@@ -18,8 +18,10 @@
  * stream from its own generator, so that what arrives is checked byte for
  * byte: at b, a's stream only; at a, b's stream, with -e (a forwarder
  * that echoes the judge, muxd in a room by default) a's stream again as
- * the echo, and the bytes of the 1996 prompt (">", CR, LF) that muxd
- * writes a judge in a room, which are counted.
+ * the echo, and what a room draws on a judge's screen by the 1996
+ * convention (the prompt, the judge's line taken off and drawn again
+ * when the entity writes while the judge types: ptybench-screen.c),
+ * which is counted and checked.
  *
  * The forwarder and its descendants are watched through /proc: CPU time
  * from schedstat, wake-ups from the context switches in status.  The

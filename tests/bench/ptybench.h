@@ -1,6 +1,7 @@
 /*
  * ptybench: what the probe's files share (ptybench.c: options, clock,
- * generators and main; ptybench-mode.c: the modes; ptybench-proc.c: the
+ * generators and main; ptybench-mode.c: the modes; ptybench-screen.c:
+ * the judge's screen as a room draws it; ptybench-proc.c: the
  * forwarder's processes and ptys; ptybench-stats.c: latency samples).
  */
 #ifndef PTYBENCH_H
@@ -23,6 +24,9 @@
 #define PTYBENCH_BURST		64	/* rate: writes between reads */
 #define PTYBENCH_STALL		(2 * PTYBENCH_SEC)	/* drain: no progress */
 #define PTYBENCH_DRAIN		(20 * PTYBENCH_SEC)	/* drain: at most */
+#define PTYBENCH_HIST		4096	/* the judge's letters kept, a power of 2 */
+#define PTYBENCH_LINEMAX	1024	/* a room's judge line: view.c */
+#define PTYBENCH_WIDTH		80	/* a room's screen: view.c */
 
 struct ptybench_gen {			/* a stream of letters */
 	uint32_t	x;
@@ -34,10 +38,33 @@ struct ptybench_stream {		/* one direction of one link */
 	struct ptybench_gen	 rgen;	/* the bytes expected */
 	uint64_t		 written;
 	uint64_t		 received;
+	long			 linelen; /* turn: letters a line, then eol */
+	const char		*eol;	/* turn: the line end, one key */
+	long			 wcol, rcol;	/* keys of the line written, read */
+	unsigned char		 half;	/* a line end's other half may come */
 	uint64_t		*due;	/* rate: byte i due at due[i % RING] */
 	unsigned char		 pend[PTYBENCH_CHUNK];	/* due, not written */
 	size_t			 npend;
 	uint64_t		 phase;	/* rate: offset of its ticks, ns */
+};
+
+/*
+ * The judge's screen at end a, as a room draws it (ptybench-screen.c):
+ * where a byte stands in a control sequence, and the judge's line, which
+ * the room takes off the screen when the entity writes and draws again.
+ */
+struct ptybench_screen {
+	int		 seq;		/* in ESC [ ... or BS SP BS */
+	int		 hidden;	/* the line taken off */
+	int		 replay;	/* the line being drawn again, at rp */
+	uint64_t	 rp;
+	uint64_t	 n;		/* the judge's letters echoed */
+	uint64_t	 lfirst;	/* the line's first letter */
+	uint64_t	 lstart;	/* what is drawn of it (a commit) */
+	uint64_t	 rowstart;	/* its last row's first letter */
+	size_t		 col;		/* the column after its last letter */
+	int		 cont;		/* committed: drawn without ">" */
+	unsigned char	 hist[PTYBENCH_HIST];	/* the letters, by number */
 };
 
 struct ptybench_link {
@@ -46,8 +73,9 @@ struct ptybench_link {
 	int			 fd[2];		/* the probe's ends a and b */
 	struct ptybench_stream	 st[2];		/* 0: a to b, 1: b to a */
 	struct ptybench_gen	 echo;		/* a's stream echoed to a */
-	uint64_t		 echoed;
-	uint64_t		 prompts;
+	uint64_t		 echoed;	/* its keys echoed, line ends too */
+	uint64_t		 prompts;	/* a room's screen bytes at a */
+	struct ptybench_screen	 scr;
 };
 
 struct ptybench_task {			/* a task of the forwarder */
@@ -119,6 +147,11 @@ void	ptybench_mode_wrong(struct ptybench_link *, int, unsigned char,
 		    const char *);
 void	ptybench_mode_check(struct ptybench_link *, int,
 		    const unsigned char *, size_t, uint64_t);
+int	ptybench_mode_recv(struct ptybench_link *, int, unsigned char,
+		    uint64_t);
+void	ptybench_screen_init(struct ptybench_link *);
+void	ptybench_screen_byte(struct ptybench_link *, unsigned char,
+		    uint64_t);
 int	ptybench_mode_push(struct ptybench_stream *, int);
 void	ptybench_mode_lat(void);
 void	ptybench_mode_lock(void);
