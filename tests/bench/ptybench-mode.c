@@ -1,5 +1,5 @@
 /*
- * ptybench: the modes (lat, lock, line, bulk, rate, idle) and the
+ * ptybench: the modes (lat, lock, line, bulk, rate, turn, idle) and the
  * checking of every byte against its stream.
  */
 #include <sys/epoll.h>
@@ -300,6 +300,26 @@ ptybench_mode_check(struct ptybench_link *l, int end, const unsigned char *buf,
 		else if (ptybench_mode_recv(l, 1, buf[i], now) == -1)
 			ptybench_mode_wrong(l, end, buf[i], "from no stream");
 	}
+}
+
+/*
+ * The next key of a stream, its bytes in buf: a letter, or (turn) its
+ * line end once the line has its letters; the number of bytes returned.
+ */
+size_t
+ptybench_mode_key(struct ptybench_stream *st, unsigned char *buf)
+{
+	size_t	n;
+
+	if (st->linelen > 0 && st->wcol == st->linelen) {
+		n = strlen(st->eol);
+		memcpy(buf, st->eol, n);
+		st->wcol = 0;
+		return (n);
+	}
+	buf[0] = ptybench_gen_next(&st->wgen);
+	st->wcol++;
+	return (1);
 }
 
 /*
@@ -671,6 +691,156 @@ ptybench_mode_rate(void)
 	    100.0 * cpu / (opt_secs * PTYBENCH_SEC),
 	    ptybench_recv_win > 0 ? (double)cpu / ptybench_recv_win : 0.0,
 	    (unsigned long long)csw);
+	if (opt_out != NULL)
+		ptybench_stats_save(&ptybench_lat, opt_out);
+	ptybench_stats_print(&ptybench_lat, 1000.0);
+	if (ptybench_errors > 0)
+		printf(" first_error=\"%s\"", ptybench_error);
+	printf("\n");
+}
+
+/*
+ * Turns, as a conversation takes them: the judge (end a) types a line of
+ * -c letters and its line end (CR), a key every 1/-r seconds, and the
+ * entity (end b) answers, once that whole line has reached it, with a
+ * line of as many letters and CR LF (one key) at the same rate; the
+ * judge's next line begins once the answer has reached a.  So a room
+ * draws a prompt once a line, as in a contest, not once a key as in rate,
+ * where the two streams interleave byte by byte.  Over a window of -t
+ * seconds after -W of warm-up, as in rate: latency from when each key
+ * was due, the share of the bytes due in the window that arrived in it,
+ * the forwarder's CPU time per byte moved in the window (echoes and
+ * prompts are not bytes moved), probe_lag; lines: the lines begun in the
+ * window.  The line under way when the window ends is finished, then
+ * everything written must arrive.
+ */
+void
+ptybench_mode_turn(void)
+{
+	struct ptybench_link	*l = &ptybench_links[0];
+	struct ptybench_stream	*st;
+	struct pollfd		 pfd[2];
+	struct timespec		 ts;
+	unsigned char		 buf[PTYBENCH_CHUNK], key[4];
+	uint64_t		 interval, t0, tline, tick, now, next, cpu = 0;
+	uint64_t		 csw = 0, offered = 0, lagged = 0, lines = 0;
+	uint64_t		 lost = 0, progress;
+	long			 k = 0, keys = opt_chars + 1;
+	size_t			 nk, i;
+	ssize_t			 n;
+	int			 side = 0, e, writing = 1, snap0 = 0, snap1 = 0;
+
+	if (opt_links != 1)
+		errx(2, "turn: one link (-l 1)");
+	interval = PTYBENCH_SEC / (uint64_t)opt_rate;
+	for (e = 0; e < 2; e++) {
+		st = &l->st[e];
+		if ((st->due = calloc(PTYBENCH_RING, sizeof(*st->due))) == NULL)
+			err(1, "calloc");
+		st->linelen = opt_chars;
+		st->eol = e == 0 ? "\r" : "\r\n";
+		pfd[e].fd = l->fd[e];
+		pfd[e].events = POLLIN;
+	}
+	t0 = tline = ptybench_now() + 10 * PTYBENCH_MSEC;
+	ptybench_win0 = t0 + (uint64_t)(opt_warm * PTYBENCH_SEC);
+	ptybench_win1 = ptybench_win0 + (uint64_t)(opt_secs * PTYBENCH_SEC);
+	progress = ptybench_win1;
+	for (;;) {
+		now = ptybench_now();
+		if (!snap0 && now >= ptybench_win0) {
+			ptybench_proc_tasks_read(1, &cpu, &csw);
+			snap0 = 1;
+		}
+		if (!snap1 && now >= ptybench_win1) {
+			ptybench_proc_tasks_read(0, &cpu, &csw);
+			snap1 = 1;
+		}
+		st = &l->st[side];
+		/* The keys of the line that are due. */
+		while (writing && k < keys &&
+		    (tick = tline + (uint64_t)k * interval) <= now) {
+			nk = ptybench_mode_key(st, key);
+			if (tick >= ptybench_win0 && now - tick > PTYBENCH_MSEC)
+				lagged += nk;
+			if (tick >= ptybench_win0 && tick < ptybench_win1)
+				offered += nk;
+			for (i = 0; i < nk; i++) {
+				st->due[(st->written + st->npend) %
+				    PTYBENCH_RING] = tick;
+				st->pend[st->npend++] = key[i];
+			}
+			k++;
+		}
+		if (ptybench_mode_push(st, l->fd[side]) == -1)
+			err(1, "write");
+		/* The line has reached the other end: the other side's turn. */
+		if (writing && k == keys && st->npend == 0 &&
+		    st->received == st->written) {
+			if (tline >= ptybench_win0 && tline < ptybench_win1)
+				lines++;
+			if (now >= ptybench_win1)
+				writing = 0;
+			side = !side;
+			tline = now;
+			k = 0;
+		}
+		if (!writing) {
+			lost = (l->st[0].written - l->st[0].received) +
+			    (l->st[1].written - l->st[1].received) +
+			    (opt_echo ? l->st[0].written - l->echoed : 0);
+			if (snap1 && (lost == 0 ||
+			    now > progress + PTYBENCH_STALL ||
+			    now > ptybench_win1 + PTYBENCH_DRAIN))
+				break;
+		}
+		/* Until the next key, or the window's edge, or 10 ms. */
+		next = now + 10 * PTYBENCH_MSEC;
+		if (writing && k < keys && tline + (uint64_t)k * interval < next)
+			next = tline + (uint64_t)k * interval;
+		if (!snap0 && ptybench_win0 < next)
+			next = ptybench_win0;
+		else if (!snap1 && ptybench_win1 < next)
+			next = ptybench_win1;
+		next = next > now ? next - now : 0;
+		ts.tv_sec = (time_t)(next / PTYBENCH_SEC);
+		ts.tv_nsec = (long)(next % PTYBENCH_SEC);
+		if ((n = ppoll(pfd, 2, &ts, NULL)) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(1, "ppoll");
+		}
+		if (n == 0) {
+			ptybench_proc_check();
+			continue;
+		}
+		now = ptybench_now();
+		for (e = 0; e < 2; e++) {
+			if (!(pfd[e].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(l->fd[e], buf, sizeof(buf));
+			if (n > 0) {
+				ptybench_mode_check(l, e, buf, (size_t)n, now);
+				progress = now;
+			} else if (n == -1 && errno != EAGAIN)
+				err(1, "read");
+		}
+	}
+	printf("links=1 chars=%ld rate=%ld lines=%llu offered=%llu "
+	    "delivered=%llu moved=%llu share=%.4f lost=%llu late=0 "
+	    "probe_lag=%.4f errors=%llu cpu_ns=%llu cpu_pct=%.2f "
+	    "cpu_ns_per_byte=%.1f csw=%llu prompts=%llu ",
+	    opt_chars, opt_rate, (unsigned long long)lines,
+	    (unsigned long long)offered,
+	    (unsigned long long)ptybench_deliv_win,
+	    (unsigned long long)ptybench_recv_win,
+	    offered > 0 ? (double)ptybench_deliv_win / offered : 0.0,
+	    (unsigned long long)lost,
+	    offered > 0 ? (double)lagged / offered : 0.0,
+	    (unsigned long long)ptybench_errors, (unsigned long long)cpu,
+	    100.0 * cpu / (opt_secs * PTYBENCH_SEC),
+	    ptybench_recv_win > 0 ? (double)cpu / ptybench_recv_win : 0.0,
+	    (unsigned long long)csw, (unsigned long long)l->prompts);
 	if (opt_out != NULL)
 		ptybench_stats_save(&ptybench_lat, opt_out);
 	ptybench_stats_print(&ptybench_lat, 1000.0);

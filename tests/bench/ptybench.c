@@ -1,7 +1,7 @@
 /*
  * ptybench: the probe of the forwarder benchmarks (tests/bench/forwarders.sh).
  *
- *	ptybench lat|lock|line|bulk|rate|idle [options] [-- command ...]
+ *	ptybench lat|lock|line|bulk|rate|turn|idle [options] [-- command ...]
  *	ptybench stats file ...
  *
  * It makes pty pairs, starts a forwarder on their slaves and plays both
@@ -21,7 +21,8 @@
  * the echo, and what a room draws on a judge's screen by the 1996
  * convention (the prompt, the judge's line taken off and drawn again
  * when the entity writes while the judge types: ptybench-screen.c),
- * which is counted and checked.
+ * which is counted and checked.  In turn, the streams are lines: a's
+ * of letters and CR, b's of letters and CR LF.
  *
  * The forwarder and its descendants are watched through /proc: CPU time
  * from schedstat, wake-ups from the context switches in status.  The
@@ -105,6 +106,9 @@ ptybench_usage(void)
 	    "       ptybench rate [-e] [-l links] [-r bytes/s] [-w size] "
 	    "[-t secs] [-W secs]\n"
 	    "                [-o file] [-x extra] [-- command ...]\n"
+	    "       ptybench turn [-e] [-c chars] [-r bytes/s] [-t secs] "
+	    "[-W secs] [-o file]\n"
+	    "                [-x extra] [-- command ...]\n"
 	    "       ptybench idle [-l links] [-t secs] [-S secs] [-x extra] "
 	    "[-- command ...]\n"
 	    "       ptybench stats file ...\n");
@@ -287,6 +291,8 @@ main(int argc, char *argv[])
 		ptybench_mode_bulk();
 	else if (strcmp(mode, "rate") == 0)
 		ptybench_mode_rate();
+	else if (strcmp(mode, "turn") == 0)
+		ptybench_mode_turn();
 	else if (strcmp(mode, "idle") == 0)
 		ptybench_mode_idle();
 	else

@@ -149,6 +149,7 @@ void	ptybench_mode_check(struct ptybench_link *, int,
 		    const unsigned char *, size_t, uint64_t);
 int	ptybench_mode_recv(struct ptybench_link *, int, unsigned char,
 		    uint64_t);
+size_t	ptybench_mode_key(struct ptybench_stream *, unsigned char *);
 void	ptybench_screen_init(struct ptybench_link *);
 void	ptybench_screen_byte(struct ptybench_link *, unsigned char,
 		    uint64_t);
@@ -158,6 +159,7 @@ void	ptybench_mode_lock(void);
 void	ptybench_mode_line(void);
 void	ptybench_mode_bulk(void);
 void	ptybench_mode_rate(void);
+void	ptybench_mode_turn(void);
 void	ptybench_mode_idle(void);
 void	ptybench_stats_main(int, char **);
 

@@ -2,7 +2,8 @@
 # room draws it, and nothing more: muxd room+echo's echo, with the judge's
 # line taken off and drawn again whenever the entity writes while the
 # judge types (byte by byte, past the 1024 letters where a line hands out
-# its rows), checks exact; a forwarder that draws the line again with
+# its rows), and in turns of lines, checks exact; so does muxd room with
+# the terminals' local echo; a forwarder that draws the line again with
 # one letter changed, or writes a control sequence no room writes, is
 # caught.  It decides nothing by timing: every byte written must arrive,
 # checked, however late.
@@ -34,6 +35,13 @@ exact() {
 probe rate -e -l 1 -x 1 -r 960 -w 1 -t 1.2 -W 0.3 -- sh tests/bench/fwd muxd-echo "$T/run"
 exact "muxd room+echo, byte by byte"
 [ "$(figure offered)" -gt 2048 ] || fail "the judge typed too little to pass 1024 letters: $(cat "$T/out")"
+probe turn -e -x 1 -r 960 -t 0.5 -W 0.2 -- sh tests/bench/fwd muxd-echo "$T/run"
+exact "muxd room+echo, in turns"
+[ "$(figure lines)" -ge 2 ] || fail "muxd room+echo, in turns: $(figure lines) lines"
+probe turn -x 1 -r 960 -t 0.5 -W 0.2 -- sh tests/bench/fwd muxd-room "$T/run"
+exact "muxd room, in turns"
+probe turn -e -r 960 -t 0.5 -W 0.2 -- sh tests/bench/fwd minifwd-echo "$T/run"
+exact "minifwd+echo, in turns"
 
 # A room of the probe's test's own (tests/bench/fakeroom.py), right and
 # wrong.
@@ -46,4 +54,4 @@ for f in "redraw:in the judge's line drawn again" \
 		fail "fakeroom -f ${f%%:*}: not told as \"${f#*:}\": $(cat "$T/out")"
 done
 
-echo "ok: the probe checks a room's screen exact, its redraws too, and catches a wrong redraw"
+echo "ok: the probe checks a room's screen exact, its redraws and its turns, and catches a wrong redraw"
