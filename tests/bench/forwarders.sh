@@ -26,6 +26,10 @@
 # of the default);
 # BENCH_SMOKE=1 checks the harness in two minutes, its figures meaningless
 # (make check does, in the scenario bench-harness).
+# BENCH_PHASES runs only the phases it names, of latency lockstep line bulk
+# cpu idle scaling (all by default), and tells only their tables and
+# targets: BENCH_PHASES=cpu for the CPU rows alone; BENCH_CPU_ROUNDS and
+# BENCH_CPU_S change the CPU rows' rounds and their seconds.
 set -u
 B=${1:-build}
 PB=$B/tests/bench/ptybench
@@ -49,6 +53,22 @@ else
 	SCALE_ROUNDS=3
 fi
 GAPS=20,300
+TURN_CHARS=40	# turns: keys a line, each side
+CPU_ROUNDS=${BENCH_CPU_ROUNDS:-$CPU_ROUNDS}
+CPU_S=${BENCH_CPU_S:-$CPU_S}
+PHASES=${BENCH_PHASES:-latency lockstep line bulk cpu idle scaling}
+for p in $PHASES; do
+	case $p in
+	latency|lockstep|line|bulk|cpu|idle|scaling) ;;
+	*) echo "forwarders: BENCH_PHASES: no phase $p (latency lockstep line bulk cpu idle scaling)"
+	   exit 2 ;;
+	esac
+done
+# Whether phase $1 runs.
+ran() {
+	case " $PHASES " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 
 command -v socat >/dev/null || { echo "forwarders: socat not installed"; exit 1; }
 FWDS="minifwd socat ser2net muxd-quick muxd-room"
@@ -156,6 +176,8 @@ median_round() {
 			printf("%s cpu_pct %.2f\n", k, x[r, "cpu_pct"])
 			if ((r, "probe_lag") in x)
 				printf("%s probe_lag %s\n", k, x[r, "probe_lag"])
+			if ((r, "lines") in x)
+				printf("%s lines %s\n", k, x[r, "lines"])
 			printf("%s share %.4f\n", k, t["offered"] > 0 ? t["delivered"] / t["offered"] : 0)
 		} else if (metric == "bulk" && (r, "ab") in x) {
 			printf("%s ab %s\n%s ba %s\n", k, x[r, "ab"], k, x[r, "ba"])
@@ -178,7 +200,7 @@ pool() {
 }
 
 # Latency, in rounds that share the samples.
-for round in $(rounds $LAT_ROUNDS); do
+ran latency && for round in $(rounds $LAT_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
 		for f in $(inorder "$round" baseline $FWDS $ECHOS); do
@@ -194,12 +216,12 @@ for pin in u p; do
 		pool "lat.$pin.$f"
 	done
 done
-phase latency
+ran latency && phase latency
 
 # Lockstep: a byte written at one end, the next once it has been read at
 # the other, the directions alternating, no gap; in rounds that share
 # the samples.
-for round in $(rounds $LOCK_ROUNDS); do
+ran lockstep && for round in $(rounds $LOCK_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
 		for f in $(inorder "$round" baseline $FWDS); do
@@ -215,13 +237,13 @@ for pin in u p; do
 		pool "lock.$pin.$f"
 	done
 done
-phase lockstep
+ran lockstep && phase lockstep
 
 # A line typed key by key, each after its echo; in rounds that share the
 # lines.
 n=$((NLINE / LAT_ROUNDS))
 [ $n -ge 1 ] || n=1
-for round in $(rounds $LAT_ROUNDS); do
+ran line && for round in $(rounds $LAT_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
 		for f in $(inorder "$round" baseline $FWDS $ECHOS); do
@@ -235,7 +257,7 @@ for pin in u p; do
 		pool "line.$pin.$f"
 	done
 done
-phase line
+ran line && phase line
 
 # Bulk both ways at once, every byte checked; in rounds, of which the
 # median is kept.  Unpinned, and split (the probe and the forwarder each
@@ -243,7 +265,7 @@ phase line
 # scheduler puts the forwarder on the probe's CPU.
 BULK_PINS=u
 [ "$(nproc)" -ge 2 ] && BULK_PINS="u s"
-for round in $(rounds $BULK_ROUNDS); do
+ran bulk && for round in $(rounds $BULK_ROUNDS); do
 	for pin in $BULK_PINS; do
 		# shellcheck disable=SC2086
 		for f in $(inorder "$round" baseline minifwd-log $FWDS); do
@@ -256,44 +278,55 @@ for pin in $BULK_PINS; do
 		median_round "bulk.$pin.$f" bulk
 	done
 done
-phase bulk
+ran bulk && phase bulk
 
-# CPU per byte at 960 bytes/s each way (9600 baud), one link, 1-byte
-# writes, unpinned and pinned; in rounds, of which the median is kept.
-for round in $(rounds $CPU_ROUNDS); do
+# CPU per byte at 960 bytes/s (9600 baud), one link, unpinned and
+# pinned, in rounds of which the median is kept, in two patterns: byte
+# by byte (rate: each way at once, 1-byte writes, the streams
+# interleaving, so that a room draws a prompt for every key of the
+# judge's) and in turns (turn: the judge types a line of $TURN_CHARS
+# keys and CR, the entity answers with as many and CR LF, each once the
+# other's line has arrived, a key every 1/960 s: a prompt a line, as in
+# a contest).  A round runs every forwarder in both.
+ran cpu && for round in $(rounds $CPU_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
 		for f in $(inorder "$round" minifwd-log $FWDS $ECHOS); do
 			probe "cpu.$pin.$f.$round" $pin rate "$f" 1 -r 960 -w 1 \
 			    -t $CPU_S -o "$T/cpu.$pin.$f.$round"
+			[ "$f" = minifwd-log ] && continue
+			probe "turn.$pin.$f.$round" $pin turn "$f" 1 -r 960 \
+			    -c $TURN_CHARS -t $CPU_S -o "$T/turn.$pin.$f.$round"
 		done
 	done
 done
 for pin in u p; do
 	for f in minifwd-log $FWDS $ECHOS; do
-		k=cpu.$pin.$f
-		[ -s "$T/$k.$CPU_ROUNDS" ] || continue
-		cat "$T/$k".* >"$T/$k"
-		"$PB" stats "$T/$k" |
-		    tr ' ' '\n' | sed -n "s/^\([a-z_0-9]*\)=\(.*\)/$k \1 \2/p" >>"$R"
-		median_round "$k" cpu
-		case $f in
-		minifwd|minifwd-echo) ;;
-		*-echo) bench_paired "$k" "cpu.$pin.minifwd-echo" "$R" ;;
-		*) bench_paired "$k" "cpu.$pin.minifwd" "$R" ;;
-		esac
+		for m in cpu turn; do
+			k=$m.$pin.$f
+			[ -s "$T/$k.$CPU_ROUNDS" ] || continue
+			cat "$T/$k".* >"$T/$k"
+			"$PB" stats "$T/$k" |
+			    tr ' ' '\n' | sed -n "s/^\([a-z_0-9]*\)=\(.*\)/$k \1 \2/p" >>"$R"
+			median_round "$k" cpu
+			case $f in
+			minifwd|minifwd-echo) ;;
+			*-echo) bench_paired "$k" "$m.$pin.minifwd-echo" "$R" ;;
+			*) bench_paired "$k" "$m.$pin.minifwd" "$R" ;;
+			esac
+		done
 	done
 done
-phase cpu
+ran cpu && phase cpu
 
 # Idle, every forwarder at once (an idle process wakes only for itself).
-for f in $FWDS; do
+ran idle && for f in $FWDS; do
 	for l in 1 128; do
 		probe "idle.$l.$f" u idle "$f" $l -t $IDLE_S &
 	done
 done
 wait
-phase idle
+ran idle && phase idle
 
 # Scaling in one process: 8, 32 and 128 links at 960 bytes/s each way;
 # then 500 links in one room: a room has at most 99 judge stations, so
@@ -311,13 +344,13 @@ scale_row() {
 		    -t $SCALE_S -W $SCALE_W -o "$T/samples.scale.$_f.$_l.$_w.$_r"
 	done
 }
-for l in 8 32 128; do
+ran scaling && for l in 8 32 128; do
 	for w in 1 16; do
 		scale_row $l $w 1 minifwd ser2net ${BENCH_FULL:+muxd-quick} muxd-room
 	done
 done
-scale_row 500 16 1 minifwd ser2net muxd-links
-for round in $(rounds $SCALE_ROUNDS); do
+ran scaling && scale_row 500 16 1 minifwd ser2net muxd-links
+ran scaling && for round in $(rounds $SCALE_ROUNDS); do
 	[ "$round" = 1 ] && continue
 	scale_row 128 16 "$round" minifwd ser2net muxd-room
 	scale_row 500 16 "$round" minifwd ser2net muxd-links
@@ -327,7 +360,7 @@ for k in $(sed -n 's/^\(scale\.[^ ]*\)\.[0-9]* share .*/\1/p' "$R" | sort -u); d
 	median_round "$k" cpu
 done
 
-phase scaling
+ran scaling && phase scaling
 
 # The spread of each of muxd room's targets against its peers over the
 # rounds (bench_spread): OUT is "vs.MODE.PEER".
@@ -337,6 +370,8 @@ for peer in socat ser2net; do
 	bench_spread "vs.line.$peer" line.p.muxd-room "line.p.$peer" p50 "$R"
 	bench_spread "vs.cpuu.$peer" cpu.u.muxd-room "cpu.u.$peer" cpu "$R"
 	bench_spread "vs.cpup.$peer" cpu.p.muxd-room "cpu.p.$peer" cpu "$R"
+	bench_spread "vs.turnu.$peer" turn.u.muxd-room "turn.u.$peer" cpu "$R"
+	bench_spread "vs.turnp.$peer" turn.p.muxd-room "turn.p.$peer" cpu "$R"
 done
 bench_spread vs.s128p99.ser2net scale.muxd-room.128.16 scale.ser2net.128.16 p99 "$R"
 bench_spread vs.s128cpu.ser2net scale.muxd-room.128.16 scale.ser2net.128.16 cpu_pct "$R"
@@ -346,12 +381,14 @@ took=$(( $(date +%s) - started ))
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 
-awk -v fwds="$FWDS" -v echos="$ECHOS" -v nlat=$NLAT -v nlat2=$NLAT_S2N -v gaps=$GAPS \
+awk -v fwds="$FWDS" -v echos="$ECHOS" -v phasesrun="$PHASES" -v turnc=$TURN_CHARS -v nlat=$NLAT -v nlat2=$NLAT_S2N -v gaps=$GAPS \
     -v nlock=$NLOCK -v nlock2=$NLOCK_S2N -v lockr=$LOCK_ROUNDS -v scaler=$SCALE_ROUNDS \
     -v nline=$NLINE -v bulks=$BULK_S -v bulkr=$BULK_ROUNDS -v cpus=$CPU_S -v cpur=$CPU_ROUNDS -v latr=$LAT_ROUNDS -v idles=$IDLE_S \
     -v scales=$SCALE_S -v scalew=$SCALE_W -v took=$took -v phases="${phases%,}" -v load0="$load0" -v load1="$load1" \
     -v machine="$(nproc) CPUs, $cpu, Linux $(uname -r)" '
 function has(k, f) { return ((k, f) in r) }
+# Whether phase p ran (BENCH_PHASES).
+function ran(p) { return index(" " phasesrun " ", " " p " ") > 0 }
 # The forwarders with minifwd+log after minifwd.
 function with_log(l) { sub(/minifwd/, "minifwd minifwd-log", l); return (l) }
 function v(k, f) { return has(k, f) ? r[k, f] + 0 : -1 }
@@ -423,6 +460,7 @@ END {
 	printf("  muxd room: the judge terminals echo locally (muxd forwards each byte once, as the others do); muxd room+echo: muxd\n")
 	printf("  echoes the judge (its default, the 1996 convention), one more pty write for each of the judge'"'"'s bytes\n")
 
+	if (ran("latency")) {
 	printf("\none-way latency per byte, us: %d samples (ser2net %d) in %d rounds, gaps uniform in %s us, directions alternating every 50\n", nlat, nlat2, latr, gaps)
 	printf("pinned: taskset -c 0 for everything\n")
 	printf("%-24s", "")
@@ -444,6 +482,9 @@ END {
 		}
 	}
 
+	}
+
+	if (ran("lockstep")) {
 	printf("\nlockstep: a byte written at one end, the next once it has been read at the other, directions alternating, no gap;\n")
 	printf("us per byte, %d samples (ser2net %d) in %d rounds, the forwarders in turn; pinned: taskset -c 0 for everything\n", nlock, nlock2, lockr)
 	printf("%-24s", "")
@@ -464,6 +505,9 @@ END {
 		}
 	}
 
+	}
+
+	if (ran("line")) {
 	printf("\n40 keys typed one at a time, each after its echo, ms from the first key to the last echo (median of %d lines in %d rounds)\n", nline, latr)
 	printf("echo: by the far end of the link (the probe), by the forwarder itself in the +echo rows\n")
 	printf("%-24s  %-19s  %-19s\n", "", "unpinned", "pinned")
@@ -479,6 +523,9 @@ END {
 		printf("\n")
 	}
 
+	}
+
+	if (ran("bulk")) {
 	printf("\nbulk both ways at once for %s s, MB/s each way, every byte checked; the median of %d rounds\n", bulks, bulkr)
 	printf("rounds: the lowest and highest round, MB/s each way; ns/byte: CPU time of the forwarder per byte moved\n")
 	if (has("bulk.s.baseline", "ab"))
@@ -504,9 +551,14 @@ END {
 		}
 	}
 
+	}
+
+	if (ran("cpu")) {
 	printf("\nCPU at 960 bytes/s each way (9600 baud), one link, 1-byte writes, median of %d rounds of %s s; latency from when each byte was due\n", cpur, cpus)
 	printf("us/byte: the median round; its xfl: the median of the ratios of each round to the floor run in the same round\n")
-	printf("the two streams of the link write half an interval apart: every byte is a wake-up of its own\n")
+	printf("the two streams of the link write half an interval apart: every byte is a wake-up of its own, and the streams\n")
+	printf("interleave byte by byte, so a room draws a prompt for each of the judge'"'"'s keys (muxd room+echo: the judge'"'"'s line\n")
+	printf("again too): a worst case for a room, no contest'"'"'s pattern (turns, below, are)\n")
 	printf("%-24s  %7s%6s %6s   %7s %7s %7s%6s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered")
 	nc = split(with_log(fwds) " " echos, CF, " ")
 	for (pi = 1; pi <= 2; pi++) for (j = 1; j <= nc; j++) {
@@ -519,6 +571,23 @@ END {
 		printf("%-24s  %s%s %6.2f   %s %s %s%s  %.2f%%%s\n", lab, num(v(k, "cpu_ns_per_byte") / 1000), cpu_xfl(k, fk), v(k, "cpu_pct"), num(v(k, "p50")), num(v(k, "p99")), num(v(k, "p999")), rat(v(k, "p99"), v(fk, "p99")), 100 * v(k, "share"), v(k, "lost") + v(k, "errors") > 0 ? sprintf(", %d lost, %d wrong", v(k, "lost"), v(k, "errors")) : "")
 	}
 
+	printf("\nCPU at 960 bytes/s in turns: the judge types a line of %d keys and CR, the entity answers with as many and CR LF,\n", turnc)
+	printf("each once the other'"'"'s line has arrived, a key every 1/960 s; one link, median of %d rounds of %s s (the rounds of\n", cpur, cpus)
+	printf("the table above); a room draws a prompt once a line, as in a contest; latency from when each key was due\n")
+	printf("%-24s  %7s%6s %6s   %7s %7s %7s%6s  %-9s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered", "lines")
+	nc = split(fwds " " echos, CF, " ")
+	for (pi = 1; pi <= 2; pi++) for (j = 1; j <= nc; j++) {
+		pin = pi == 1 ? "u" : "p"
+		f = CF[j]
+		k = "turn." pin "." f
+		fk = "turn." pin "." floor(f)
+		lab = sprintf("%-9s %-14s", j == 1 ? (pi == 1 ? "unpinned" : "pinned") : "", name(f))
+		if (!has(k, "cpu_ns_per_byte")) { printf("%-24s  failed\n", lab); continue }
+		printf("%-24s  %s%s %6.2f   %s %s %s%s  %8.2f%%  %5d%s\n", lab, num(v(k, "cpu_ns_per_byte") / 1000), cpu_xfl(k, fk), v(k, "cpu_pct"), num(v(k, "p50")), num(v(k, "p99")), num(v(k, "p999")), rat(v(k, "p99"), v(fk, "p99")), 100 * v(k, "share"), v(k, "lines"), v(k, "lost") + v(k, "errors") > 0 ? sprintf(", %d lost, %d wrong", v(k, "lost"), v(k, "errors")) : "")
+	}
+	}
+
+	if (ran("idle")) {
 	printf("\nwake-ups per second while idle (context switches of the forwarder'"'"'s processes over %s s)\n", idles)
 	printf("%-20s  %8s  %8s\n", "", "1 link", "128 links")
 	for (j = 1; j <= nf; j++) {
@@ -527,6 +596,9 @@ END {
 		printf("%-20s  %8s  %8s%s\n", name(f), has("idle.1." f, "per_s") ? sprintf("%.2f", v("idle.1." f, "per_s")) : "failed", has("idle.128." f, "per_s") ? sprintf("%.2f", v("idle.128." f, "per_s")) : "failed", f == "socat" ? "   (one process per link)" : f == "muxd-room" ? "   (1 link: a station, 2 links)" : "")
 	}
 
+	}
+
+	if (ran("scaling")) {
 	printf("\nscaling in one process: links at 960 bytes/s each way, %s s after %s s of warm-up; latency (us) from when each byte was due\n", scales, scalew)
 	printf("128 and 500 links x 16 B: %d rounds, the forwarders in turn, latency of the rounds together, CPU of the median round\n", scaler)
 	printf("xfl: minifwd with the same load; delivered: bytes due in the window that arrived in it; probe late: bytes the probe\n")
@@ -546,6 +618,8 @@ END {
 		printf("%-24s  %s %s %s %s%s  %6.1f %s%s  %8.2f%% %6d %5.1f%%%s\n", lab, num(v(k, "p50")), num(v(k, "p90")), num(v(k, "p99")), num(v(k, "p999")), rat(v(k, "p99"), v(fk, "p99")), v(k, "cpu_pct"), num(v(k, "cpu_ns_per_byte") / 1000), rat(v(k, "cpu_ns_per_byte"), v(fk, "cpu_ns_per_byte")), 100 * v(k, "share"), v(k, "lost") + v(k, "errors"), 100 * v(k, "probe_lag"), v(k, "errors") > 0 ? " wrong bytes" : "")
 	}
 
+	}
+
 	printf("\ntargets for muxd room (rules, captures and transcripts on)\n")
 	printf("against a peer: the ratio of the whole run (pooled samples; CPU: the median round), then the lowest and highest\n")
 	printf("ratio of the rounds (each round runs the forwarders in turn): noise says whether every round agrees with the verdict\n")
@@ -554,24 +628,35 @@ END {
 	for (q = 1; q <= 2; q++) {
 		peer = q == 1 ? "socat" : "ser2net"
 		if (index(" " fwds " ", " " peer " ") == 0) continue
-		vs("one-way p50, pinned", "lat.p.muxd-room", "lat.p." peer, "p50", "vs.lat." peer, peer, "us")
-		vs("lockstep p50, pinned", "lock.p.muxd-room", "lock.p." peer, "p50", "vs.lock." peer, peer, "us")
-		vs("typed line p50, pinned", "line.p.muxd-room", "line.p." peer, "p50", "vs.line." peer, peer, "ms")
-		vs("CPU per byte at 960 B/s, unpinned", "cpu.u.muxd-room", "cpu.u." peer, "cpu_ns_per_byte", "vs.cpuu." peer, peer, "cpu")
-		vs("CPU per byte at 960 B/s, pinned", "cpu.p.muxd-room", "cpu.p." peer, "cpu_ns_per_byte", "vs.cpup." peer, peer, "cpu")
+		if (ran("latency"))
+			vs("one-way p50, pinned", "lat.p.muxd-room", "lat.p." peer, "p50", "vs.lat." peer, peer, "us")
+		if (ran("lockstep"))
+			vs("lockstep p50, pinned", "lock.p.muxd-room", "lock.p." peer, "p50", "vs.lock." peer, peer, "us")
+		if (ran("line"))
+			vs("typed line p50, pinned", "line.p.muxd-room", "line.p." peer, "p50", "vs.line." peer, peer, "ms")
+		if (!ran("cpu"))
+			continue
+		vs("CPU/B 960 B/s turns, unpinned", "turn.u.muxd-room", "turn.u." peer, "cpu_ns_per_byte", "vs.turnu." peer, peer, "cpu")
+		vs("CPU/B 960 B/s turns, pinned", "turn.p.muxd-room", "turn.p." peer, "cpu_ns_per_byte", "vs.turnp." peer, peer, "cpu")
+		vs("CPU/B byte by byte, unpinned", "cpu.u.muxd-room", "cpu.u." peer, "cpu_ns_per_byte", "vs.cpuu." peer, peer, "cpu")
+		vs("CPU/B byte by byte, pinned", "cpu.p.muxd-room", "cpu.p." peer, "cpu_ns_per_byte", "vs.cpup." peer, peer, "cpu")
 	}
-	if (index(" " fwds " ", " ser2net ") != 0) {
+	if (ran("scaling") && index(" " fwds " ", " ser2net ") != 0) {
 		vs("128 links x 16 B: p99", "scale.muxd-room.128.16", "scale.ser2net.128.16", "p99", "vs.s128p99.ser2net", "ser2net", "us")
 		vs("128 links x 16 B: CPU", "scale.muxd-room.128.16", "scale.ser2net.128.16", "cpu_pct", "vs.s128cpu.ser2net", "ser2net", "%")
 		vs("500 links x 16 B: p99", "scale.muxd-links.500.16", "scale.ser2net.500.16", "p99", "vs.s500p99.ser2net", "ser2net", "us")
 		vs("500 links x 16 B: CPU", "scale.muxd-links.500.16", "scale.ser2net.500.16", "cpu_pct", "vs.s500cpu.ser2net", "ser2net", "%")
 	}
-	target("unpinned latency p99, one-way", sprintf("%.1f us", v("lat.u.muxd-room", "p99")), "< 1000 us (a byte at 9600)", v("lat.u.muxd-room", "p99") >= 0 && v("lat.u.muxd-room", "p99") < 1000)
-	target("unpinned latency p99, lockstep", sprintf("%.1f us", v("lock.u.muxd-room", "p99")), "< 1000 us (a byte at 9600)", v("lock.u.muxd-room", "p99") >= 0 && v("lock.u.muxd-room", "p99") < 1000)
+	if (ran("latency"))
+		target("unpinned latency p99, one-way", sprintf("%.1f us", v("lat.u.muxd-room", "p99")), "< 1000 us (a byte at 9600)", v("lat.u.muxd-room", "p99") >= 0 && v("lat.u.muxd-room", "p99") < 1000)
+	if (ran("lockstep"))
+		target("unpinned latency p99, lockstep", sprintf("%.1f us", v("lock.u.muxd-room", "p99")), "< 1000 us (a byte at 9600)", v("lock.u.muxd-room", "p99") >= 0 && v("lock.u.muxd-room", "p99") < 1000)
 	m = "lat.p.muxd-room"; fl = "lat.p.minifwd"
-	target("pinned latency p99, one-way", sprintf("%.1f us %.2fx", v(m, "p99"), v(m, "p99") / v(fl, "p99")), "<= 1.3x floor", v(m, "p99") >= 0 && v(m, "p99") <= 1.3 * v(fl, "p99"))
-	target("no coalescing: p50 of a 960 B/s stream", sprintf("%.1f us", v("cpu.u.muxd-room", "p50")), "< 1042 us (a byte time)", v("cpu.u.muxd-room", "p50") >= 0 && v("cpu.u.muxd-room", "p50") < 1042)
-	for (pi = 1; pi <= 2; pi++) {
+	if (ran("latency"))
+		target("pinned latency p99, one-way", sprintf("%.1f us %.2fx", v(m, "p99"), v(m, "p99") / v(fl, "p99")), "<= 1.3x floor", v(m, "p99") >= 0 && v(m, "p99") <= 1.3 * v(fl, "p99"))
+	if (ran("cpu"))
+		target("no coalescing: p50 of a 960 B/s stream", sprintf("%.1f us", v("cpu.u.muxd-room", "p50")), "< 1042 us (a byte time)", v("cpu.u.muxd-room", "p50") >= 0 && v("cpu.u.muxd-room", "p50") < 1042)
+	for (pi = 1; pi <= 2 && ran("bulk"); pi++) {
 		pin = pi == 1 ? "u" : "s"
 		bm = "bulk." pin ".muxd-quick"; bs = "bulk." pin ".socat"
 		if (pin == "s" && !has(bs, "ab"))
@@ -582,22 +667,31 @@ END {
 	bm = "bulk.u.muxd-room"
 	x = v(bm, "ab") < v(bm, "ba") ? v(bm, "ab") : v(bm, "ba")
 	y = (v("bulk.u.minifwd-log", "ab") + v("bulk.u.minifwd-log", "ba")) / 2
-	target("bulk, muxd room, slower direction", sprintf("%.2f MB/s", x), sprintf(">= minifwd+log %.1f MB/s", y), x >= y && v(bm, "lost") == 0)
-	target("idle wake-ups, 1 link", sprintf("%.2f /s", v("idle.1.muxd-room", "per_s")), "0 (< 1 in the window)", has("idle.1.muxd-room", "per_s") && v("idle.1.muxd-room", "wakeups") < 1)
-	target("idle wake-ups, 128 links", sprintf("%.2f /s", v("idle.128.muxd-room", "per_s")), "0 (< 1 in the window)", has("idle.128.muxd-room", "per_s") && v("idle.128.muxd-room", "wakeups") < 1)
+	if (ran("bulk"))
+		target("bulk, muxd room, slower direction", sprintf("%.2f MB/s", x), sprintf(">= minifwd+log %.1f MB/s", y), x >= y && v(bm, "lost") == 0)
+	if (ran("idle"))
+		target("idle wake-ups, 1 link", sprintf("%.2f /s", v("idle.1.muxd-room", "per_s")), "0 (< 1 in the window)", has("idle.1.muxd-room", "per_s") && v("idle.1.muxd-room", "wakeups") < 1)
+	if (ran("idle"))
+		target("idle wake-ups, 128 links", sprintf("%.2f /s", v("idle.128.muxd-room", "per_s")), "0 (< 1 in the window)", has("idle.128.muxd-room", "per_s") && v("idle.128.muxd-room", "wakeups") < 1)
 	k = "scale.muxd-room.128.16"
-	target("128 links x 16 B: delivered", sprintf("%.2f%%, %d lost", 100 * v(k, "share"), v(k, "lost") + v(k, "errors")), "all, in time (>= 99%)", v(k, "share") >= 0.99 && v(k, "lost") == 0 && v(k, "errors") == 0)
+	if (ran("scaling"))
+		target("128 links x 16 B: delivered", sprintf("%.2f%%, %d lost", 100 * v(k, "share"), v(k, "lost") + v(k, "errors")), "all, in time (>= 99%)", v(k, "share") >= 0.99 && v(k, "lost") == 0 && v(k, "errors") == 0)
 	k = "scale.muxd-links.500.16"
-	target("500 links x 16 B: delivered", sprintf("%.2f%%, %d lost", 100 * v(k, "share"), v(k, "lost") + v(k, "errors")), "all, in time (>= 99%)", v(k, "share") >= 0.99 && v(k, "lost") == 0 && v(k, "errors") == 0)
+	if (ran("scaling"))
+		target("500 links x 16 B: delivered", sprintf("%.2f%%, %d lost", 100 * v(k, "share"), v(k, "lost") + v(k, "errors")), "all, in time (>= 99%)", v(k, "share") >= 0.99 && v(k, "lost") == 0 && v(k, "errors") == 0)
 	k = "scale.muxd-room.32.1"
-	target("32 links x 1 B: loss", sprintf("%d lost, %.2f%%", v(k, "lost") + v(k, "errors"), 100 * v(k, "share")), "none", has(k, "lost") && v(k, "lost") == 0 && v(k, "errors") == 0)
+	if (ran("scaling"))
+		target("32 links x 1 B: loss", sprintf("%d lost, %.2f%%", v(k, "lost") + v(k, "errors"), 100 * v(k, "share")), "none", has(k, "lost") && v(k, "lost") == 0 && v(k, "errors") == 0)
 	m = "lat.p.muxd-echo"; fl = "lat.p.minifwd-echo"
-	target("muxd room+echo: pinned latency p50", sprintf("%.1f us %.2fx", v(m, "p50"), v(m, "p50") / v(fl, "p50")), "<= 1.2x minifwd+echo", v(m, "p50") >= 0 && v(m, "p50") <= 1.2 * v(fl, "p50"))
-	target("muxd room+echo: pinned latency p99", sprintf("%.1f us %.2fx", v(m, "p99"), v(m, "p99") / v(fl, "p99")), "<= 1.5x minifwd+echo", v(m, "p99") >= 0 && v(m, "p99") <= 1.5 * v(fl, "p99"))
-	for (pi = 1; pi <= 2; pi++) {
-		pin = pi == 1 ? "u" : "p"
-		x = v("cpu." pin ".muxd-echo", "cpu_ns_per_byte"); y = cpu_ratio("cpu." pin ".muxd-echo", "cpu." pin ".minifwd-echo")
-		target("muxd room+echo: CPU per byte, " (pi == 1 ? "unpinned" : "pinned"), sprintf("%.1f us %.2fx", x / 1000, y), "<= 1.3x minifwd+echo", x >= 0 && y >= 0 && y <= 1.3)
+	if (ran("latency"))
+		target("muxd room+echo: pinned latency p50", sprintf("%.1f us %.2fx", v(m, "p50"), v(m, "p50") / v(fl, "p50")), "<= 1.2x minifwd+echo", v(m, "p50") >= 0 && v(m, "p50") <= 1.2 * v(fl, "p50"))
+	if (ran("latency"))
+		target("muxd room+echo: pinned latency p99", sprintf("%.1f us %.2fx", v(m, "p99"), v(m, "p99") / v(fl, "p99")), "<= 1.5x minifwd+echo", v(m, "p99") >= 0 && v(m, "p99") <= 1.5 * v(fl, "p99"))
+	for (pi = 1; pi <= 4 && ran("cpu"); pi++) {
+		pin = pi % 2 == 1 ? "u" : "p"
+		m = pi <= 2 ? "turn" : "cpu"
+		x = v(m "." pin ".muxd-echo", "cpu_ns_per_byte"); y = cpu_ratio(m "." pin ".muxd-echo", m "." pin ".minifwd-echo")
+		target("room+echo: CPU/B " (m == "turn" ? "turns" : "byte by byte") ", " (pin == "u" ? "unpinned" : "pinned"), sprintf("%.1f us %.2fx", x / 1000, y), "<= 1.3x minifwd+echo", x >= 0 && y >= 0 && y <= 1.3)
 	}
 	exit(missed > 0)
 }' "$R" >"$T/table"

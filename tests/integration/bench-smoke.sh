@@ -23,7 +23,8 @@ fi
 
 # Each table, and in it each forwarder.
 for t in 'one-way latency per byte' 'lockstep: a byte written' '40 keys typed one at a time' \
-    'bulk both ways at once' 'CPU at 960 bytes/s' 'wake-ups per second while idle' \
+    'bulk both ways at once' 'CPU at 960 bytes/s each way' 'CPU at 960 bytes/s in turns' \
+    'wake-ups per second while idle' \
     'scaling in one process' 'targets for muxd room'; do
 	grep -q "$t" "$T/bench" || fail "the table \"$t\" is missing"
 done
@@ -32,9 +33,9 @@ command -v ser2net >/dev/null && fwds="$fwds ser2net"
 for f in $fwds; do
 	n=$(echo "$f" | tr - ' ')
 	# latency and lockstep (unpinned and pinned), line, bulk, CPU
-	# (twice), idle
+	# byte by byte and in turns (twice each), idle
 	c=$(grep -c "^ *\(unpinned \|pinned \)\? *$n  " "$T/bench")
-	[ "$c" -ge 8 ] || fail "$n has $c rows in the tables, expected at least 8"
+	[ "$c" -ge 10 ] || fail "$n has $c rows in the tables, expected at least 10"
 done
 
 # Bulk: every forwarder's bytes arrived, each one checked, and its CPU
@@ -48,6 +49,12 @@ command -v ser2net >/dev/null && rows=7
 grep '^ *muxd quick' "$T/bulk" | awk '{ if ($8 + 0 <= 0) bad = 1 } END { exit bad }' ||
     { cat "$T/bulk" >&2; fail "bulk: no CPU per byte for muxd quick"; }
 
+# CPU, byte by byte and in turns: every byte of every forwarder checked,
+# muxd room+echo's echo and redraws too, none lost or wrong.
+sed -n '/^CPU at 960 bytes/,/^$/p' "$T/bench" >"$T/cpu"
+[ "$(grep -c '^ *muxd room+echo  ' "$T/cpu")" = 4 ] || { cat "$T/cpu" >&2; fail "CPU: not 4 rows of muxd room+echo"; }
+! grep -q 'lost, [0-9]* wrong' "$T/cpu" || { cat "$T/cpu" >&2; fail "CPU: bytes lost or wrong"; }
+
 # Scaling: nothing lost, in any row.
 sed -n '/^scaling in one process/,/^$/p' "$T/bench" >"$T/scale"
 awk '/ x +[0-9]+ B / && $(NF - 1) != 0 { bad = 1; print } END { exit bad }' "$T/scale" >&2 ||
@@ -56,12 +63,13 @@ grep -q '^muxd links  *500 x 16 B ' "$T/scale" || { cat "$T/scale" >&2; fail "sc
 
 # Every target judged, ok or MISSED, and the exit status says which; each
 # against a peer (one-way, lockstep and typed line p50, CPU per byte
-# twice, against socat and ser2net; the 128- and 500-link rows against
-# ser2net) with the spread of its rounds and whether it is beyond them.
+# in turns and byte by byte, unpinned and pinned, against socat and
+# ser2net; the 128- and 500-link rows against ser2net) with the spread
+# of its rounds and whether it is beyond them.
 n=$(grep -c ' \(ok\|MISSED\)$' "$T/bench")
 peers=$(grep -Ec ': (socat|ser2net) .* [0-9.]+-[0-9.]+ +(beyond|within) +(ok|MISSED)$' "$T/bench")
-want=20 wantp=5
-command -v ser2net >/dev/null && want=29 wantp=14
+want=24 wantp=7
+command -v ser2net >/dev/null && want=35 wantp=18
 [ "$(nproc)" -ge 2 ] && want=$((want + 1))
 [ "$peers" -ge $wantp ] || fail "$peers targets against a peer with their rounds' spread, expected $wantp"
 [ "$n" -ge $want ] || fail "$n targets judged, expected $want"
