@@ -47,7 +47,9 @@
  * dropped, neither shown, recorded nor sent on: other C0 and C1
  * controls, and the escape sequences of cursor and function keys (ESC [
  * ... final, ESC O x, ESC x).  A line holds at most VIEW_LINEMAX bytes of
- * text; a key past that is refused with a bell.
+ * text; a key past that makes room (view_commit): the line's rows but
+ * the last are handed out, never to be erased again, and the line goes
+ * on from its last row.
  *
  * The entity's output, already filtered: printable characters and tabs
  * as above, BS and DEL erase, line ends as the convention's, BEL rings
