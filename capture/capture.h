@@ -273,6 +273,8 @@ enum cap_err	 cap_file_trim(const char *, int64_t *, struct cap_error *);
 /* tx-write.c */
 struct tx_writer;			/* private */
 #define TX_WRITE_BUFFERED	0x1	/* write at close, not line by line */
+/* In place of text a full disk made a transcript give up (transcripts(5)). */
+#define TX_WRITE_CUT	"*** TRANSCRIPT CUT: %llu BYTES LOST ON A FULL DISK ***"
 enum cap_err	 tx_write_open(const char *, const struct cap_meta *, int,
 		    struct tx_writer **, struct cap_error *);
 enum cap_err	 tx_write_fdopen(int, const char *, const struct cap_meta *,

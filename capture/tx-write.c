@@ -28,6 +28,7 @@
 #define TX_WRITE_CHUNK	65536	/* buffered: write when this much waits */
 #define TX_WRITE_MEM	0x100	/* private flag: keep everything */
 #define TX_WRITE_PENDING (4UL << 20)	/* text kept while writes fail */
+#define TX_WRITE_CUTMAX	80		/* room for the cut line */
 
 struct tx_writer {
 	/* What an event touches first, on as few cache lines. */
@@ -43,6 +44,9 @@ struct tx_writer {
 	int		 own;		/* we created and close fd */
 	int		 fault;		/* errno of the write that failed */
 	uint64_t	 dropped;	/* text given up, past the pending */
+	size_t		 cutat;		/* where the cut line is in buf */
+	size_t		 cutlen;	/* its length, 0: none */
+	uint64_t	 cutlost;	/* the text it stands for */
 	char		*path;
 	struct cap_meta	 meta;
 };
@@ -263,6 +267,7 @@ tx_write_out(struct tx_writer *w, const struct tx_out *o)
 static enum cap_err
 tx_write_flush(struct tx_writer *w, struct cap_error *err)
 {
+	uint64_t lost;
 	size_t	done = 0, m;
 	ssize_t	n;
 	char	*nl;
@@ -281,6 +286,8 @@ tx_write_flush(struct tx_writer *w, struct cap_error *err)
 		w->len = 0;
 		w->dirty = 1;
 		w->fault = 0;
+		w->cutlen = 0;
+		w->cutlost = 0;
 		return (CAP_OK);
 	}
 	w->fault = errno;
@@ -289,11 +296,32 @@ tx_write_flush(struct tx_writer *w, struct cap_error *err)
 		w->dirty = 1;
 	memmove(w->buf, w->buf + done, w->len - done);
 	w->len -= done;
+	if (w->cutlen > 0 && done > w->cutat) {
+		/* The cut line is being written: a new cut needs its own. */
+		w->cutlen = 0;
+		w->cutlost = 0;
+	} else if (w->cutlen > 0)
+		w->cutat -= done;
 	if (w->len > TX_WRITE_PENDING) {
+		/*
+		 * The text after the line begun is given up, and a cut line
+		 * put in its place says how much (transcripts(5)); the one a
+		 * cut before left there is no text.
+		 */
 		nl = memchr(w->buf, '\n', w->len);
 		m = nl != NULL ? (size_t)(nl - w->buf) + 1 : w->len;
-		w->dropped += w->len - m;
+		lost = w->len - m - (w->cutlen > 0 && w->cutat == m ?
+		    w->cutlen : 0);
+		w->dropped += lost;
+		w->cutlost += lost;
 		w->len = m;
+		w->cutlen = 0;
+		if (nl != NULL && w->size - m >= TX_WRITE_CUTMAX) {
+			w->cutat = m;
+			w->len += w->cutlen = (size_t)snprintf(w->buf + m,
+			    TX_WRITE_CUTMAX, TX_WRITE_CUT "\n",
+			    (unsigned long long)w->cutlost);
+		}
 	}
 	if (err != NULL) {
 		m = strlen(err->msg);

@@ -79,6 +79,7 @@ static int	verify_from_error(struct verify_report *,
 		    const struct cap_error *);
 static enum verify_kind verify_is_fault(const unsigned char *, size_t);
 static int	verify_tx_line(const char *, size_t);
+static int	verify_tx_cut(const char *, size_t, unsigned long long *);
 static int	verify_meta_refs(struct verify_report *,
 		    const struct cap_meta *);
 static int	verify_compare(struct verify_report *, const char *, size_t,
@@ -254,6 +255,28 @@ verify_is_fault(const unsigned char *s, size_t len)
 	return (VERIFY_NOTE);
 }
 
+/*
+ * Whether a transcript line (s, n bytes) is a cut line, where a full
+ * disk made the writer give text up; the bytes it stands for in *lost.
+ */
+static int
+verify_tx_cut(const char *s, size_t n, unsigned long long *lost)
+{
+	char			 line[CAP_MARKER_MAX], same[CAP_MARKER_MAX];
+	unsigned long long	 k;
+
+	if (n >= sizeof(line))
+		return (0);
+	memcpy(line, s, n);
+	line[n] = '\0';
+	if (sscanf(line, TX_WRITE_CUT, &k) != 1 || snprintf(same,
+	    sizeof(same), TX_WRITE_CUT, k) <= 0 || strcmp(same, line) != 0)
+		return (0);
+	if (lost != NULL)
+		*lost = k;
+	return (1);
+}
+
 /* Tell whether a line (no newline) is a transcript line of the format. */
 static int
 verify_tx_line(const char *s, size_t n)
@@ -272,6 +295,8 @@ verify_tx_line(const char *s, size_t n)
 	    memcmp(s + n - 10, " BYTES ***", 10) == 0 &&
 	    strspn(s + 15, "0123456789") > 0 &&
 	    strspn(s + 15, "0123456789 BYTESPROGRAM") == n - 15 - 3)
+		return (1);
+	if (verify_tx_cut(s, n, NULL))
 		return (1);
 	if (n < 17 || s[7] != '[' || s[10] != ':' || s[13] != ':' ||
 	    s[16] != ']')
@@ -413,26 +438,51 @@ static int
 verify_compare(struct verify_report *rep, const char *txt, size_t tlen,
     const char *ren, size_t rlen)
 {
-	size_t		 i, bol = 0, n = tlen < rlen ? tlen : rlen;
-	size_t		 te, re;
-	unsigned long	 line = 1;
+	size_t			 i, k, bol = 0, rbol = 0, n, te, re, r;
+	unsigned long		 line = 1;
+	unsigned long long	 lost;
 
-	for (i = 0; i < n && txt[i] == ren[i]; i++)
-		if (txt[i] == '\n') {
-			line++;
-			bol = i + 1;
-		}
-	if (i == n && tlen == rlen)
+again:
+	/* txt from bol on is compared with ren from rbol on. */
+	n = tlen - bol < rlen - rbol ? tlen - bol : rlen - rbol;
+	for (i = 0; i < n && txt[bol + i] == ren[rbol + i]; i++)
+		;
+	if (i == n && tlen - bol == rlen - rbol)
 		return (0);
+	/* From the start of the line where they part. */
+	for (r = i; r > 0 && txt[bol + r - 1] != '\n'; r--)
+		;
+	for (k = 0; k < r; k++)
+		if (txt[bol + k] == '\n')
+			line++;
+	bol += r;
+	rbol += r;
 	for (te = bol; te < tlen && txt[te] != '\n'; te++)
 		;
-	for (re = bol; re < rlen && ren[re] != '\n'; re++)
+	/*
+	 * A cut line, where a full disk made the transcript give text up
+	 * (transcripts(5)): a recording fault, the text it stands for
+	 * rendered from the capture; the comparison goes on after it.
+	 */
+	if (te < tlen && verify_tx_cut(txt + bol, te - bol, &lost) &&
+	    lost <= rlen - rbol) {
+		if (verify_add(rep, VERIFY_FAULT, line, (int64_t)bol,
+		    "recording fault: the transcript gave up %llu bytes on a "
+		    "full disk here (its cut line); the capture renders them",
+		    lost) == -1)
+			return (-1);
+		bol = te + 1;
+		rbol += (size_t)lost;
+		line++;
+		goto again;
+	}
+	for (re = rbol; re < rlen && ren[re] != '\n'; re++)
 		;
 	if (bol == tlen)
 		return (verify_add(rep, VERIFY_MISMATCH, line, (int64_t)bol,
 		    "the transcript ends where the capture renders \"%.*s\"",
-		    (int)(re - bol > 60 ? 60 : re - bol), ren + bol));
-	if (bol == rlen)
+		    (int)(re - rbol > 60 ? 60 : re - rbol), ren + rbol));
+	if (rbol == rlen)
 		return (verify_add(rep, VERIFY_MISMATCH, line, (int64_t)bol,
 		    "the transcript has \"%.*s\" beyond what the capture "
 		    "renders", (int)(te - bol > 60 ? 60 : te - bol),
@@ -440,7 +490,7 @@ verify_compare(struct verify_report *rep, const char *txt, size_t tlen,
 	return (verify_add(rep, VERIFY_MISMATCH, line, (int64_t)bol,
 	    "the transcript has \"%.*s\", the capture renders \"%.*s\"",
 	    (int)(te - bol > 60 ? 60 : te - bol), txt + bol,
-	    (int)(re - bol > 60 ? 60 : re - bol), ren + bol));
+	    (int)(re - rbol > 60 ? 60 : re - rbol), ren + rbol));
 }
 
 /*

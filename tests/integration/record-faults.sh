@@ -78,8 +78,9 @@ check() {
 	"$TX" verify "$T"/state/captures/round01-*.cast >"$T/verify" 2>&1
 	grep -E ': (torn|event|seal|end|mismatch|format):' "$T/verify" &&
 		fail "$1: verify finds the files broken: $(cat "$T/verify")"
-	grep -q '"what":"record".*"error":"[^"]' "$T/events" || fail "$1: no fault event"
-	grep -q '"what":"record".*"error":null' "$T/events" || fail "$1: no fault cleared event"
+	# Watchers are given events in batches: waited for, not looked for.
+	wait_for "grep -q '\"what\":\"record\".*\"error\":\"[^\"]' '$T/events'" 5 || fail "$1: no fault event"
+	wait_for "grep -q '\"what\":\"record\".*\"error\":null' '$T/events'" 5 || fail "$1: no fault cleared event"
 	grep -q 'recording fault: what cannot be written' "$T/muxd.log" || fail "$1: the fault is not logged"
 	grep -q 'recording again; the fault lost' "$T/muxd.log" || fail "$1: its end is not logged"
 }
@@ -174,6 +175,47 @@ mctl round stop >/dev/null
 stop "$f"
 grep 'faultsim:' "$T/muxd.log" && fail "$f: the recorder makes these calls after all"
 row "pwrite, msync, rename (captures, transcripts)" "never called"
+
+# A transcript that cannot be written while more than 4 MiB of its text
+# comes: what is past that is given up, a cut line in its place says how
+# much, verify tells it as a recording fault (the capture renders it
+# all), and the transcript goes on once it can be written.
+rm -rf "$T/state" "$T/events" "$T/muxd.log"
+room1
+FAULTSIM_WHILE="$T/full" FAULTSIM='write:LP*.TXT:ENOSPC:1:0' LD_PRELOAD="$SO" \
+    "$MUXD" -v -f "$T/room.conf" >>"$T/muxd.log" 2>&1 &
+MUXD_PID=$!
+wait_for "grep -q ' running, ' '$T/muxd.log'" 10 || fail "cut: muxd did not start"
+round_start 1
+J=$(facing E1)
+# The disk full from now on (FAULTSIM_WHILE), for the transcripts alone.
+: >"$T/full"
+tty "$J" 'expect:BULKEND' "save:$T/bulk.got" >/dev/null &
+reader=$!
+head -c 3900000 /dev/urandom | base64 -w 76 >"$T/bulk.sent"
+cat "$T/bulk.sent" >"$T/e1"
+printf 'BULKEND\r\n' >"$T/e1"
+wait "$reader" || fail "cut: the bulk did not reach the judge"
+rm "$T/full"
+relay "$T/e1" "$J" 'written again\r\n' "cut: not forwarded"
+mctl round stop >/dev/null
+stop cut
+x=$(ls "$T"/state/transcripts/E1/*.TXT)
+grep -q '^\*\*\* TRANSCRIPT CUT: [1-9][0-9]* BYTES LOST ON A FULL DISK \*\*\*$' "$x" ||
+	fail "cut: no cut line in the transcript: $(grep -c . "$x") lines"
+grep -q 'written again$' "$x" || fail "cut: the transcript did not go on"
+"$TX" verify "$T"/state/captures/round01-*.cast >"$T/verify" 2>&1
+grep -E ': (torn|event|seal|end|mismatch|format):' "$T/verify" &&
+	fail "cut: verify finds the files broken"
+grep -q 'fault: recording fault: the transcript gave up [1-9][0-9]* bytes on a full disk here (its cut line)' "$T/verify" ||
+	fail "cut: verify does not tell the cut: $(cat "$T/verify")"
+mkdir "$T/render"
+"$TX" render -o "$T/render" "$T"/state/captures/round01-J1-*.cast >/dev/null ||
+	fail "cut: the captures do not render"
+w=$(sed -n 40000p "$T/bulk.sent")
+grep -q "$w" "$T"/render/*.TXT || fail "cut: the capture does not render the text the transcript gave up"
+grep -q "$w" "$x" && fail "cut: the text given up is in the transcript after all"
+row "write transcript ENOSPC past 4 MiB" "text given up, a cut line says how much"
 
 # A capture that can never be made: the round goes on unrecorded, every
 # byte forwarded, the fault shown in status all along, and what was lost

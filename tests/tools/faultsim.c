@@ -12,7 +12,9 @@
  * EMFILE, EINTR, EAGAIN...); NTH the first matching call that fails
  * (1-based) and COUNT how many fail from there (default 1, 0 for all).
  * Each failure is told on standard error: "faultsim: write f.cast
- * ENOSPC".  SQLite's fault simulation is the model: the same program,
+ * ENOSPC".  With FAULTSIM_WHILE=PATH the rules hold only while PATH
+ * exists (their calls counted only then): a test makes the disk full
+ * and empty again by creating and removing it.  SQLite's fault simulation is the model: the same program,
  * the same scenario, one call made to fail at a chosen point.
  */
 #include <sys/socket.h>
@@ -109,10 +111,13 @@ static int
 faultsim_hit(const char *call, const char *path)
 {
 	struct faultsim_rule	*r;
-	const char		*base;
+	const char		*base, *gate;
 	int			 i;
 
 	faultsim_init();
+	if ((gate = getenv("FAULTSIM_WHILE")) != NULL &&
+	    access(gate, F_OK) != 0)
+		return (0);
 	for (i = 0; i < faultsim_n; i++) {
 		r = &faultsim_rules[i];
 		if (strcmp(r->call, call) != 0)
