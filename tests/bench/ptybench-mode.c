@@ -540,6 +540,24 @@ ptybench_mode_bulk(void)
 }
 
 /*
+ * The forwarder's CPU and context switches read as the measured window
+ * opens (*open) and as it closes (*closed), once each, by now.
+ */
+static void
+ptybench_mode_window(uint64_t now, int *open, int *closed, uint64_t *cpu,
+    uint64_t *csw)
+{
+	if (!*open && now >= ptybench_win0) {
+		ptybench_proc_tasks_read(1, cpu, csw);
+		*open = 1;
+	}
+	if (!*closed && now >= ptybench_win1) {
+		ptybench_proc_tasks_read(0, cpu, csw);
+		*closed = 1;
+	}
+}
+
+/*
  * A steady load: every stream of -l links writes -w bytes every -w/-r
  * seconds, the streams' phases spread evenly over that interval, so that
  * no two writes fall together by chance: each is a wake-up of its own for
@@ -591,14 +609,7 @@ ptybench_mode_rate(void)
 	j = 0;
 	for (;;) {
 		now = ptybench_now();
-		if (!snap0 && now >= ptybench_win0) {
-			ptybench_proc_tasks_read(1, &cpu, &csw);
-			snap0 = 1;
-		}
-		if (!snap1 && now >= ptybench_win1) {
-			ptybench_proc_tasks_read(0, &cpu, &csw);
-			snap1 = 1;
-		}
+		ptybench_mode_window(now, &snap0, &snap1, &cpu, &csw);
 		/* The ticks due, at most a burst of them between reads. */
 		for (burst = 0; writing; burst++) {
 			st = &ptybench_links[j / 2].st[j % 2];
@@ -748,14 +759,7 @@ ptybench_mode_turn(void)
 	progress = ptybench_win1;
 	for (;;) {
 		now = ptybench_now();
-		if (!snap0 && now >= ptybench_win0) {
-			ptybench_proc_tasks_read(1, &cpu, &csw);
-			snap0 = 1;
-		}
-		if (!snap1 && now >= ptybench_win1) {
-			ptybench_proc_tasks_read(0, &cpu, &csw);
-			snap1 = 1;
-		}
+		ptybench_mode_window(now, &snap0, &snap1, &cpu, &csw);
 		st = &l->st[side];
 		/* The keys of the line that are due. */
 		while (writing && k < keys &&

@@ -101,6 +101,18 @@ stop() {
 }
 
 row() { printf '%-48s %s\n' "$1" "$2" >>"$T/matrix"; }
+
+# The entity sends N random bytes in base64 lines, then BULKEND, which
+# the judge must all receive ($2 names the case); $T/bulk.sent and
+# $T/bulk.got keep what was sent and received.
+bulk() {
+	tty "$J" 'expect:BULKEND' "save:$T/bulk.got" >/dev/null &
+	reader=$!
+	head -c "$1" /dev/urandom | base64 -w 76 >"$T/bulk.sent"
+	cat "$T/bulk.sent" >"$T/e1"
+	printf 'BULKEND\r\n' >"$T/e1"
+	wait "$reader" || fail "$2: the bulk did not reach the judge"
+}
 : >"$T/matrix"
 
 # The capture written with write(2) (its mapping refused at the start):
@@ -114,12 +126,7 @@ done
 # The capture's mapping cannot grow: the events that do not fit are lost.
 f='fallocate:round01-*.cast:ENOSPC:3:2'
 start "$f"
-tty "$J" 'expect:BULKEND' "save:$T/bulk.got" >/dev/null &
-reader=$!
-head -c 240000 /dev/urandom | base64 -w 76 >"$T/bulk.sent"
-cat "$T/bulk.sent" >"$T/e1"
-printf 'BULKEND\r\n' >"$T/e1"
-wait "$reader" || fail "$f: the bulk did not reach the judge"
+bulk 240000 "$f"
 [ "$(tr -d '\r\n' <"$T/bulk.got" | sed 's/BULKEND$//')" = "$(tr -d '\r\n' <"$T/bulk.sent")" ] ||
 	fail "$f: forwarding lost bytes of the bulk"
 grep -q 'faultsim: fallocate' "$T/muxd.log" || fail "$f: the mapping never had to grow"
@@ -190,12 +197,7 @@ round_start 1
 J=$(facing E1)
 # The disk full from now on (FAULTSIM_WHILE), for the transcripts alone.
 : >"$T/full"
-tty "$J" 'expect:BULKEND' "save:$T/bulk.got" >/dev/null &
-reader=$!
-head -c 3900000 /dev/urandom | base64 -w 76 >"$T/bulk.sent"
-cat "$T/bulk.sent" >"$T/e1"
-printf 'BULKEND\r\n' >"$T/e1"
-wait "$reader" || fail "cut: the bulk did not reach the judge"
+bulk 3900000 cut
 rm "$T/full"
 relay "$T/e1" "$J" 'written again\r\n' "cut: not forwarded"
 mctl round stop >/dev/null
