@@ -44,6 +44,7 @@ static int	spawn_cgroup_enable(struct spawn_cgroup *, const char *);
 static int	spawn_cgroup_vacate(const char *, char *, size_t);
 static int	spawn_cgroup_path(const struct spawn_cgroup *, const char *,
 		    char *, size_t);
+static int	spawn_cgroup_stale(const char *);
 
 /* Write text into the file name of group dir; 0, or -1 with errno. */
 static int
@@ -234,6 +235,43 @@ spawn_cgroup_vacate(const char *dir, char *why, size_t len)
 }
 
 /*
+ * Remove the groups a muxd that is gone left at the root of the
+ * hierarchy mnt (its spawner killed outright): muxd-PID with no process
+ * PID, their entries' processes ended.  How many were removed.
+ */
+static int
+spawn_cgroup_stale(const char *mnt)
+{
+	struct spawn_cgroup	 old;
+	struct dirent		*de;
+	DIR			*d;
+	char			*end;
+	long			 pid;
+	int			 n = 0;
+
+	if ((d = opendir(mnt)) == NULL)
+		return (0);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "muxd-", 5) != 0 ||
+		    de->d_type != DT_DIR)
+			continue;
+		pid = strtol(de->d_name + 5, &end, 10);
+		if (*end != '\0' || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		memset(&old, 0, sizeof(old));
+		old.made = 1;
+		if ((size_t)snprintf(old.dir, sizeof(old.dir), "%s/%s", mnt,
+		    de->d_name) >= sizeof(old.dir))
+			continue;
+		spawn_cgroup_close(&old);
+		n++;
+	}
+	closedir(d);
+	return (n);
+}
+
+/*
  * Make the group of muxd's entries, as asked (want: 1 required, 0 none,
  * -1 where the host allows), before the spawner is started.  0 when
  * cg->dir is made and has a controller at least; -1 with why otherwise.
@@ -243,6 +281,7 @@ spawn_cgroup_setup(struct spawn_cgroup *cg, int want, char *why, size_t len)
 {
 	char	 mnt[PATH_MAX], own[PATH_MAX], dir[PATH_MAX], mark[8];
 	char	 avail[256];
+	int	 stale = 0;
 	ssize_t	 n;
 	int	 root, delegated;
 
@@ -295,9 +334,11 @@ spawn_cgroup_setup(struct spawn_cgroup *cg, int want, char *why, size_t len)
 		    strerror(errno));
 		return (-1);
 	}
-	if (root)
+	if (root) {
+		stale = spawn_cgroup_stale(mnt);
 		n = snprintf(cg->dir, sizeof(cg->dir), "%s/muxd-%ld", mnt,
 		    (long)getpid());
+	}
 	else
 		n = snprintf(cg->dir, sizeof(cg->dir), "%s/entries", dir);
 	if ((size_t)n >= sizeof(cg->dir) || (mkdir(cg->dir, 0755) == -1 &&
@@ -316,9 +357,10 @@ spawn_cgroup_setup(struct spawn_cgroup *cg, int want, char *why, size_t len)
 		return (-1);
 	}
 	/* What the entries go without, said in the log. */
-	snprintf(why, len, "%s%s%s", cg->memory ? "" : "; no memory "
+	snprintf(why, len, "%s%s%s%s", cg->memory ? "" : "; no memory "
 	    "controller", cg->pids ? "" : "; no pids controller", cg->cpu ?
-	    "" : "; no cpu controller");
+	    "" : "; no cpu controller", stale > 0 ? "; the groups of a muxd "
+	    "gone before removed" : "");
 	return (0);
 }
 

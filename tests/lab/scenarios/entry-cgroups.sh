@@ -5,7 +5,8 @@
 # limit but together over the group's (the kernel ends the group: muxd
 # says why and starts it again), forks without end (pids.max holds),
 # spins (cpu.max throttles it); E2's judge, on another line, is answered
-# throughout.  The groups go when muxd stops.  Then muxd as a systemd
+# throughout.  The groups go when muxd stops; those of a muxd gone
+# before are removed as it starts.  Then muxd as a systemd
 # unit with Delegate=yes would start: in a group marked delegated.
 . tests/lab/lib.sh
 
@@ -57,9 +58,18 @@ ports = (
   { name = \"e2\"; address = \"exec:/srv/e2/bot\"; }
 );
 EOC"
+# The groups of a muxd gone before (its spawner killed outright), with
+# a process of its entry's still in one: ended and removed at the start.
+guest "mkdir -p /sys/fs/cgroup/muxd-99999/entry-old &&
+    sh -c 'echo \$\$ >/sys/fs/cgroup/muxd-99999/entry-old/cgroup.procs && exec sleep 1000' &
+    echo \$! >/tmp/old.pid" || fail "cannot make the stale group"
+guest_wait 'grep -q . /sys/fs/cgroup/muxd-99999/entry-old/cgroup.procs' 5 ||
+	fail "the stale group has no process"
 guest_muxd "-f /tmp/room.conf"
 for p in j1 j2 e1 e2; do gwait_port $p up; done
 guest_ok 'grep -q "entries.* control groups under /sys/fs/cgroup/muxd-" /tmp/muxd.log'
+guest_ok 'grep -q "the groups of a muxd gone before removed" /tmp/muxd.log &&
+    [ ! -d /sys/fs/cgroup/muxd-99999 ] && ! kill -0 $(cat /tmp/old.pid) 2>/dev/null'
 G=$(guest 'ls -d /sys/fs/cgroup/muxd-*')
 [ -n "$G" ] || fail "no group of muxd's entries"
 [ "$(guest 'muxctl -j -s /run/muxd/muxd.sock status' | jq -r .entries.cgroups)" = "$G" ] ||
