@@ -45,6 +45,7 @@ static int	spawn_cgroup_vacate(const char *, char *, size_t);
 static int	spawn_cgroup_path(const struct spawn_cgroup *, const char *,
 		    char *, size_t);
 static int	spawn_cgroup_stale(const char *);
+static const char *spawn_cgroup_limit(char *, size_t, long long, int);
 
 /* Write text into the file name of group dir; 0, or -1 with errno. */
 static int
@@ -378,6 +379,24 @@ spawn_cgroup_path(const struct spawn_cgroup *cg, const char *name,
 }
 
 /*
+ * A limit as a control file takes it, into text: v ("max" when 0), then
+ * the period when there is one (cpu.max).
+ */
+static const char *
+spawn_cgroup_limit(char *text, size_t len, long long v, int period)
+{
+	char	p[16] = "";
+
+	if (period > 0)
+		snprintf(p, sizeof(p), " %d", period);
+	if (v > 0)
+		snprintf(text, len, "%lld%s", v, p);
+	else
+		snprintf(text, len, "max%s", p);
+	return (text);
+}
+
+/*
  * Make (or take again) the group of the entry on port name, with its
  * limits l; *ooms is set to the count of its out-of-memory kills so far.
  * 0, or -1 with why.
@@ -396,11 +415,8 @@ spawn_cgroup_make(const struct spawn_cgroup *cg, const char *name,
 		return (-1);
 	}
 	if (cg->memory) {
-		if (l->memory > 0)
-			snprintf(text, sizeof(text), "%lld", l->memory);
-		else
-			snprintf(text, sizeof(text), "max");
-		if (spawn_cgroup_write(path, file = "memory.max", text) == -1)
+		if (spawn_cgroup_write(path, file = "memory.max",
+		    spawn_cgroup_limit(text, sizeof(text), l->memory, 0)) == -1)
 			goto bad;
 		/* No swap beyond it (a kernel without swap has no file). */
 		if (spawn_cgroup_write(path, file = "memory.swap.max",
@@ -410,25 +426,14 @@ spawn_cgroup_make(const struct spawn_cgroup *cg, const char *name,
 		    "1") == -1)
 			goto bad;
 	}
-	if (cg->pids) {
-		if (l->processes > 0)
-			snprintf(text, sizeof(text), "%lld", l->processes);
-		else
-			snprintf(text, sizeof(text), "max");
-		if (spawn_cgroup_write(path, file = "pids.max", text) == -1)
-			goto bad;
-	}
-	if (cg->cpu) {
-		if (l->cpu_percent > 0)
-			snprintf(text, sizeof(text), "%lld %d",
-			    l->cpu_percent * (SPAWN_CGROUP_PERIOD / 100),
-			    SPAWN_CGROUP_PERIOD);
-		else
-			snprintf(text, sizeof(text), "max %d",
-			    SPAWN_CGROUP_PERIOD);
-		if (spawn_cgroup_write(path, file = "cpu.max", text) == -1)
-			goto bad;
-	}
+	if (cg->pids && spawn_cgroup_write(path, file = "pids.max",
+	    spawn_cgroup_limit(text, sizeof(text), l->processes, 0)) == -1)
+		goto bad;
+	/* cpu.max: the quota of each period, in us. */
+	if (cg->cpu && spawn_cgroup_write(path, file = "cpu.max",
+	    spawn_cgroup_limit(text, sizeof(text), l->cpu_percent *
+	    (SPAWN_CGROUP_PERIOD / 100), SPAWN_CGROUP_PERIOD)) == -1)
+		goto bad;
 	*ooms = spawn_cgroup_ooms(cg, name);
 	return (0);
 bad:
