@@ -342,6 +342,28 @@ ptybench_mode_push(struct ptybench_stream *st, int fd)
 }
 
 /*
+ * One sample: c written at end dir of link l and awaited at the other
+ * end (sample k, for the error), its time taken; when it arrived.
+ */
+static uint64_t
+ptybench_mode_sample(struct ptybench_link *l, int dir, unsigned char c,
+    long k)
+{
+	uint64_t	t0, t1;
+
+	t0 = ptybench_now();
+	if (write(l->fd[dir], &c, 1) != 1)
+		err(1, "write");
+	if (ptybench_mode_await(l->fd[!dir], c, 3000) == -1) {
+		ptybench_proc_check();
+		errx(1, "sample %ld: byte lost (3 s)", k + 1);
+	}
+	t1 = ptybench_now();
+	ptybench_stats_add(&ptybench_lat, t1 - t0);
+	return (t1);
+}
+
+/*
  * One-way latency of single bytes, in blocks of -k samples from a to b
  * then from b to a, with a random gap between samples.
  */
@@ -349,7 +371,7 @@ void
 ptybench_mode_lat(void)
 {
 	struct ptybench_link	*l = &ptybench_links[0];
-	uint64_t		 t0, t1, next;
+	uint64_t		 next;
 	unsigned char		 c;
 	long			 k;
 	int			 dir;
@@ -362,16 +384,7 @@ ptybench_mode_lat(void)
 		next += (uint64_t)(opt_gmin + (long)(ptybench_random() %
 		    (uint64_t)(opt_gmax - opt_gmin + 1))) * PTYBENCH_USEC;
 		ptybench_sleep_until(next);
-		t0 = ptybench_now();
-		if (write(l->fd[dir], &c, 1) != 1)
-			err(1, "write");
-		if (ptybench_mode_await(l->fd[!dir], c, 3000) == -1) {
-			ptybench_proc_check();
-			errx(1, "sample %ld: byte lost (3 s)", k + 1);
-		}
-		t1 = ptybench_now();
-		ptybench_stats_add(&ptybench_lat, t1 - t0);
-		next = t1;
+		next = ptybench_mode_sample(l, dir, c, k);
 	}
 	if (opt_out != NULL)
 		ptybench_stats_save(&ptybench_lat, opt_out);
@@ -389,7 +402,6 @@ void
 ptybench_mode_lock(void)
 {
 	struct ptybench_link	*l = &ptybench_links[0];
-	uint64_t		 t0, t1;
 	unsigned char		 c;
 	long			 k;
 	int			 dir;
@@ -399,15 +411,7 @@ ptybench_mode_lock(void)
 	for (k = 0; k < opt_n; k++) {
 		dir = (int)(k % 2);
 		c = (dir == 0 ? 'a' : 'A') + k % 26;
-		t0 = ptybench_now();
-		if (write(l->fd[dir], &c, 1) != 1)
-			err(1, "write");
-		if (ptybench_mode_await(l->fd[!dir], c, 3000) == -1) {
-			ptybench_proc_check();
-			errx(1, "sample %ld: byte lost (3 s)", k + 1);
-		}
-		t1 = ptybench_now();
-		ptybench_stats_add(&ptybench_lat, t1 - t0);
+		(void)ptybench_mode_sample(l, dir, c, k);
 	}
 	if (opt_out != NULL)
 		ptybench_stats_save(&ptybench_lat, opt_out);
