@@ -379,13 +379,12 @@ record_link_make(struct record *r)
 		}
 	}
 	record_meta(l, &m);
-	errno = 0;
 	e = rec_open(path, txdir[0] != '\0' ? txdir : NULL, &m, CAP_WRITE_MAP,
 	    &r->rec, &err);
 	cap_meta_free(&m);
 	if (e != CAP_OK) {
 		r->open_err = e;
-		r->open_errno = errno;
+		r->open_errno = err.sys;
 		if (r->fault)
 			return (-1);
 		if (e == CAP_EINVAL) {
