@@ -152,8 +152,9 @@ spawn_start(const struct conf *cf, const char *muxd_user, int entries)
 		fatalx("exec: entries cannot be sandboxed: %s; the room may "
 		    "say sandbox = false; to run them without one",
 		    spawn_keep.box_why);
+	spawn_keep.cgroup_want = cf != NULL ? cf->entry_cgroups : -1;
 	if (entries)
-		spawn_start_cgroups(cf != NULL ? cf->entry_cgroups : -1);
+		spawn_start_cgroups(spawn_keep.cgroup_want);
 	if (entries && spawn_keep.box && spawn_keep.logdir == NULL)
 		log_info("exec: quick mode: the entries' standard error is "
 		    "dropped (a room's goes to its state directory's logs/)");
@@ -259,9 +260,11 @@ spawn_configure(const struct conf *cf)
 	    (cf->sandbox != spawn_keep.box ||
 	    cf->entry_uids.lo != spawn_uids.range.lo ||
 	    cf->entry_uids.hi != spawn_uids.range.hi ||
+	    cf->entry_cgroups != spawn_keep.cgroup_want ||
 	    (!spawn_keep.box && strcmp(spawn_user, spawn_keep.user) != 0)))
-		log_warnx("exec: sandbox, entry_uids and entry_user stay as "
-		    "they were at start until muxd restarts");
+		log_warnx("exec: sandbox, entry_cgroups, entry_uids and "
+		    "entry_user stay as they were at start until muxd "
+		    "restarts");
 	/*
 	 * The uids the room gives, then those picked for the others: the
 	 * one each had already (a reload moves none), else a free one that

@@ -63,6 +63,7 @@ struct spawn_keep {
 	char		*hide[SPAWN_BOX_HIDE];	/* muxd's paths covered */
 	char		 box_why[256];	/* why bwrap cannot run, or "" */
 	struct spawn_cgroup cgroup;	/* the entries' groups, or none */
+	int		 cgroup_want;	/* entry_cgroups at start */
 };
 
 /* spawn-msg.c */

@@ -63,5 +63,10 @@ muxd_start -f "$T/room.conf"
 wait_port e1 up
 grep -q "no control groups: the room says entry_cgroups = false" "$T/muxd.log" ||
 	fail "muxd did not say the room turned the groups off"
+# A reload does not change them, and says so.
+room ""
+mctl reload >/dev/null || fail "reload refused"
+wait_for "grep -q 'exec: sandbox, entry_cgroups, entry_uids and entry_user stay as they were at start' '$T/muxd.log'" 5 ||
+	fail "a reload changing entry_cgroups is not said"
 muxd_stop
 echo ok
