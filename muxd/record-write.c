@@ -52,10 +52,12 @@ record_write_cap(const struct record *r)
 void
 record_write_arm(void)
 {
-	struct timeval	tv = { record_write_conf->sync_sec, 0 };
+	struct timeval	tv = { 0, 0 };
 
-	if (record_write_timer != NULL && !deadline_pending(record_write_timer))
-		deadline_set(record_write_timer, &tv);
+	if (record_write_timer == NULL || deadline_pending(record_write_timer))
+		return;
+	tv.tv_sec = record_write_conf->sync_sec;
+	deadline_set(record_write_timer, &tv);
 }
 
 /* Write one event to a recording, logging the first error. */

@@ -3,7 +3,8 @@
 # the capture read again through the transcript's writer), one link by
 # name, an unknown name refused, the capture's final verdicts with it;
 # and a refused "round.start" reaches the
-# watchers as a round.refused event with the reply's reason.
+# watchers as a round.refused event with the reply's reason; events are
+# numbered one by one, after the number a screen holds.
 . tests/integration/lib.sh
 
 screens() {
@@ -40,4 +41,13 @@ watch_events
 mctl round start 2 >/dev/null 2>&1 && fail "round 2 started over round 1"
 wait_for "grep -q '\"event\":\"round.refused\".*\"number\":2.*\"reason\":\"round 1 is running' '$T/events'" 5 ||
 	fail "no round.refused event: $(cat "$T/events")"
+# Events are numbered (seq) one by one, and a screen says the number of
+# the last event it holds, so that a page shows no text twice.
+S=$(screens ",\"link\":\"$L\"" | jq '.result.links[0].seq')
+[ "$S" -ge 1 ] 2>/dev/null || fail "the screen has no seq: $S"
+tty "$J" 'type:one more\r' >/dev/null
+wait_for "grep -q '\"event\":\"text\"' '$T/events'" 5 || fail "no text event: $(cat "$T/events")"
+jq -s -e --argjson s "$S" '(map(.seq) | . == [range(.[0]; .[0] + length)]) and
+    (map(select(.event == "text")) | all(.seq > $s))' "$T/events" >/dev/null ||
+	fail "events are not numbered one by one after the screen's $S: $(jq -c '[.event, .seq]' "$T/events")"
 echo ok
