@@ -4,6 +4,7 @@
  * (view.c) of an event.  Not a command itself.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 
@@ -65,8 +66,9 @@ cmd_capture_screen(struct cmd_screen *s, const struct cap_reader *r)
 
 /*
  * Feed an event to a screen into *out, grown as needed (*size bytes):
- * the bytes to show, or -1 when out of memory (errno set, *out kept).
- * Markers and resizes show nothing.
+ * the bytes to show (at a station whose terminals echo by themselves,
+ * their echo of the judge's keys too), or -1 when out of memory (errno
+ * set, *out kept).  Markers and resizes show nothing.
  */
 ssize_t
 cmd_capture_view(struct cmd_screen *s, const struct cap_event *ev,
@@ -79,16 +81,20 @@ cmd_capture_view(struct cmd_screen *s, const struct cap_event *ev,
 	if (ev->kind != CAP_INPUT && ev->kind != CAP_OUTPUT)
 		return (0);
 	for (i = 0; ev->kind == CAP_INPUT && i <= ev->len; i++) {
-		if (*size - o < VIEW_SHOWMAX) {
+		if (*size - o < 2 * VIEW_SHOWMAX) {
 			need = *size + 4 * VIEW_SHOWMAX;
 			if ((p = realloc(*out, need)) == NULL)
 				return (-1);
 			*out = p;
 			*size = need;
 		}
-		if (i < ev->len)
-			o += view_key(&s->v, ev->data[i], ev->usec, &k,
-			    *out + o);
+		if (i == ev->len)
+			break;
+		/* A terminal's own echo first (localecho), then muxd's. */
+		n = view_key(&s->v, ev->data[i], ev->usec, &k, s->key);
+		o += view_key_local(&s->v, ev->data[i], &k, *out + o);
+		memcpy(*out + o, s->key, n);
+		o += n;
 	}
 	if (ev->kind == CAP_INPUT)
 		return ((ssize_t)o);

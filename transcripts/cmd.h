@@ -28,6 +28,7 @@ struct cmd_screen {			/* the judge's screen of a capture */
 	struct view	 v;
 	struct filter	 f;
 	unsigned char	 shown[1024 + FILTER_HELDMAX];
+	char		 key[VIEW_SHOWMAX];	/* muxd's bytes for a key */
 };
 void		 cmd_capture_screen(struct cmd_screen *,
 		    const struct cap_reader *);

@@ -320,13 +320,34 @@ test_local_echo_option(void **state)
 
 	(void)state;
 	start(&t, 1, JUDGETERM_EOL_CR);
+	{
+		struct judgeterm_out	o;
+
+		judgeterm_prompt(&t.jt, &o);	/* the link made */
+		out(&t, &o);
+	}
+	/*
+	 * No echo, but the cursor put back after the terminal's BS (CR,
+	 * CUF) and the erase drawn, and the next prompt at the end of the
+	 * turn, before the judge's next key shows.
+	 */
 	keys(&t, S("Hi\rthere\b\b\r\r"));
-	expect_term(&t, S(">>>"), S("Hi\rthere\b\b\r\r"),
-	    "LINE(Hi) LINE(the) TURN");
+	expect_term(&t, S(">>\r\033[6C\b \b\r\033[5C\b \b>>"),
+	    S("Hi\rthere\b\b\r\r"), "LINE(Hi) LINE(the) TURN");
+	/* An answer left in mid-row: the key shown there is taken back. */
 	answer(&t, "Yes.");
 	keys(&t, S("x"));
-	expect_term(&t, S(">>>Yes.\r\n>"), S("Hi\rthere\b\b\r\rx"),
+	expect_term(&t, S(">>\r\033[6C\b \b\r\033[5C\b \b>>\b \bYes."
+	    "\033[1D\033[K\r\n>x"), S("Hi\rthere\b\b\r\rx"),
 	    "LINE(Hi) LINE(the) TURN");
+
+	/* An answer that ends its row: the prompt with it, no more. */
+	start(&t, 1, JUDGETERM_EOL_CR);
+	keys(&t, S("a\r\r"));
+	answer(&t, "Yes.\r\n");
+	keys(&t, S("b"));
+	expect_term(&t, S("\033[1D\033[K>a>>\b \bYes.\r\n>"),
+	    S("a\r\rb"), "LINE(a) TURN");
 }
 
 static void

@@ -32,6 +32,7 @@ struct run {
 	VTermScreen	*vs;
 	enum cap_encoding cs;		/* the link's */
 	enum cap_encoding tcs;		/* the judge's terminal's */
+	int		 localecho;	/* the terminal echoes the keys */
 	int64_t		 usec;
 	char		*screen[MAXROWS];	/* what the terminal shows */
 	size_t		 nscreen;
@@ -40,17 +41,27 @@ struct run {
 	char		 out[VIEW_OUTLEN(4096)];
 };
 
-/* Start a run: the link's character set, the terminal's. */
+static void	run_term(struct run *, const char *, size_t);
+
+/*
+ * Start a run: the link's character set, the terminal's, and whether
+ * the terminal echoes the keys itself (then muxd's prompt is written at
+ * once, as muxd writes it when the link is made).
+ */
 static void
-run_start2(struct run *r, enum cap_encoding cs, enum cap_encoding tcs)
+run_start3(struct run *r, enum cap_encoding cs, enum cap_encoding tcs,
+    int localecho)
 {
 	struct cap_meta		m;
 	struct cap_error	e;
+	size_t			n;
 
 	memset(r, 0, sizeof(*r));
 	r->cs = cs;
 	r->tcs = tcs;
-	view_init(&r->v, 0, 1, cs, VIEW_PROMPT, NULL, NULL);
+	r->localecho = localecho;
+	view_init(&r->v, 0, 1, cs, VIEW_PROMPT |
+	    (localecho ? VIEW_LOCALECHO : 0), NULL, NULL);
 	view_terminal(&r->v, tcs);
 	filter_init(&r->f, 0, 0, NULL, NULL);
 	filter_charset(&r->f, cs);
@@ -59,11 +70,23 @@ run_start2(struct run *r, enum cap_encoding cs, enum cap_encoding tcs)
 	m.charset = cs;
 	m.tcharset = (int)tcs;
 	m.utc_offset = 0;
+	m.localecho = localecho;
 	assert_int_equal(tx_write_memopen(&m, &r->tx, &e), CAP_OK);
 	assert_non_null(r->vt = vterm_new(ROWS, COLS));
 	vterm_set_utf8(r->vt, 1);
 	r->vs = vterm_obtain_screen(r->vt);
 	vterm_screen_reset(r->vs, 1);
+	if (localecho) {
+		n = view_prompt(&r->v, r->out);
+		run_term(r, r->out, n);
+	}
+}
+
+/* Start a run: the link's character set, the terminal's. */
+static void
+run_start2(struct run *r, enum cap_encoding cs, enum cap_encoding tcs)
+{
+	run_start3(r, cs, tcs, 0);
 }
 
 /* Start a run in a character set, link and terminal alike. */
@@ -105,6 +128,11 @@ keys(struct run *r, const char *p, size_t n)
 
 	r->usec += 100000;
 	for (i = 0; i < n; i++) {
+		/* A terminal's own echo: the key, Enter as CR LF. */
+		if (r->localecho && p[i] == '\r')
+			run_term(r, "\r\n", 2);
+		else if (r->localecho && p[i] != 0x7f)
+			run_term(r, p + i, 1);
 		m = view_key(&r->v, (unsigned char)p[i], r->usec, &k, r->out);
 		run_term(r, r->out, m);
 	}
@@ -442,6 +470,78 @@ test_interleaving(void **state)
 	    "5678");
 	rows_are(r, 7);
 	run_free(r);
+
+	/*
+	 * The line erased back to the start of its second row, then taken
+	 * off and drawn again: the cursor where the next key goes, below.
+	 */
+	run_start(r, CAP_UTF8);
+	K(r, "0123456789012345678901234567890123456789012345678901234567890"
+	    "12345678901234567890123456789");
+	K(r, "\b\b\b\b\b\b\b\b\b\b\b");
+	O(r, "Hm\r\n");
+	O(r, "Go on");
+	K(r, "\b!\r");
+	run_end(r);
+	row_is(r, 0, "Hm");
+	row_is(r, 1, "Go on");
+	row_is(r, 2, "0123456789012345678901234567890123456789012345678901234"
+	    "56789012345678901234567!");
+	rows_are(r, 3);
+	run_free(r);
+}
+
+/*
+ * A terminal that echoes the keys itself: it shows each key where its
+ * cursor is before muxd reads it, so the prompt is there beforehand
+ * wherever muxd can tell, and a key shown where the judge's line is not
+ * (the entity wrote since) is taken back and drawn on the line again.
+ */
+static void
+test_local_echo(void **state)
+{
+	struct run	*r = &R;
+	int		 cs;
+
+	(void)state;
+	for (cs = 0; cs < 2; cs++) {
+		run_start3(r, cs ? CAP_UTF8 : CAP_LATIN1, cs ? CAP_UTF8 :
+		    CAP_LATIN1, 1);
+		K(r, "Hi\r");
+		K(r, "there\b\b\x7f\r\r");
+		/* The answer ends its row: the prompt comes with it. */
+		O(r, "Yes.\r\n");
+		K(r, "ab");
+		O(r, "Interrupting");
+		O(r, " you!\r\n");
+		K(r, "c\r");
+		/* Left in mid-row: the first key is taken back. */
+		O(r, "Because.");
+		K(r, "ok\tk\r\r");
+		O(r, "More");
+		K(r, "x\b\by\r");
+		/* Across the wrap, and back across it. */
+		K(r, "0123456789012345678901234567890123456789012345678901"
+		    "2345678901234567890123456789");
+		O(r, "z\r\n");
+		K(r, "\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b"
+		    "!\r\r");
+		run_end(r);
+		row_is(r, 0, "Hi");
+		row_is(r, 1, "th");
+		row_is(r, 2, "Yes.");
+		row_is(r, 3, "Interrupting you!");
+		row_is(r, 4, "abc");
+		row_is(r, 5, "Because.");
+		row_is(r, 6, "ok     k");
+		row_is(r, 7, "More");
+		row_is(r, 8, "y");
+		row_is(r, 9, "z");
+		row_is(r, 10, "0123456789012345678901234567890123456789012345678"
+		    "90123456789!");
+		rows_are(r, 11);
+		run_free(r);
+	}
 }
 
 /* A line longer than the judge's line holds: its first rows handed out. */
@@ -521,6 +621,7 @@ main(void)
 		cmocka_unit_test(test_latin1_c1),
 		cmocka_unit_test(test_judge_editing),
 		cmocka_unit_test(test_interleaving),
+		cmocka_unit_test(test_local_echo),
 		cmocka_unit_test(test_long_judge_line),
 		cmocka_unit_test(test_latin1_text),
 		cmocka_unit_test(test_charset_conversion),
