@@ -9,8 +9,10 @@
 #   ser2net     ser2net with its defaults, a serial device on each side
 #   muxd quick  muxd --link a b
 #   muxd room   muxd -f room.conf with a round started by muxctl: rules,
-#               captures and transcripts on; the judge terminals echo
-#               locally, so muxd forwards each byte once, as the others do
+#               captures and transcripts on; the judges' programs draw
+#               the 1996 convention themselves (comprog --local-echo,
+#               rules convention = false), so muxd forwards each byte
+#               once, as the others do
 #   muxd room+echo  the same room with muxd echoing the judge (its
 #               default, the 1996 convention), against its own floor
 #               minifwd+echo: minifwd -e -l, which echoes a and logs
@@ -283,11 +285,11 @@ ran bulk && phase bulk
 # CPU per byte at 960 bytes/s (9600 baud), one link, unpinned and
 # pinned, in rounds of which the median is kept, in two patterns: byte
 # by byte (rate: each way at once, 1-byte writes, the streams
-# interleaving, so that a room draws a prompt for every key of the
-# judge's) and in turns (turn: the judge types a line of $TURN_CHARS
-# keys and CR, the entity answers with as many and CR LF, each once the
-# other's line has arrived, a key every 1/960 s: a prompt a line, as in
-# a contest).  A round runs every forwarder in both.
+# interleaving, so that a room that draws the convention draws the
+# judge's line again for every key of the judge's) and in turns (turn:
+# the judge types a line of $TURN_CHARS keys and CR, the entity answers
+# with as many and CR LF, each once the other's line has arrived, a key
+# every 1/960 s: a prompt a line, as in a contest).  A round runs every forwarder in both.
 ran cpu && for round in $(rounds $CPU_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
@@ -457,8 +459,9 @@ END {
 	printf("  load average %s at the start, %s at the end; %d s:%s\n", load0, load1, took, phases)
 	printf("  xfl: ratio to the floor (minifwd; for a forwarder that echoes the judge, minifwd+echo: minifwd -e -l, which also\n")
 	printf("  echoes and logs each byte); xbl: ratio to the baseline (no forwarder, one pty hop)\n")
-	printf("  muxd room: the judge terminals echo locally (muxd forwards each byte once, as the others do); muxd room+echo: muxd\n")
-	printf("  echoes the judge (its default, the 1996 convention), one more pty write for each of the judge'"'"'s bytes\n")
+	printf("  muxd room: rules and recording on, the judges'"'"' programs drawing the 1996 convention (comprog --local-echo), so muxd\n")
+	printf("  forwards each byte once, as the others do; muxd room+echo: muxd draws the convention (its default): prompts, the\n")
+	printf("  echo of the judge'"'"'s bytes (one more pty write for each), the judge'"'"'s line again when the entity interrupts it\n")
 
 	if (ran("latency")) {
 	printf("\none-way latency per byte, us: %d samples (ser2net %d) in %d rounds, gaps uniform in %s us, directions alternating every 50\n", nlat, nlat2, latr, gaps)
@@ -557,8 +560,8 @@ END {
 	printf("\nCPU at 960 bytes/s each way (9600 baud), one link, 1-byte writes, median of %d rounds of %s s; latency from when each byte was due\n", cpur, cpus)
 	printf("us/byte: the median round; its xfl: the median of the ratios of each round to the floor run in the same round\n")
 	printf("the two streams of the link write half an interval apart: every byte is a wake-up of its own, and the streams\n")
-	printf("interleave byte by byte, so a room draws a prompt for each of the judge'"'"'s keys (muxd room+echo: the judge'"'"'s line\n")
-	printf("again too): a worst case for a room, no contest'"'"'s pattern (turns, below, are)\n")
+	printf("interleave byte by byte, so muxd room+echo draws the judge'"'"'s line again for each of the judge'"'"'s keys: a worst\n")
+	printf("case for a room that draws the convention, no contest'"'"'s pattern (turns, below, are)\n")
 	printf("%-24s  %7s%6s %6s   %7s %7s %7s%6s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered")
 	nc = split(with_log(fwds) " " echos, CF, " ")
 	for (pi = 1; pi <= 2; pi++) for (j = 1; j <= nc; j++) {
@@ -573,7 +576,7 @@ END {
 
 	printf("\nCPU at 960 bytes/s in turns: the judge types a line of %d keys and CR, the entity answers with as many and CR LF,\n", turnc)
 	printf("each once the other'"'"'s line has arrived, a key every 1/960 s; one link, median of %d rounds of %s s (the rounds of\n", cpur, cpus)
-	printf("the table above); a room draws a prompt once a line, as in a contest; latency from when each key was due\n")
+	printf("the table above); muxd room+echo draws a prompt once a line, as in a contest; latency from when each key was due\n")
 	printf("%-24s  %7s%6s %6s   %7s %7s %7s%6s  %-9s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered", "lines")
 	nc = split(fwds " " echos, CF, " ")
 	for (pi = 1; pi <= 2; pi++) for (j = 1; j <= nc; j++) {
@@ -620,7 +623,7 @@ END {
 
 	}
 
-	printf("\ntargets for muxd room (rules, captures and transcripts on)\n")
+	printf("\ntargets for muxd room (rules, captures and transcripts on; the judges'"'"' programs draw the convention)\n")
 	printf("against a peer: the ratio of the whole run (pooled samples; CPU: the median round), then the lowest and highest\n")
 	printf("ratio of the rounds (each round runs the forwarders in turn): noise says whether every round agrees with the verdict\n")
 	printf("(beyond) or the rounds fall on both sides of the target (within)\n")

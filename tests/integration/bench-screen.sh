@@ -2,8 +2,9 @@
 # room draws it, and nothing more: muxd room+echo's echo, with the judge's
 # line taken off and drawn again whenever the entity writes while the
 # judge types (byte by byte, past the 1024 letters where a line hands out
-# its rows), and in turns of lines, checks exact; so does muxd room with
-# the terminals' local echo; a forwarder that draws the line again with
+# its rows), and in turns of lines, checks exact; so does muxd room, whose
+# judges' programs draw the convention (muxd writes them nothing of its
+# own); a forwarder that draws the line again with
 # one letter changed, or writes a control sequence no room writes, is
 # caught.  It decides nothing by timing: every byte written must arrive,
 # checked, however late.
