@@ -87,6 +87,14 @@ line_is() {
 		fail "$2: the judge's line is [$(line)], not [$1]:
 $(tmux capture-pane -p -t "$S")"
 }
+# Type KEYS (or erase, with BSpace), and wait until the line is TEXT.
+typed() {
+	case $1 in
+	BSpace)	tmux send-keys -t "$S" BSpace ;;
+	*)	tmux send-keys -t "$S" -l "$1" ;;
+	esac
+	line_is "$2" "$3"
+}
 # Enter, and the prompt of the next line (within a turn, or at its end).
 enter() {
 	tmux send-keys -t "$S" Enter
@@ -98,8 +106,7 @@ $(tmux capture-pane -p -t "$S")"
 
 shows 'Hello, my name is Ada and I am the human'
 prompted "after the greeting"
-tmux send-keys -t "$S" -l 'Hi'
-line_is '>Hi' "typing"
+typed Hi '>Hi' "typing"
 enter "a line"
 tmux send-keys -t "$S" Enter	# the turn's end: the entity answers
 shows 'Yes.'
@@ -107,30 +114,25 @@ prompted "after an answer that ends its row"
 tmux send-keys -t "$S" -l 'ab'
 shows 'Interrupting you!'
 line_is '>ab' "the line drawn again below the entity's row"
-tmux send-keys -t "$S" -l 'x'
-line_is '>abx' "typing on the line drawn again"
-tmux send-keys -t "$S" BSpace
-line_is '>ab' "an erase"
-tmux send-keys -t "$S" -l 'c'
-line_is '>abc' "typing after an erase"
+typed x '>abx' "typing on the line drawn again"
+typed BSpace '>ab' "an erase"
+typed c '>abc' "typing after an erase"
 enter "a line"
 tmux send-keys -t "$S" Enter	# the turn's end: the entity answers
 shows 'Because.'
-tmux send-keys -t "$S" -l 'o'
-line_is '>o' "a key after an answer left in mid-row"
+typed o '>o' "a key after an answer left in mid-row"
 shows 'Because.'
-tmux send-keys -t "$S" -l 'k'
-line_is '>ok' "typing"
+typed k '>ok' "typing"
 enter "a line"
 tmux send-keys -t "$S" Enter	# the turn's end: the entity answers
 shows 'Bye.'
 # Across the wrap: 90 letters after the prompt, 20 erased.
-tmux send-keys -t "$S" -l "$(printf '%090d' 0 | tr 0 w)"
-line_is ">$(printf '%090d' 0 | tr 0 w)" "a line past the wrap"
+typed "$(printf '%090d' 0 | tr 0 w)" ">$(printf '%090d' 0 | tr 0 w)" \
+    "a line past the wrap"
 i=89
 while [ $i -ge 70 ]; do
-	tmux send-keys -t "$S" BSpace
-	line_is ">$(printf "%0${i}d" 0 | tr 0 w)" "erasing back across the wrap"
+	typed BSpace ">$(printf "%0${i}d" 0 | tr 0 w)" \
+	    "erasing back across the wrap"
 	i=$((i - 1))
 done
 tmux send-keys -t "$S" -l '~'
