@@ -3,7 +3,10 @@
 # and a fresh prompt, C-] q; its transcript in muxd's format.  Through
 # muxd with --remote-echo: muxd prompts and echoes, the entity gets the
 # keys one by one, and comprog records the entity's words without muxd's
-# echo.  A resize wraps the conversation again.
+# echo.  A resize wraps the conversation again.  Through a room whose
+# rules leave the convention to the judge's program (rules convention =
+# false) with --local-echo: comprog prompts and echoes, muxd forwards each
+# byte once, and the two transcripts have the same lines.
 . tests/integration/lib.sh
 
 cable line
@@ -84,4 +87,42 @@ tx=$(ls "$T"/rec2/LP*.TXT) || fail "no transcript through muxd"
 grep -q '^JUDGE??\[[0-9:]*\]Who are you?$' "$tx" || fail "the judge's line is missing: $(cat "$tx")"
 grep -q '^PROGRAM\[[0-9:]*\]I am Ada\.$' "$tx" || fail "the entity's line is missing: $(cat "$tx")"
 [ "$(grep -c '^PROGRAM' "$tx")" = 1 ] || fail "muxd's echo was recorded as the entity's: $(cat "$tx")"
+
+# A room that leaves the convention to the judge's program.
+muxd_stop
+rm -rf "$T/state"
+RULES='rules = { convention = false; };' room1
+muxd_start -f "$T/room.conf"
+round_start 1
+J=$(facing E1)
+mkdir -p "$T/rec3"
+cp_run lj "$COMPROG judge --local-echo -r $T/rec3 $J"
+cp_wait lj '^>' 5 "comprog's prompt is not on the screen"
+cp_type lj 'Hi'
+tty "$T/e1" 'expect:Hi' 'quiet:200' >/dev/null || fail "the keys did not reach the entity once each"
+cp_key lj Enter
+cp_wait lj '^>$' 5 "no prompt for the turn's next line"
+cp_key lj Enter
+tty "$T/e1" 'expect:\r\r' >/dev/null || fail "the turn did not reach the entity"
+tty "$T/e1" 'send:Hello, my name is Ada and I am the human\r\n' >/dev/null
+cp_wait lj '^Hello, my name is Ada and I am the human$' 5 "the answer is not on the screen"
+cp_type lj 'Why?'
+cp_wait lj '^>Why\?$' 5 "no fresh prompt after the answer"
+cp_key lj Enter Enter
+tty "$T/e1" 'expect:Why?\r\r' >/dev/null || fail "the second turn did not reach the entity"
+tty "$T/e1" 'send:Because.\r\n' >/dev/null
+cp_wait lj '^Because\.$' 5 "the second answer is not on the screen"
+cp_key lj C-] q
+cp_wait lj 'comprog-exit=0' 5 "C-] q did not end comprog"
+mctl round stop >/dev/null || fail "round stop failed"
+cp_screen lj | grep -q '^>>' && fail "two prompts on a row: $(cp_screen lj)"
+lines() { sed -n 's/^\(JUDGE[0-9?][0-9?]\|PROGRAM\)\[[0-9:]*\]//p' "$1"; }
+mine=$(ls "$T"/rec3/LP*.TXT) || fail "no transcript of comprog's"
+muxds=$T/state/transcripts/E1/$(ls "$T/state/transcripts/E1")
+lines "$mine" >"$T/mine.lines"
+lines "$muxds" >"$T/muxd.lines"
+printf '%s\n' Hi 'Hello, my name is Ada and I am the human' 'Why?' Because. |
+    cmp -s - "$T/muxd.lines" || fail "muxd's transcript: $(cat "$muxds")"
+cmp -s "$T/mine.lines" "$T/muxd.lines" ||
+	fail "comprog's and muxd's transcripts differ (< comprog, > muxd): $(diff "$T/mine.lines" "$T/muxd.lines")"
 echo ok
