@@ -50,6 +50,7 @@ static void	 muxctl_show_ports(const json_t *);
 static void	 muxctl_show_links(const json_t *);
 static void	 muxctl_show_status(const json_t *);
 static void	 muxctl_show_record_faults(const json_t *, const char *);
+static void	 muxctl_show_ends_waiting(const json_t *);
 static void	 muxctl_show_entries(const json_t *);
 static void	 muxctl_show_schedule(const json_t *);
 static void	 muxctl_show_value(const json_t *);
@@ -563,6 +564,31 @@ muxctl_show_record_faults(const json_t *list, const char *kind)
 	}
 }
 
+/*
+ * Print the recordings whose end the disk refused: kept open, their end
+ * written at a later sync.
+ */
+static void
+muxctl_show_ends_waiting(const json_t *list)
+{
+	const json_t	*o;
+	const char	*why, *name;
+	size_t		 i;
+
+	json_array_foreach(list, i, o) {
+		name = muxctl_get_str(o, "record");
+		why = muxctl_get_str(o, "error");
+		printf("FAULT: the end of the recording of ");
+		muxctl_show_put_str(stdout, name != NULL ? name : "?", 0);
+		printf(" waits for the disk");
+		if (why != NULL) {
+			printf(": ");
+			muxctl_show_put_str(stdout, why, 0);
+		}
+		printf("; kept open, written at the next sync with room\n");
+	}
+}
+
 /* Print a status result: the round line, the ports, the links. */
 static void
 muxctl_show_status(const json_t *st)
@@ -579,6 +605,7 @@ muxctl_show_status(const json_t *st)
 	}
 	muxctl_show_record_faults(json_object_get(st, "links"), "link");
 	muxctl_show_record_faults(json_object_get(st, "ports"), "port");
+	muxctl_show_ends_waiting(json_object_get(st, "ends_waiting"));
 	c = json_object_get(st, "control");
 	if (json_integer_value(json_object_get(c, "refused")) > 0) {
 		printf("control: %lld clients refused, the last: ",

@@ -678,9 +678,10 @@ control_status(void)
 		json_object_set_new(o, "record", record_link_status(l));
 		json_array_append_new(ls, o);
 	}
-	return (json_pack("{ss ss? so so so s{sIsIss?sI} s{ss?} so}", "version",
-	    MUXD_VERSION, "config", muxd_conf != NULL ? muxd_conf->file :
-	    NULL, "round", round_json(), "ports", ps, "links", ls, "control",
+	return (json_pack("{ss ss? so so so so s{sIsIss?sI} s{ss?} so}",
+	    "version", MUXD_VERSION, "config", muxd_conf != NULL ?
+	    muxd_conf->file : NULL, "round", round_json(), "ports", ps,
+	    "links", ls, "ends_waiting", record_closing_status(), "control",
 	    "clients", (json_int_t)control_nclients, "refused",
 	    (json_int_t)control_refused, "refusal", control_refused > 0 ?
 	    control_why : NULL, "screens", (json_int_t)control_screens_asked,

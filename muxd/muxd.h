@@ -113,6 +113,7 @@ void		 record_link_bytes(struct link *, const struct port *,
 		    const unsigned char *, size_t, const struct timeval *);
 json_t		*record_link_status(const struct link *);
 json_t		*record_port_status(const struct port *);
+json_t		*record_closing_status(void);
 void		 record_port_note(struct port *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 record_link_note(struct link *, const char *, ...)

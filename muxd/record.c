@@ -607,6 +607,26 @@ record_link_status(const struct link *l)
 	return (record_write_status(l->record));
 }
 
+/*
+ * The recordings whose end the disk refused, kept open until it is
+ * written, for status (control.c): each its name and its fault.
+ */
+json_t *
+record_closing_status(void)
+{
+	struct record	*r;
+	json_t		*a, *o;
+
+	a = json_array();
+	for (r = record_closing; r != NULL; r = r->next) {
+		if (!json_is_object(o = record_write_status(r)))
+			o = json_object();	/* a fault cleared, not its end */
+		json_object_set_new(o, "record", json_string(r->what));
+		json_array_append_new(a, o);
+	}
+	return (a);
+}
+
 /* A port's own capture's fault for status (control.c), or null. */
 json_t *
 record_port_status(const struct port *p)

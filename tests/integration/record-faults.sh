@@ -337,9 +337,16 @@ else
 	mctl round stop >/dev/null
 	wait_for "grep -q 'record J1-left: its end cannot be written yet' '$T/muxd.log'" 10 ||
 		{ umount_small; fail "full at the end: the refused end is not said: $(grep 'record' "$T/muxd.log" | tail -5)"; }
+	# Status shows the recordings that wait, though their links ended.
+	mctl -j status | jq -e '.ends_waiting | any(.record == "J1-left" and (.error | length > 0))' >/dev/null ||
+		{ umount_small; fail "full at the end: status does not show the end that waits: $(mctl -j status | jq -c .ends_waiting)"; }
+	mctl status | grep -q '^FAULT: the end of the recording of J1-left waits for the disk: .*kept open' ||
+		{ umount_small; fail "full at the end: muxctl status does not say the end waits: $(mctl status)"; }
 	rm -f "$T/small/filler"
 	wait_for "grep -q 'record J1-left: its end written, closed' '$T/muxd.log'" 10 ||
 		{ umount_small; fail "full at the end: the end was not written once there was space"; }
+	[ "$(mctl -j status | jq '.ends_waiting | length')" = 0 ] ||
+		{ umount_small; fail "full at the end: status still shows ends waiting: $(mctl -j status | jq -c .ends_waiting)"; }
 	muxd_stop
 	: >"$T/muxd.log"
 	muxd_start -f "$T/room.conf"
