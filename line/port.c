@@ -27,15 +27,6 @@
  *
  * Either way no port ever waits for another conversation's line.
  *
- * The read event is edge-triggered (EV_ET): a line is read until a short
- * read has emptied it (PORT_READS_MAX reads at most in a turn, then it
- * waits for the loop's next turn), and epoll looks at it again only when
- * more comes.  Level-triggered, every wait polled again each line just
- * read, and a pty's poll waits for the pty's pending work (n_tty_poll
- * flushing the flip buffer), one more context switch for many bytes and
- * the loop held while the kernel's workers are busy.  A port resumed with
- * bytes waiting (FIONREAD) is read at once, whatever epoll saw meanwhile.
- *
  * A line that fails is closed and reopened with exponential backoff; a
  * listener waits for its next peer instead.  No timer runs while every port
  * is up.
@@ -46,7 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 
 #include "line.h"
@@ -54,7 +44,6 @@
 #define PORT_BACKOFF_MIN	250	/* ms */
 #define PORT_BACKOFF_MAX	8000
 #define PORT_READ_SIZE		PORT_CHUNK
-#define PORT_READS_MAX		4	/* full reads of a line in a turn */
 #define PORT_HARD		16	/* times limit a queue may reach */
 #define PORT_STABLE		10	/* s up before the backoff resets */
 
@@ -62,7 +51,6 @@ struct port_list ports = TAILQ_HEAD_INITIALIZER(ports);
 
 static void	port_open(struct port *);
 static void	port_read_cb(evutil_socket_t, short, void *);
-static int	port_pending(int);
 static void	port_write_cb(evutil_socket_t, short, void *);
 static void	port_retry_cb(evutil_socket_t, short, void *);
 static void	port_drop(struct port *, size_t, size_t);
@@ -341,8 +329,8 @@ port_up(struct port *p)
 	if ((flags = fcntl(p->fd, F_GETFL)) != -1)
 		fcntl(p->fd, F_SETFL, flags | O_NONBLOCK);
 	port_events_free(p);
-	p->ev_read = event_new(port_base(), p->fd, EV_READ | EV_PERSIST |
-	    EV_ET, port_read_cb, p);
+	p->ev_read = event_new(port_base(), p->fd, EV_READ | EV_PERSIST,
+	    port_read_cb, p);
 	p->ev_write = event_new(port_base(), p->fd, EV_WRITE | EV_PERSIST,
 	    port_write_cb, p);
 	if (p->ev_read == NULL || p->ev_write == NULL) {
@@ -415,20 +403,7 @@ port_down(struct port *p, const char *fmt, ...)
 		p->backoff_ms = PORT_BACKOFF_MAX;
 }
 
-/*
- * Tell whether bytes wait to be read on fd (FIONREAD): a serial line
- * read with nothing waiting ends the read with 0, which is no end of
- * file, so a read that no event asked for is made only then.
- */
-static int
-port_pending(int fd)
-{
-	int	n;
-
-	return (ioctl(fd, FIONREAD, &n) == 0 && n > 0);
-}
-
-/* Read what the line has and forward it at once, chunk by chunk. */
+/* Read what the line has and forward it at once. */
 static void
 port_read_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -438,10 +413,8 @@ port_read_cb(evutil_socket_t fd, short what, void *arg)
 	char		 why[LINE_ERRLEN];
 	struct timeval	 tv;
 	ssize_t		 n;
-	int		 reads = 0;
 
 	(void)what;
-again:
 	n = read(fd, buf, sizeof(buf));
 	if (n > 0) {
 		port_time(&tv);
@@ -455,17 +428,8 @@ again:
 			port_hooks.forward(p, buf, n, &tv);
 		port_now_on = 0;
 		/* A short read has emptied what waited in the line. */
-		if ((size_t)n < sizeof(buf)) {
+		if ((size_t)n < sizeof(buf))
 			p->waited = 0;
-			return;
-		}
-		/* More may wait, and no edge will tell (EV_ET). */
-		if (p->fd != fd || p->state != PORT_UP || p->paused ||
-		    !port_pending(fd))
-			return;		/* read again when resumed */
-		if (++reads < PORT_READS_MAX)
-			goto again;
-		event_active(p->ev_read, EV_READ, 0);	/* the others first */
 		return;
 	}
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
@@ -655,11 +619,8 @@ port_pause(struct port *p, int on)
 		return;
 	if (on)
 		event_del(p->ev_read);
-	else {
+	else
 		event_add(p->ev_read, NULL);
-		if (port_pending(p->fd))
-			event_active(p->ev_read, EV_READ, 0);	/* EV_ET */
-	}
 	log_debug("port %s: %s", p->name, on ? "paused" : "resumed");
 }
 
