@@ -4,8 +4,8 @@
  * The result of status, round start and stop, connect, disconnect, reload,
  * schedule and ports, and each event of a watch, as text.  Every string from
  * muxd is written with its control characters escaped, so that nothing it
- * holds can drive the terminal.  muxctl.c sends the request and reads the
- * reply.
+ * holds can drive the terminal (muxctl-fmt.c: the formats and tables).
+ * muxctl.c sends the request and reads the reply.
  */
 #include <err.h>
 #include <stdio.h>
@@ -17,33 +17,7 @@
 
 #include "muxctl.h"
 
-/* A table printed with aligned columns; cells are owned copies. */
-struct muxctl_table {
-	size_t		 ncols;
-	const int	*right;		/* per column: align right */
-	char		**cells;	/* nrows * ncols */
-	char		**notes;	/* per row: a line printed below, or NULL */
-	size_t		 nrows;
-	size_t		 cap;
-};
 
-static int	 muxctl_show_get_num(const json_t *, const char *, double *);
-static const char *muxctl_show_fmt_int(const json_t *, const char *, char *,
-		    size_t);
-static void	 muxctl_show_real(double, char *, size_t);
-static double	 muxctl_show_now(void);
-static void	 muxctl_show_clock(double, int, char *, size_t);
-static void	 muxctl_show_age(double, double, char *, size_t);
-static void	 muxctl_show_duration(long long, char *, size_t);
-static int	 muxctl_show_c1(const unsigned char *);
-static void	 muxctl_show_put_str(FILE *, const char *, int);
-static char	*muxctl_show_clean(const char *);
-static size_t	 muxctl_show_width(const char *);
-static void	 muxctl_show_table_init(struct muxctl_table *, size_t,
-		    const int *);
-static void	 muxctl_show_table_add(struct muxctl_table *, const char **,
-		    const char *);
-static void	 muxctl_show_table_print(struct muxctl_table *);
 static void	 muxctl_show_round(const json_t *, const char *);
 static void	 muxctl_show_placements(const json_t *);
 static void	 muxctl_show_ports(const json_t *);
@@ -58,268 +32,6 @@ static void	 muxctl_show_text(const json_t *);
 static void	 muxctl_show_serial(const json_t *);
 static void	 muxctl_show_holder(const json_t *, char *, size_t);
 
-/* Store the number member key of o in *d; return 0 if there is none. */
-static int
-muxctl_show_get_num(const json_t *o, const char *key, double *d)
-{
-	const json_t	*v = json_object_get(o, key);
-
-	if (!json_is_number(v))
-		return 0;
-	*d = json_number_value(v);
-	return 1;
-}
-
-/* Format the integer member key of o, "-" when absent or null. */
-static const char *
-muxctl_show_fmt_int(const json_t *o, const char *key, char *buf, size_t len)
-{
-	const json_t	*v = json_object_get(o, key);
-
-	if (json_is_integer(v))
-		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		muxctl_show_real(json_real_value(v), buf, len);
-	else if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
-	else
-		snprintf(buf, len, "-");
-	return buf;
-}
-
-/* Format a real with the fewest digits that read back as the same value. */
-static void
-muxctl_show_real(double d, char *buf, size_t len)
-{
-	int	prec;
-
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-}
-
-/* Return the wall clock in seconds since the epoch. */
-static double
-muxctl_show_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/*
- * Format epoch seconds as local HH:MM:SS, with milliseconds if ms; a time
- * on another day than today gets its date in front.
- */
-static void
-muxctl_show_clock(double t, int ms, char *buf, size_t len)
-{
-	struct tm	 tm, today;
-	time_t		 s, now;
-	long long	 total;
-	char		 hms[32];
-	int		 msec;
-
-	if (t < 0)
-		t = 0;
-	total = (long long)(t * 1000.0 + 0.5);	/* 0.123 is 0.12299... */
-	s = (time_t)(total / 1000);
-	msec = (int)(total % 1000);
-	now = time(NULL);
-	if (localtime_r(&s, &tm) == NULL || localtime_r(&now, &today) == NULL) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
-	if (ms)
-		snprintf(buf, len, "%s.%03d", hms, msec);
-	else if (tm.tm_year != today.tm_year || tm.tm_yday != today.tm_yday)
-		snprintf(buf, len, "%04d-%02d-%02d %s", tm.tm_year + 1900,
-		    tm.tm_mon + 1, tm.tm_mday, hms);
-	else
-		snprintf(buf, len, "%s", hms);
-}
-
-/* Format how long ago then was, as "3s ago" or "4m05s ago". */
-static void
-muxctl_show_age(double then, double now, char *buf, size_t len)
-{
-	long long	s;
-
-	s = now > then ? (long long)(now - then) : 0;
-	if (s < 60)
-		snprintf(buf, len, "%llds ago", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%lldm%02llds ago", s / 60, s % 60);
-	else if (s < 86400)
-		snprintf(buf, len, "%lldh%02lldm ago", s / 3600,
-		    s % 3600 / 60);
-	else
-		snprintf(buf, len, "%lldd%02lldh ago", s / 86400,
-		    s % 86400 / 3600);
-}
-
-/* Format a duration in seconds as "25 min" or "90 s". */
-static void
-muxctl_show_duration(long long s, char *buf, size_t len)
-{
-	if (s > 0 && s % 60 == 0)
-		snprintf(buf, len, "%lld min", s / 60);
-	else
-		snprintf(buf, len, "%lld s", s);
-}
-
-/* Tell whether p starts a UTF-8 C1 control character (U+0080..U+009F). */
-static int
-muxctl_show_c1(const unsigned char *p)
-{
-	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
-}
-
-/*
- * Write a string from muxd with its control characters escaped, so that
- * nothing it contains can drive the terminal; quote wraps it in double
- * quotes and escapes quotes and backslashes too.
- */
-static void
-muxctl_show_put_str(FILE *fp, const char *s, int quote)
-{
-	const unsigned char	*p;
-
-	if (quote)
-		putc('"', fp);
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (quote && (*p == '"' || *p == '\\'))
-			fprintf(fp, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", fp);
-		else if (*p == '\r')
-			fputs("\\r", fp);
-		else if (*p == '\t')
-			fputs("\\t", fp);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(fp, "\\x%02x", *p);
-		else if (muxctl_show_c1(p)) {
-			fprintf(fp, "\\u%04x", p[1]);
-			p++;
-		} else
-			putc(*p, fp);
-	}
-	if (quote)
-		putc('"', fp);
-}
-
-/* Return a copy of s with its control characters escaped. */
-static char *
-muxctl_show_clean(const char *s)
-{
-	FILE	*fp;
-	char	*out = NULL;
-	size_t	 n;
-
-	if ((fp = open_memstream(&out, &n)) == NULL)
-		err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");
-	muxctl_show_put_str(fp, s, 0);
-	if (fclose(fp) != 0)
-		err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");
-	return out;
-}
-
-/* Return the number of characters in the UTF-8 string s. */
-static size_t
-muxctl_show_width(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
-}
-
-/* Start an empty table of ncols columns. */
-static void
-muxctl_show_table_init(struct muxctl_table *t, size_t ncols, const int *right)
-{
-	memset(t, 0, sizeof(*t));
-	t->ncols = ncols;
-	t->right = right;
-}
-
-/* Add a row (NULL cells print as "-") and a note line below it, or NULL. */
-static void
-muxctl_show_table_add(struct muxctl_table *t, const char **row,
-    const char *note)
-{
-	size_t	i;
-
-	if (t->nrows == t->cap) {
-		t->cap = t->cap == 0 ? 16 : t->cap * 2;
-		t->cells = reallocarray(t->cells, t->cap * t->ncols,
-		    sizeof(*t->cells));
-		t->notes = reallocarray(t->notes, t->cap, sizeof(*t->notes));
-		if (t->cells == NULL || t->notes == NULL)
-			err(PROTOCOL_EXIT_PROTOCOL, "reallocarray");
-	}
-	for (i = 0; i < t->ncols; i++)
-		t->cells[t->nrows * t->ncols + i] =
-		    muxctl_show_clean(row[i] != NULL ? row[i] : "-");
-	t->notes[t->nrows] = note != NULL ? muxctl_show_clean(note) : NULL;
-	t->nrows++;
-}
-
-/* Print a table with its columns aligned, then free it. */
-static void
-muxctl_show_table_print(struct muxctl_table *t)
-{
-	size_t	*w, r, i, cw;
-	char	*cell;
-
-	if ((w = calloc(t->ncols, sizeof(*w))) == NULL)
-		err(PROTOCOL_EXIT_PROTOCOL, "calloc");
-	for (r = 0; r < t->nrows; r++)
-		for (i = 0; i < t->ncols; i++) {
-			cw = muxctl_show_width(t->cells[r * t->ncols + i]);
-			if (cw > w[i])
-				w[i] = cw;
-		}
-	for (r = 0; r < t->nrows; r++) {
-		for (i = 0; i < t->ncols; i++) {
-			cell = t->cells[r * t->ncols + i];
-			cw = muxctl_show_width(cell);
-			if (i > 0)
-				fputs("  ", stdout);
-			if (t->right[i])
-				printf("%*s", (int)(w[i] - cw), "");
-			fputs(cell, stdout);
-			if (!t->right[i] && i + 1 < t->ncols)
-				printf("%*s", (int)(w[i] - cw), "");
-			free(cell);
-		}
-		putchar('\n');
-		if (t->notes[r] != NULL) {
-			printf("    %s\n", t->notes[r]);
-			free(t->notes[r]);
-		}
-	}
-	free(w);
-	free(t->cells);
-	free(t->notes);
-	memset(t, 0, sizeof(*t));
-}
-
-/* A string member of o, or "?" when it has none. */
-static const char *
-muxctl_show_or(const json_t *o, const char *key)
-{
-	const char	*s = muxctl_get_str(o, key);
-
-	return (s != NULL ? s : "?");
-}
-
 /*
  * The lines a waiting round waits for, after its line: ": J1 e1
  * (down: read: EIO), J2 c2 (down)", then the end of the line.
@@ -333,14 +45,14 @@ muxctl_show_waiting(const json_t *lines)
 
 	json_array_foreach(lines, i, l) {
 		fputs(i == 0 ? ": " : ", ", stdout);
-		muxctl_show_put_str(stdout, muxctl_show_or(l, "station"), 0);
+		muxctl_fmt_put_str(stdout, muxctl_fmt_or(l, "station"), 0);
 		putchar(' ');
-		muxctl_show_put_str(stdout, muxctl_show_or(l, "port"), 0);
+		muxctl_fmt_put_str(stdout, muxctl_fmt_or(l, "port"), 0);
 		fputs(" (", stdout);
-		muxctl_show_put_str(stdout, muxctl_show_or(l, "state"), 0);
+		muxctl_fmt_put_str(stdout, muxctl_fmt_or(l, "state"), 0);
 		if ((err = muxctl_get_str(l, "error")) != NULL) {
 			fputs(": ", stdout);
-			muxctl_show_put_str(stdout, err, 0);
+			muxctl_fmt_put_str(stdout, err, 0);
 		}
 		putchar(')');
 	}
@@ -364,30 +76,30 @@ muxctl_show_round(const json_t *round, const char *verb)
 	}
 	if (!json_is_true(json_object_get(round, "active"))) {
 		w = json_object_get(round, "waiting");
-		if (json_is_object(w) && muxctl_show_get_num(w, "until", &t)) {
-			muxctl_show_clock(t, 0, ends, sizeof(ends));
+		if (json_is_object(w) && muxctl_fmt_get_num(w, "until", &t)) {
+			muxctl_fmt_clock(t, 0, ends, sizeof(ends));
 			printf("round %s waits for its lines until %s",
-			    muxctl_show_fmt_int(w, "number", num, sizeof(num)),
+			    muxctl_fmt_int(w, "number", num, sizeof(num)),
 			    ends);
 			muxctl_show_waiting(json_object_get(w, "lines"));
 		} else if (json_is_integer(json_object_get(round, "last")))
 			printf("no round running (last round %s)\n",
-			    muxctl_show_fmt_int(round, "last", num,
+			    muxctl_fmt_int(round, "last", num,
 			    sizeof(num)));
 		else
 			printf("no round running\n");
 		return;
 	}
-	if (muxctl_show_get_num(round, "started", &t))
-		muxctl_show_clock(t, 0, started, sizeof(started));
+	if (muxctl_fmt_get_num(round, "started", &t))
+		muxctl_fmt_clock(t, 0, started, sizeof(started));
 	else
 		snprintf(started, sizeof(started), "?");
-	if (muxctl_show_get_num(round, "ends", &t)) {
+	if (muxctl_fmt_get_num(round, "ends", &t)) {
 		snprintf(ends, sizeof(ends), "ends ");
-		muxctl_show_clock(t, 0, ends + 5, sizeof(ends) - 5);
+		muxctl_fmt_clock(t, 0, ends + 5, sizeof(ends) - 5);
 	} else
 		snprintf(ends, sizeof(ends), "no time limit");
-	printf("round %s %s %s, %s", muxctl_show_fmt_int(round, "number", num,
+	printf("round %s %s %s, %s", muxctl_fmt_int(round, "number", num,
 	    sizeof(num)), verb, started, ends);
 	seed = json_object_get(round, "seed");
 	if (json_is_integer(seed))	/* muxd's seed is a uint64_t */
@@ -409,14 +121,14 @@ muxctl_show_placements(const json_t *round)
 		station = muxctl_get_str(p, "station");
 		left = muxctl_get_str(p, "left");
 		right = muxctl_get_str(p, "right");
-		muxctl_show_put_str(stdout, station != NULL ? station : "?", 0);
+		muxctl_fmt_put_str(stdout, station != NULL ? station : "?", 0);
 		if (json_is_integer(json_object_get(p, "judge")))
 			printf(" (judge %lld)", (long long)
 			    json_integer_value(json_object_get(p, "judge")));
 		fputs(": left ", stdout);
-		muxctl_show_put_str(stdout, left != NULL ? left : "-", 0);
+		muxctl_fmt_put_str(stdout, left != NULL ? left : "-", 0);
 		fputs(", right ", stdout);
-		muxctl_show_put_str(stdout, right != NULL ? right : "-", 0);
+		muxctl_fmt_put_str(stdout, right != NULL ? right : "-", 0);
 		putchar('\n');
 	}
 }
@@ -440,26 +152,26 @@ muxctl_show_ports(const json_t *list)
 		printf("no ports\n");
 		return;
 	}
-	now = muxctl_show_now();
-	muxctl_show_table_init(&t, 9, right);
-	muxctl_show_table_add(&t, head, NULL);
+	now = muxctl_fmt_now();
+	muxctl_fmt_table_init(&t, 9, right);
+	muxctl_fmt_table_add(&t, head, NULL);
 	json_array_foreach(list, i, p) {
 		state = muxctl_get_str(p, "state");
 		last = -1;
-		if (muxctl_show_get_num(p, "last_in", &t1))
+		if (muxctl_fmt_get_num(p, "last_in", &t1))
 			last = t1;
-		if (muxctl_show_get_num(p, "last_out", &t1) && t1 > last)
+		if (muxctl_fmt_get_num(p, "last_out", &t1) && t1 > last)
 			last = t1;
 		if (last >= 0)
-			muxctl_show_age(last, now, age, sizeof(age));
+			muxctl_fmt_age(last, now, age, sizeof(age));
 		else
 			snprintf(age, sizeof(age), "-");
 		row[0] = muxctl_get_str(p, "name");
 		row[1] = state;
-		row[2] = muxctl_show_fmt_int(p, "bytes_in", in, sizeof(in));
-		row[3] = muxctl_show_fmt_int(p, "bytes_out", out, sizeof(out));
-		row[4] = muxctl_show_fmt_int(p, "dropped", drop, sizeof(drop));
-		row[5] = muxctl_show_fmt_int(p, "queued", queued,
+		row[2] = muxctl_fmt_int(p, "bytes_in", in, sizeof(in));
+		row[3] = muxctl_fmt_int(p, "bytes_out", out, sizeof(out));
+		row[4] = muxctl_fmt_int(p, "dropped", drop, sizeof(drop));
+		row[5] = muxctl_fmt_int(p, "queued", queued,
 		    sizeof(queued));
 		row[6] = age;
 		row[7] = muxctl_get_str(p, "link");
@@ -470,10 +182,10 @@ muxctl_show_ports(const json_t *list)
 		    (state == NULL || strcmp(state, "up") != 0) &&
 		    asprintf(&note, "error: %s", error) == -1)
 			err(PROTOCOL_EXIT_PROTOCOL, "asprintf");
-		muxctl_show_table_add(&t, row, note);
+		muxctl_fmt_table_add(&t, row, note);
 		free(note);
 	}
-	muxctl_show_table_print(&t);
+	muxctl_fmt_table_print(&t);
 }
 
 /* Print the table of links. */
@@ -493,12 +205,12 @@ muxctl_show_links(const json_t *list)
 		printf("no links\n");
 		return;
 	}
-	muxctl_show_table_init(&t, 8, right);
-	muxctl_show_table_add(&t, head, NULL);
+	muxctl_fmt_table_init(&t, 8, right);
+	muxctl_fmt_table_add(&t, head, NULL);
 	json_array_foreach(list, i, l) {
 		r = json_object_get(l, "round");
 		if (json_is_integer(r) && json_integer_value(r) > 0)
-			muxctl_show_fmt_int(l, "round", round, sizeof(round));
+			muxctl_fmt_int(l, "round", round, sizeof(round));
 		else
 			snprintf(round, sizeof(round), "-");
 		row[0] = muxctl_get_str(l, "name");
@@ -509,9 +221,9 @@ muxctl_show_links(const json_t *list)
 		row[5] = muxctl_get_str(l, "station");
 		row[6] = muxctl_get_str(l, "side");
 		row[7] = muxctl_get_str(l, "entity");
-		muxctl_show_table_add(&t, row, NULL);
+		muxctl_fmt_table_add(&t, row, NULL);
 	}
-	muxctl_show_table_print(&t);
+	muxctl_fmt_table_print(&t);
 }
 
 /* Warn when the room's programs (exec:) run as muxd's own user. */
@@ -530,7 +242,7 @@ muxctl_show_entries(const json_t *st)
 			continue;
 		user = muxctl_get_str(e, "user");
 		printf("WARNING: entries run as ");
-		muxctl_show_put_str(stdout, user != NULL ? user : "?", 0);
+		muxctl_fmt_put_str(stdout, user != NULL ? user : "?", 0);
 		printf(", muxd's own user: they can reach its socket and "
 		    "files\n");
 		return;
@@ -554,9 +266,9 @@ muxctl_show_record_faults(const json_t *list, const char *kind)
 		name = muxctl_get_str(o, "name");
 		why = muxctl_get_str(r, "error");
 		printf("FAULT: the recording of %s ", kind);
-		muxctl_show_put_str(stdout, name != NULL ? name : "?", 0);
+		muxctl_fmt_put_str(stdout, name != NULL ? name : "?", 0);
 		printf(": ");
-		muxctl_show_put_str(stdout, why != NULL ? why : "?", 0);
+		muxctl_fmt_put_str(stdout, why != NULL ? why : "?", 0);
 		printf("; lost so far %lld bytes input, %lld output\n",
 		    (long long)json_integer_value(json_object_get(r,
 		    "lost_input")), (long long)json_integer_value(
@@ -579,11 +291,11 @@ muxctl_show_ends_waiting(const json_t *list)
 		name = muxctl_get_str(o, "record");
 		why = muxctl_get_str(o, "error");
 		printf("FAULT: the end of the recording of ");
-		muxctl_show_put_str(stdout, name != NULL ? name : "?", 0);
+		muxctl_fmt_put_str(stdout, name != NULL ? name : "?", 0);
 		printf(" waits for the disk");
 		if (why != NULL) {
 			printf(": ");
-			muxctl_show_put_str(stdout, why, 0);
+			muxctl_fmt_put_str(stdout, why, 0);
 		}
 		printf("; kept open, written at the next sync with room\n");
 	}
@@ -600,7 +312,7 @@ muxctl_show_status(const json_t *st)
 	if ((why = muxctl_get_str(json_object_get(st, "state"), "error")) !=
 	    NULL) {
 		printf("FAULT: the state cannot be saved: ");
-		muxctl_show_put_str(stdout, why, 0);
+		muxctl_fmt_put_str(stdout, why, 0);
 		printf("\n");
 	}
 	muxctl_show_record_faults(json_object_get(st, "links"), "link");
@@ -612,7 +324,7 @@ muxctl_show_status(const json_t *st)
 		    (long long)json_integer_value(json_object_get(c,
 		    "refused")));
 		why = muxctl_get_str(c, "refusal");
-		muxctl_show_put_str(stdout, why != NULL ? why : "?", 0);
+		muxctl_fmt_put_str(stdout, why != NULL ? why : "?", 0);
 		printf("\n");
 	}
 	muxctl_show_entries(st);
@@ -641,11 +353,11 @@ muxctl_show_schedule(const json_t *sch)
 	printf("schedule: ");
 	if (preset != NULL) {
 		printf("preset ");
-		muxctl_show_put_str(stdout, preset, 0);
+		muxctl_fmt_put_str(stdout, preset, 0);
 	} else
 		printf("from the configuration");
-	if (muxctl_show_get_num(sch, "duration", &d) && d > 0) {
-		muxctl_show_duration((long long)d, dur, sizeof(dur));
+	if (muxctl_fmt_get_num(sch, "duration", &d) && d > 0) {
+		muxctl_fmt_duration((long long)d, dur, sizeof(dur));
 		printf(", rounds of %s", dur);
 	} else
 		printf(", rounds untimed");
@@ -671,33 +383,33 @@ muxctl_show_schedule(const json_t *sch)
 			if (station != NULL)
 				fputs(station, fp);
 			else
-				fprintf(fp, "J%s", muxctl_show_fmt_int(pair,
+				fprintf(fp, "J%s", muxctl_fmt_int(pair,
 				    "judge", num, sizeof(num)));
 			fprintf(fp, ":%s:%s", entry != NULL ? entry : "-",
 			    conf != NULL ? conf : "-");
 		}
 		if (fclose(fp) != 0)
 			err(PROTOCOL_EXIT_PROTOCOL, "open_memstream");
-		if (muxctl_show_width(parts[i]) > w)
-			w = muxctl_show_width(parts[i]);
-		if (strlen(muxctl_show_fmt_int(r, "round", num,
+		if (muxctl_fmt_width(parts[i]) > w)
+			w = muxctl_fmt_width(parts[i]);
+		if (strlen(muxctl_fmt_int(r, "round", num,
 		    sizeof(num))) > nw)
 			nw = strlen(num);
 	}
 	json_array_foreach(rounds, i, r) {
-		printf("%-*s  ", (int)nw, muxctl_show_fmt_int(r, "round", num,
+		printf("%-*s  ", (int)nw, muxctl_fmt_int(r, "round", num,
 		    sizeof(num)));
 		if (*parts[i] == '\0') {
 			free(parts[i]);
 			if ((parts[i] = strdup("-")) == NULL)
 				err(PROTOCOL_EXIT_PROTOCOL, "strdup");
 		}
-		muxctl_show_put_str(stdout, parts[i], 0);
+		muxctl_fmt_put_str(stdout, parts[i], 0);
 		excused = muxctl_get_str(r, "excused");
 		if (excused != NULL && *excused != '\0') {
 			printf("%*s   excused ",
-			    (int)(w - muxctl_show_width(parts[i])), "");
-			muxctl_show_put_str(stdout, excused, 0);
+			    (int)(w - muxctl_fmt_width(parts[i])), "");
+			muxctl_fmt_put_str(stdout, excused, 0);
 		}
 		putchar('\n');
 		free(parts[i]);
@@ -723,15 +435,15 @@ muxctl_show_value(const json_t *v)
 		bare = *p != '\0';
 		for (; *p != '\0' && bare; p++)
 			if (*p <= ' ' || *p == '"' || *p == '\\' ||
-			    *p == '=' || *p == 0x7f || muxctl_show_c1(p))
+			    *p == '=' || *p == 0x7f || muxctl_fmt_c1(p))
 				bare = 0;
-		muxctl_show_put_str(stdout, json_string_value(v), !bare);
+		muxctl_fmt_put_str(stdout, json_string_value(v), !bare);
 		break;
 	case JSON_INTEGER:
 		printf("%lld", (long long)json_integer_value(v));
 		break;
 	case JSON_REAL:
-		muxctl_show_real(json_real_value(v), buf, sizeof(buf));
+		muxctl_fmt_real(json_real_value(v), buf, sizeof(buf));
 		fputs(buf, stdout);
 		break;
 	case JSON_TRUE:
@@ -747,7 +459,7 @@ muxctl_show_value(const json_t *v)
 		text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 		if (text == NULL)
 			errx(PROTOCOL_EXIT_PROTOCOL, "out of memory");
-		muxctl_show_put_str(stdout, text, 0);
+		muxctl_fmt_put_str(stdout, text, 0);
 		free(text);
 		break;
 	}
@@ -758,7 +470,7 @@ static void
 muxctl_show_text(const json_t *v)
 {
 	if (json_is_string(v))
-		muxctl_show_put_str(stdout, json_string_value(v), 0);
+		muxctl_fmt_put_str(stdout, json_string_value(v), 0);
 	else
 		muxctl_show_value(v);
 }
@@ -772,17 +484,17 @@ muxctl_show_event(const json_t *ev)
 	char		 when[64];
 	double		 t;
 
-	if (!muxctl_show_get_num(ev, "time", &t))
-		t = muxctl_show_now();
-	muxctl_show_clock(t, 1, when, sizeof(when));
+	if (!muxctl_fmt_get_num(ev, "time", &t))
+		t = muxctl_fmt_now();
+	muxctl_fmt_clock(t, 1, when, sizeof(when));
 	printf("%s ", when);
-	muxctl_show_put_str(stdout, muxctl_get_str(ev, "event"), 0);
+	muxctl_fmt_put_str(stdout, muxctl_get_str(ev, "event"), 0);
 	json_object_foreach((json_t *)ev, key, v) {
 		if (strcmp(key, "v") == 0 || strcmp(key, "event") == 0 ||
 		    strcmp(key, "time") == 0)
 			continue;
 		putchar(' ');
-		muxctl_show_put_str(stdout, key, 0);
+		muxctl_fmt_put_str(stdout, key, 0);
 		putchar('=');
 		muxctl_show_value(v);
 	}
@@ -855,7 +567,7 @@ muxctl_show_holder(const json_t *o, char *buf, size_t len)
 	else if (lk != NULL) {
 		prog = muxctl_get_str(lk, "program");
 		snprintf(buf, len, "%s[%s]", prog != NULL ? prog : "?",
-		    muxctl_show_fmt_int(lk, "pid", pid, sizeof(pid)));
+		    muxctl_fmt_int(lk, "pid", pid, sizeof(pid)));
 	} else if (drv != NULL && strcmp(drv, "usbfs") == 0)
 		snprintf(buf, len, "a libusb program");
 	else
@@ -884,8 +596,8 @@ muxctl_show_serial(const json_t *list)
 		printf("no serial ports\n");
 		return;
 	}
-	muxctl_show_table_init(&t, 5, right);
-	muxctl_show_table_add(&t, head, NULL);
+	muxctl_fmt_table_init(&t, 5, right);
+	muxctl_fmt_table_add(&t, head, NULL);
 	json_array_foreach(list, i, o) {
 		vid = muxctl_get_str(o, "vid");
 		pid = muxctl_get_str(o, "pid");
@@ -915,8 +627,8 @@ muxctl_show_serial(const json_t *list)
 		if ((s = muxctl_get_str(o, "address")) != NULL)
 			fprintf(fp, " %s", s);
 		fclose(fp);
-		muxctl_show_table_add(&t, row, len > 0 ? note + 1 : NULL);
+		muxctl_fmt_table_add(&t, row, len > 0 ? note + 1 : NULL);
 		free(note);
 	}
-	muxctl_show_table_print(&t);
+	muxctl_fmt_table_print(&t);
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -52,6 +53,33 @@ int		 muxctl_witness(int, char **, int);
 
 /* muxctl-cablecheck.c */
 int		 muxctl_cablecheck(const char *, int, int, char **);
+
+/* muxctl-fmt.c */
+struct muxctl_table {			/* columns aligned; cells owned */
+	size_t		 ncols;
+	const int	*right;		/* per column: align right */
+	char		**cells;	/* nrows * ncols */
+	char		**notes;	/* per row: a line printed below, or NULL */
+	size_t		 nrows;
+	size_t		 cap;
+};
+int		 muxctl_fmt_get_num(const json_t *, const char *, double *);
+const char	*muxctl_fmt_int(const json_t *, const char *, char *, size_t);
+void		 muxctl_fmt_real(double, char *, size_t);
+double		 muxctl_fmt_now(void);
+void		 muxctl_fmt_clock(double, int, char *, size_t);
+void		 muxctl_fmt_age(double, double, char *, size_t);
+void		 muxctl_fmt_duration(long long, char *, size_t);
+int		 muxctl_fmt_c1(const unsigned char *);
+void		 muxctl_fmt_put_str(FILE *, const char *, int);
+char		*muxctl_fmt_clean(const char *);
+size_t		 muxctl_fmt_width(const char *);
+void		 muxctl_fmt_table_init(struct muxctl_table *, size_t,
+		    const int *);
+void		 muxctl_fmt_table_add(struct muxctl_table *, const char **,
+		    const char *);
+void		 muxctl_fmt_table_print(struct muxctl_table *);
+const char	*muxctl_fmt_or(const json_t *, const char *);
 
 /* muxctl-show.c */
 void		 muxctl_show(const char *, const json_t *);
