@@ -279,7 +279,7 @@ size_t		 view_output(struct view *, const unsigned char *, size_t,
 		    int64_t, char *);
 int		 view_judge(struct view *, int);
 void		 view_flush(struct view *);
-size_t		 view_key_local(struct view *, unsigned char,
+size_t		 view_local_key(struct view *, unsigned char,
 		    const struct view_key *, char *);
 int		 view_atstart(const struct view *);
 int		 view_shown(const struct view *);

@@ -31,7 +31,8 @@
  * When the judge ends his line, the entity's unfinished row above it is
  * finished first, so that the rows are handed out in screen order.
  *
- * Local echo (VIEW_LOCALECHO: a terminal that shows the keys itself).
+ * Local echo (VIEW_LOCALECHO: a terminal that shows the keys itself;
+ * view-local.c).
  * The terminal shows a key where its cursor stands, before muxd reads
  * it, so muxd keeps the cursor where the next key belongs: the prompt
  * is written as soon as the judge's next line is due and the cursor
@@ -81,23 +82,15 @@
 #include <string.h>
 
 #include "text.h"
+#include "view.h"
 
-#define VIEW_BEL	0x07
-#define VIEW_TAB	0x09
-
-
-static void	view_put(struct view *, const void *, size_t);
-static void	view_puts(struct view *, const char *);
-static void	view_move(struct view *, size_t, size_t);
 static void	view_cell_out(struct view *, const struct view_side *, size_t);
-static void	view_text_out(struct view *, const unsigned char *, size_t);
 static void	view_emit(struct view *, struct view_side *, enum tx_who,
 		    size_t, size_t);
 static void	view_line_clear(struct view *);
 static void	view_emit_line(struct view *);
 static void	view_emit_rows(struct view *, size_t);
 static void	view_commit(struct view *);
-static void	view_show(struct view *);
 static void	view_hide(struct view *);
 static void	view_entity_finish(struct view *);
 static int	view_add(struct view *, struct view_side *, const char *,
@@ -105,9 +98,6 @@ static int	view_add(struct view *, struct view_side *, const char *,
 static void	view_erase(struct view *, struct view_side *, int);
 static int	view_risky(const struct view_side *, const struct view_cell *);
 static void	view_line_end(struct view *, int, struct view_key *);
-static int	view_unecho(struct view *, enum conv_key, unsigned char, int);
-static void	view_ready(struct view *);
-static void	view_mark(struct view *);
 static void	view_entity_text(struct view *, const char *, size_t, int,
 		    int64_t);
 
@@ -172,7 +162,7 @@ view_midline(struct view *v)
 }
 
 /* Append bytes for the terminal, up to the buffer's end. */
-static void
+void
 view_put(struct view *v, const void *p, size_t n)
 {
 	if (v->o == NULL)
@@ -184,7 +174,7 @@ view_put(struct view *v, const void *p, size_t n)
 }
 
 /* Append a string for the terminal. */
-static void
+void
 view_puts(struct view *v, const char *s)
 {
 	view_put(v, s, strlen(s));
@@ -196,7 +186,7 @@ view_puts(struct view *v, const char *s)
  * or CUF: a CR only from past the last column, so that a reader of the
  * stream (comprog) can tell muxd's moves from text by their ESC.
  */
-static void
+void
 view_move(struct view *v, size_t from, size_t to)
 {
 	char	buf[16];
@@ -230,7 +220,7 @@ view_cell_out(struct view *v, const struct view_side *s, size_t i)
 }
 
 /* Write a character as cells keep it (UTF-8, a backslash doubled). */
-static void
+void
 view_text_out(struct view *v, const unsigned char *p, size_t n)
 {
 	size_t		 k, used;
@@ -359,7 +349,7 @@ view_commit(struct view *v)
 }
 
 /* Draw the judge's line (prompt and text) below what is on the screen. */
-static void
+void
 view_show(struct view *v)
 {
 	struct view_side	*j = &v->jl;
@@ -558,79 +548,6 @@ view_risky(const struct view_side *s, const struct view_cell *c)
 	return (c->w == 2 || utf8_len(p[0]) != c->n);
 }
 
-/*
- * A terminal that echoes by itself (VIEW_LOCALECHO) has shown key c, of
- * w columns, where its cursor stood before muxd reads it.  Where that is
- * not the screen's (the judge's line off the screen since the entity
- * wrote; an erase, which muxd draws itself), take the echo back so that
- * muxd echoes the key, on the line drawn again: 1 when it does, the
- * key's echo on until the key is done.
- */
-static int
-view_unecho(struct view *v, enum conv_key key, unsigned char c, int w)
-{
-	size_t	col = v->shown ? v->jcol : v->ent.cols, to;
-
-	if (!v->prompt || v->keyecho || v->dirty)
-		return (0);
-	if (key == CONV_ERASE) {
-		/* Back where the key found it, whatever its echo moved. */
-		if (v->shown && col == 0 && v->jrow > 0)
-			view_puts(v, "\0338");	/* saved there: view_mark */
-		else if (col > 0) {
-			view_put(v, "\r", 1);
-			view_move(v, 0, col);
-		}
-	} else if (v->shown)
-		return (0);		/* the echo is where it belongs */
-	else if (conv_ends_line(key)) {
-		view_puts(v, "\033[A");	/* its CR LF undone */
-		view_move(v, 0, col);
-	} else {
-		to = col + (c == '\t' ? conv_tab(col) : w > 0 ? (size_t)w : 0);
-		if (to > v->width) {
-			/* The terminal wrapped it to the next row. */
-			view_puts(v, "\r\033[K\033[A");
-			view_move(v, 0, col);
-		} else {
-			view_move(v, to, col);
-			view_puts(v, "\033[K");
-		}
-	}
-	v->keyecho = 1;
-	return (1);
-}
-
-/*
- * With a terminal that echoes by itself, write the prompt as soon as the
- * cursor begins a fresh row and the judge's line is not on the screen:
- * the next key shows where the cursor is, before muxd could write the
- * prompt for it.  (Not after a row left unfinished: that would take the
- * prompt off and on again for every character the entity types.)
- */
-static void
-view_ready(struct view *v)
-{
-	if (v->prompt && !v->keyecho && !v->shown && v->ent.ncell == 0 &&
-	    v->ent.cols == 0)
-		view_show(v);
-}
-
-/*
- * With a terminal that echoes by itself, save the cursor (DECSC) where
- * muxd's bytes left it at the start of a row of the judge's line after
- * its first: an erase key there is taken back by some terminals to the
- * end of the row above (tmux) and not by others (VT100, xterm), so
- * view_unecho restores it (DECRC) rather than guess.
- */
-static void
-view_mark(struct view *v)
-{
-	if ((v->flags & VIEW_LOCALECHO) && v->prompt && v->shown &&
-	    v->jcol == 0 && v->jrow > 0 && v->olen > 0)
-		view_puts(v, "\0337");
-}
-
 /* The entity's text cell: the judge's line off while it is written. */
 static void
 view_entity_text(struct view *v, const char *rep, size_t n, int w,
@@ -749,9 +666,9 @@ view_output(struct view *v, const unsigned char *p, size_t n, int64_t usec,
 	k = v->olen;
 	if (v->owed && v->ent.ncell == 0 && v->ent.cols == 0)
 		view_show(v);
-	view_ready(v);
+	view_local_ready(v);
 	v->drawn = v->olen - k;
-	view_mark(v);
+	view_local_mark(v);
 	v->o = NULL;
 	return (v->olen);
 }
@@ -809,7 +726,7 @@ view_line_end(struct view *v, int turn, struct view_key *k)
 	if (turn) {
 		k->line = NULL;
 		k->linelen = 0;
-		view_ready(v);
+		view_local_ready(v);
 		return;		/* the entity answers first */
 	}
 	if (v->prompt)
@@ -849,14 +766,14 @@ view_key(struct view *v, unsigned char c, int64_t usec, struct view_key *k,
 	if (conv_ends_line(key)) {
 		v->seq = 0;
 		k->kind = VIEW_KEY_EOL;
-		echo = view_unecho(v, key, c, 0);
+		echo = view_local_unecho(v, key, c, 0);
 		view_line_end(v, key == CONV_TURN, k);
 		goto done;
 	}
 	if (key == CONV_ERASE) {
 		v->seq = 0;
 		k->kind = VIEW_KEY_ERASE;
-		echo = view_unecho(v, key, c, 0);
+		echo = view_local_unecho(v, key, c, 0);
 		if (v->jl.ncell > 0)
 			view_erase(v, &v->jl, v->shown && v->keyecho);
 		goto done;
@@ -884,7 +801,7 @@ view_key(struct view *v, unsigned char c, int64_t usec, struct view_key *k,
 		k->kind = VIEW_KEY_DROP;	/* a mark with nothing before */
 		goto done;
 	}
-	echo = view_unecho(v, key, c, w);
+	echo = view_local_unecho(v, key, c, w);
 	view_show(v);
 	if (v->jl.len + n > VIEW_LINEMAX || v->jl.ncell == VIEW_CELLS)
 		view_commit(v);
@@ -896,45 +813,7 @@ view_key(struct view *v, unsigned char c, int64_t usec, struct view_key *k,
 done:
 	if (echo)
 		v->keyecho = 0;		/* the terminal's again */
-	view_mark(v);
-	v->o = NULL;
-	return (v->olen);
-}
-
-/*
- * What a terminal that echoes by itself (VIEW_LOCALECHO) showed for the
- * judge's key c, which view_key read as k, before muxd wrote anything for
- * it: a character as the terminal writes it, Enter as CR LF, BS as a move
- * left, nothing else (DEL, keys the screen drops).  Written to out
- * (VIEW_SHOWMAX bytes), its length returned; nothing without the flag.
- */
-size_t
-view_key_local(struct view *v, unsigned char c, const struct view_key *k,
-    char *out)
-{
-	if (!v->prompt || v->keyecho)
-		return (0);
-	v->o = out;
-	v->olen = 0;
-	v->osize = VIEW_SHOWMAX;
-	switch (k->kind) {
-	case VIEW_KEY_TEXT:
-		if (c == VIEW_TAB)
-			view_put(v, "\t", 1);
-		else
-			view_text_out(v, (const unsigned char *)k->text,
-			    k->ntext);
-		break;
-	case VIEW_KEY_EOL:
-		view_put(v, "\r\n", 2);
-		break;
-	case VIEW_KEY_ERASE:
-		if (c == '\b')
-			view_put(v, "\b", 1);
-		break;
-	default:
-		break;
-	}
+	view_local_mark(v);
 	v->o = NULL;
 	return (v->olen);
 }

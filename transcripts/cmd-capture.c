@@ -92,7 +92,7 @@ cmd_capture_view(struct cmd_screen *s, const struct cap_event *ev,
 			break;
 		/* A terminal's own echo first (localecho), then muxd's. */
 		n = view_key(&s->v, ev->data[i], ev->usec, &k, s->key);
-		o += view_key_local(&s->v, ev->data[i], &k, *out + o);
+		o += view_local_key(&s->v, ev->data[i], &k, *out + o);
 		memcpy(*out + o, s->key, n);
 		o += n;
 	}
