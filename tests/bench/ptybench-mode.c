@@ -342,6 +342,22 @@ ptybench_mode_push(struct ptybench_stream *st, int fd)
 }
 
 /*
+ * End a mode's line of figures: the latency percentiles (and the samples
+ * to opt_out) when lat, then the first wrong byte, if any.
+ */
+static void
+ptybench_mode_end(int lat)
+{
+	if (lat && opt_out != NULL)
+		ptybench_stats_save(&ptybench_lat, opt_out);
+	if (lat)
+		ptybench_stats_print(&ptybench_lat, 1000.0);
+	if (ptybench_errors > 0)
+		printf(" first_error=\"%s\"", ptybench_error);
+	printf("\n");
+}
+
+/*
  * One sample: c written at end dir of link l and awaited at the other
  * end (sample k, for the error), its time taken; when it arrived.
  */
@@ -538,9 +554,7 @@ ptybench_mode_bulk(void)
 	printf(" cpu_pct=%.1f cpu_ns_per_byte=%.2f",
 	    tend > t0 ? 100.0 * cpu / (tend - t0) : 0.0,
 	    total > 0 ? (double)cpu / total : 0.0);
-	if (ptybench_errors > 0)
-		printf(" first_error=\"%s\"", ptybench_error);
-	printf("\n");
+	ptybench_mode_end(0);
 }
 
 /*
@@ -706,12 +720,7 @@ ptybench_mode_rate(void)
 	    100.0 * cpu / (opt_secs * PTYBENCH_SEC),
 	    ptybench_recv_win > 0 ? (double)cpu / ptybench_recv_win : 0.0,
 	    (unsigned long long)csw);
-	if (opt_out != NULL)
-		ptybench_stats_save(&ptybench_lat, opt_out);
-	ptybench_stats_print(&ptybench_lat, 1000.0);
-	if (ptybench_errors > 0)
-		printf(" first_error=\"%s\"", ptybench_error);
-	printf("\n");
+	ptybench_mode_end(1);
 }
 
 /*
@@ -849,12 +858,7 @@ ptybench_mode_turn(void)
 	    100.0 * cpu / (opt_secs * PTYBENCH_SEC),
 	    ptybench_recv_win > 0 ? (double)cpu / ptybench_recv_win : 0.0,
 	    (unsigned long long)csw, (unsigned long long)l->prompts);
-	if (opt_out != NULL)
-		ptybench_stats_save(&ptybench_lat, opt_out);
-	ptybench_stats_print(&ptybench_lat, 1000.0);
-	if (ptybench_errors > 0)
-		printf(" first_error=\"%s\"", ptybench_error);
-	printf("\n");
+	ptybench_mode_end(1);
 }
 
 /*
