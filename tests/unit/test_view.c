@@ -542,6 +542,20 @@ test_local_echo(void **state)
 		rows_are(r, 11);
 		run_free(r);
 	}
+
+	/* Typographic and wide characters, taken back and erased whole. */
+	run_start3(r, CAP_UTF8, CAP_UTF8, 1);
+	O(r, "\xe2\x80\x9cWell\xe2\x80\xa6\xe2\x80\x9d");
+	K(r, "\xe6\x97\xa5\xe6\x9c\xac\b\xe2\x80\x94ok\r\r");
+	O(r, "Caf\xc3\xa9 \xf0\x9f\x98\x80\r\n");
+	K(r, "\xe2\x80\x98x\xe2\x80\x99\r\r");
+	run_end(r);
+	row_is(r, 0, "\xe2\x80\x9cWell\xe2\x80\xa6\xe2\x80\x9d");
+	row_is(r, 1, "\xe6\x97\xa5\xe2\x80\x94ok");
+	row_is(r, 2, "Caf\xc3\xa9 \xf0\x9f\x98\x80");
+	row_is(r, 3, "\xe2\x80\x98x\xe2\x80\x99");
+	rows_are(r, 4);
+	run_free(r);
 }
 
 /* A line longer than the judge's line holds: its first rows handed out. */
