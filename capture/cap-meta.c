@@ -260,7 +260,9 @@ cap_meta_to_json(const struct cap_meta *m)
 		r |= json_object_set_new(x, "convention", json_false());
 	if (m->nofilter)
 		r |= json_object_set_new(x, "filter", json_false());
-	if (m->localecho)
+	if (m->localecho == VIEW_ECHO_CR)
+		r |= json_object_set_new(x, "localecho", json_string("cr"));
+	else if (m->localecho != VIEW_ECHO_NONE)
 		r |= json_object_set_new(x, "localecho", json_true());
 	if (m->tcharset >= 0 && m->tcharset != (int)m->charset)
 		r |= json_object_set_new(x, "terminal_charset",
@@ -427,7 +429,9 @@ cap_meta_from_json(json_t *h, struct cap_meta *m, struct cap_error *err)
 	if ((v = json_object_get(x, "filter")) != NULL)
 		m->nofilter = json_is_false(v);
 	if ((v = json_object_get(x, "localecho")) != NULL)
-		m->localecho = json_is_true(v);
+		m->localecho = json_is_true(v) ? VIEW_ECHO_CRLF :
+		    json_is_string(v) && strcmp(json_string_value(v), "cr") ==
+		    0 ? VIEW_ECHO_CR : VIEW_ECHO_NONE;
 	if ((e = cap_meta_get_encoding(x, "encoding", &m->encoding,
 	    err)) != 0 || (e = cap_meta_get_encoding(x, "charset",
 	    &m->charset, err)) != 0)

@@ -137,7 +137,8 @@ struct cap_meta {
 	enum cap_encoding charset;	/* the link's: how its bytes read */
 	int		 noconvention;	/* no 1996 prompt and echo by muxd */
 	int		 nofilter;	/* controls passed to the judge */
-	int		 localecho;	/* the judge's terminal echoes */
+	int		 localecho;	/* the judge's terminal echoes: an
+					   enum view_echo */
 	int		 tcharset;	/* the judge's terminal's, -1: charset */
 };
 void		 cap_meta_init(struct cap_meta *);

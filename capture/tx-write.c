@@ -127,7 +127,7 @@ tx_write_new(const struct cap_meta *meta, int flags, struct tx_writer **wp,
 	}
 	view_init(&w->v, w->meta.tx_width, w->meta.judge, w->meta.charset,
 	    (w->meta.noconvention ? 0 : VIEW_PROMPT) |
-	    (w->meta.localecho ? VIEW_LOCALECHO : 0), tx_write_row, w);
+	    view_local_flags(w->meta.localecho), tx_write_row, w);
 	if (w->meta.tcharset >= 0)
 		view_terminal(&w->v, (enum cap_encoding)w->meta.tcharset);
 	filter_init(&w->f, w->meta.nofilter, 0, NULL, NULL);

@@ -39,6 +39,8 @@ static int	conf_rules_bool(struct conf_ctx *, const config_setting_t *,
 		    const char *, const char *, int *);
 static int	conf_rules_charset(struct conf_ctx *, const config_setting_t *,
 		    const char *, int *);
+static int	conf_rules_echo(struct conf_ctx *, const config_setting_t *,
+		    const char *, int *);
 
 /* Read an optional boolean setting; 1 when present, 0 absent, -1 error. */
 static int
@@ -53,6 +55,36 @@ conf_rules_bool(struct conf_ctx *ctx, const config_setting_t *group,
 		return (conf_error(ctx, s, "setting '%s' %s must be true or "
 		    "false", key, what));
 	*out = config_setting_get_bool(s);
+	return (1);
+}
+
+/*
+ * Read a station's optional "localecho": true or "crlf" (its terminals
+ * echo the keys, Enter as CR LF), "cr" (Enter as CR alone) or false,
+ * into an enum view_echo; -1 with file and line when it is none of these.
+ */
+static int
+conf_rules_echo(struct conf_ctx *ctx, const config_setting_t *g,
+    const char *what, int *out)
+{
+	const config_setting_t	*s;
+	const char		*v;
+
+	if ((s = config_setting_get_member(g, "localecho")) == NULL)
+		return (0);
+	if (config_setting_type(s) == CONFIG_TYPE_BOOL) {
+		*out = config_setting_get_bool(s) ? VIEW_ECHO_CRLF :
+		    VIEW_ECHO_NONE;
+		return (1);
+	}
+	v = config_setting_get_string(s);
+	if (v != NULL && strcmp(v, "crlf") == 0)
+		*out = VIEW_ECHO_CRLF;
+	else if (v != NULL && strcmp(v, "cr") == 0)
+		*out = VIEW_ECHO_CR;
+	else
+		return (conf_error(ctx, s, "setting 'localecho' %s must be "
+		    "true, false, \"crlf\" or \"cr\"", what));
 	return (1);
 }
 
@@ -198,7 +230,7 @@ conf_rules_station(struct conf_ctx *ctx, const config_setting_t *g,
 	int	r;
 
 	snprintf(what, sizeof(what), "in station '%s'", st->name);
-	r = conf_rules_bool(ctx, g, "localecho", what, &st->localecho);
+	r = conf_rules_echo(ctx, g, what, &st->localecho);
 	st->charset = ctx->conf->charset;
 	if (conf_rules_charset(ctx, g, what, &st->charset) == -1)
 		r = -1;

@@ -60,7 +60,8 @@ struct conf_station {
 	int		 judge;		/* judge number, 1..99 */
 	int		 left;		/* index into ports */
 	int		 right;
-	int		 localecho;	/* the terminal echoes by itself */
+	int		 localecho;	/* the terminal echoes by itself: an
+					   enum view_echo */
 	int		 charset;	/* enum cap_encoding of its terminals */
 	int		 line;
 };

@@ -60,7 +60,7 @@ judgeterm_init(struct judgeterm *jt, int localecho, enum judgeterm_eol eol)
 	jt->localecho = localecho;
 	jt->eol = eol;
 	view_init(&jt->view, 0, TX_JUDGE_NONE, CAP_LATIN1, VIEW_PROMPT |
-	    (localecho ? VIEW_LOCALECHO : 0), NULL, NULL);
+	    view_local_flags(localecho), NULL, NULL);
 }
 
 /* Read the keystrokes in a character set (judgeterm_init: ISO-8859-1). */

@@ -202,6 +202,9 @@ int		 tx_line_announced(const char *, size_t);
 #define VIEW_PROMPT	0x1		/* the 1996 prompt and echo */
 #define VIEW_LOCALECHO	0x2		/* the terminal echoes the keys */
 #define VIEW_UTF8OUT	0x4		/* write UTF-8 whatever the link */
+#define VIEW_ECHOCR	0x8		/* LOCALECHO, Enter shown as CR alone */
+/* How a station's terminals echo the judge's keys (its "localecho"). */
+enum view_echo { VIEW_ECHO_NONE, VIEW_ECHO_CRLF, VIEW_ECHO_CR };
 enum view_key_kind {
 	VIEW_KEY_TEXT,		/* a character, or a tab */
 	VIEW_KEY_ERASE,		/* BS or DEL */
@@ -281,6 +284,7 @@ int		 view_judge(struct view *, int);
 void		 view_flush(struct view *);
 size_t		 view_local_key(struct view *, unsigned char,
 		    const struct view_key *, char *);
+int		 view_local_flags(int);
 int		 view_atstart(const struct view *);
 int		 view_shown(const struct view *);
 int		 view_typed(const struct view *);

@@ -86,7 +86,8 @@ view_local_mark(struct view *v)
 /*
  * What a terminal that echoes by itself (VIEW_LOCALECHO) showed for the
  * judge's key c, which view_key read as k, before muxd wrote anything for
- * it: a character as the terminal writes it, Enter as CR LF, BS as a move
+ * it: a character as the terminal writes it, Enter as CR LF (CR alone
+ * with VIEW_ECHOCR), BS as a move
  * left, nothing else (DEL, keys the screen drops).  Written to out
  * (VIEW_SHOWMAX bytes), its length returned; nothing without the flag.
  */
@@ -108,7 +109,10 @@ view_local_key(struct view *v, unsigned char c, const struct view_key *k,
 			    k->ntext);
 		break;
 	case VIEW_KEY_EOL:
-		view_put(v, "\r\n", 2);
+		if (v->flags & VIEW_ECHOCR)
+			view_put(v, "\r", 1);
+		else
+			view_put(v, "\r\n", 2);
 		break;
 	case VIEW_KEY_ERASE:
 		if (c == '\b')
@@ -119,4 +123,34 @@ view_local_key(struct view *v, unsigned char c, const struct view_key *k,
 	}
 	v->o = NULL;
 	return (v->olen);
+}
+
+/*
+ * With a terminal that shows Enter as CR alone (VIEW_ECHOCR), write the
+ * LF of the CR LF others show, as the key is read: the screen is then
+ * the same for both, and what follows holds for either.
+ */
+void
+view_local_enter(struct view *v)
+{
+	if ((v->flags & VIEW_ECHOCR) && v->prompt && !v->keyecho)
+		view_put(v, "\n", 1);
+}
+
+/*
+ * The view flags for a station's terminals as its "localecho" has them
+ * (enum view_echo): none of their own, or echoing with Enter shown as
+ * CR LF or as CR alone.
+ */
+int
+view_local_flags(int echo)
+{
+	switch (echo) {
+	case VIEW_ECHO_CRLF:
+		return (VIEW_LOCALECHO);
+	case VIEW_ECHO_CR:
+		return (VIEW_LOCALECHO | VIEW_ECHOCR);
+	default:
+		return (0);
+	}
 }

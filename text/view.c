@@ -43,8 +43,9 @@
  * too, and muxd echoes it on the line drawn again.  After an erase key
  * (shown as a move left by some terminals, as nothing by others) the
  * cursor is put back where the key found it and muxd draws the erase,
- * across the wrap too.  The terminal is taken to echo Enter as CR LF
- * (picocom --echo does; tio --local-echo writes CR alone).
+ * across the wrap too.  Enter is shown as CR LF (picocom --echo) or, with
+ * VIEW_ECHOCR, as CR alone (tio --local-echo), and then muxd writes the
+ * LF at once, so that the screen is the same.
  *
  * Widths.  A character takes the columns utf8proc gives it (Unicode's
  * East Asian width): two for CJK and emoji, none for a combining mark,
@@ -766,6 +767,7 @@ view_key(struct view *v, unsigned char c, int64_t usec, struct view_key *k,
 	if (conv_ends_line(key)) {
 		v->seq = 0;
 		k->kind = VIEW_KEY_EOL;
+		view_local_enter(v);
 		echo = view_local_unecho(v, key, c, 0);
 		view_line_end(v, key == CONV_TURN, k);
 		goto done;

@@ -18,5 +18,6 @@ void	view_text_out(struct view *, const unsigned char *, size_t);
 int	view_local_unecho(struct view *, enum conv_key, unsigned char, int);
 void	view_local_ready(struct view *);
 void	view_local_mark(struct view *);
+void	view_local_enter(struct view *);
 
 #endif

@@ -57,7 +57,7 @@ cmd_capture_screen(struct cmd_screen *s, const struct cap_reader *r)
 
 	view_init(&s->v, m->tx_width, m->judge, m->charset, VIEW_UTF8OUT |
 	    (m->noconvention ? 0 : VIEW_PROMPT) |
-	    (m->localecho ? VIEW_LOCALECHO : 0), NULL, NULL);
+	    view_local_flags(m->localecho), NULL, NULL);
 	if (m->tcharset >= 0)
 		view_terminal(&s->v, (enum cap_encoding)m->tcharset);
 	filter_init(&s->f, m->nofilter, 0, NULL, NULL);

@@ -70,6 +70,13 @@ static const struct rules_case rules_good[] = {
 	{ PORTS STATION_LOCALECHO("false") ENTRY("eol = \"lf\";")
 	    "rules = { burst = 4096; };\n",
 	    1, 1, CONF_ASSERT_CHECK, 4096, NULL, NULL, 0, JUDGETERM_EOL_LF, 0 },
+	/* Terminals that show Enter as CR alone (tio), or say CR LF. */
+	{ PORTS STATION_LOCALECHO("\"cr\"") ENTITIES,
+	    1, 1, CONF_ASSERT_CHECK, 8, NULL, NULL, VIEW_ECHO_CR,
+	    JUDGETERM_EOL_CR, 0 },
+	{ PORTS STATION_LOCALECHO("\"crlf\"") ENTITIES,
+	    1, 1, CONF_ASSERT_CHECK, 8, NULL, NULL, VIEW_ECHO_CRLF,
+	    JUDGETERM_EOL_CR, 0 },
 	/* The other assertion policies, and the injected typing. */
 	{ ROOM "rules = { assertion = \"inject\"; typing = \"20+-10\"; };\n",
 	    1, 1, CONF_ASSERT_INJECT, 8, NULL, "20+-10", 0, JUDGETERM_EOL_CR,
@@ -200,10 +207,14 @@ static const struct CMUnitTest rules_errors[] = {
 	    PORTS "rules = { burst = \"8\"; };\n",
 	    "bad.conf:7: setting 'burst' in rules must be an integer"),
 	/* A station's and an entity's own settings. */
-	FIXTURE_CONF_ERROR("localecho not a boolean",
+	FIXTURE_CONF_ERROR("localecho not a boolean nor an echo",
 	    PORTS STATION_LOCALECHO("\"yes\""),
-	    "bad.conf:8: setting 'localecho' in station 'J1' must be true or "
-	    "false"),
+	    "bad.conf:8: setting 'localecho' in station 'J1' must be true, "
+	    "false, \"crlf\" or \"cr\""),
+	FIXTURE_CONF_ERROR("localecho a number",
+	    PORTS STATION_LOCALECHO("1"),
+	    "bad.conf:8: setting 'localecho' in station 'J1' must be true, "
+	    "false, \"crlf\" or \"cr\""),
 	FIXTURE_CONF_ERROR("eol not a line end",
 	    PORTS ENTRY("eol = \"crcr\";"),
 	    "bad.conf:8: entity 'E1': eol 'crcr' is not \"cr\", \"lf\", "

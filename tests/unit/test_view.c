@@ -32,7 +32,8 @@ struct run {
 	VTermScreen	*vs;
 	enum cap_encoding cs;		/* the link's */
 	enum cap_encoding tcs;		/* the judge's terminal's */
-	int		 localecho;	/* the terminal echoes the keys */
+	int		 localecho;	/* how the terminal echoes the keys:
+					   an enum view_echo */
 	int64_t		 usec;
 	char		*screen[MAXROWS];	/* what the terminal shows */
 	size_t		 nscreen;
@@ -45,8 +46,9 @@ static void	run_term(struct run *, const char *, size_t);
 
 /*
  * Start a run: the link's character set, the terminal's, and whether
- * the terminal echoes the keys itself (then muxd's prompt is written at
- * once, as muxd writes it when the link is made).
+ * the terminal echoes the keys itself, and how (enum view_echo: then
+ * muxd's prompt is written at once, as muxd writes it when the link is
+ * made).
  */
 static void
 run_start3(struct run *r, enum cap_encoding cs, enum cap_encoding tcs,
@@ -60,8 +62,8 @@ run_start3(struct run *r, enum cap_encoding cs, enum cap_encoding tcs,
 	r->cs = cs;
 	r->tcs = tcs;
 	r->localecho = localecho;
-	view_init(&r->v, 0, 1, cs, VIEW_PROMPT |
-	    (localecho ? VIEW_LOCALECHO : 0), NULL, NULL);
+	view_init(&r->v, 0, 1, cs, VIEW_PROMPT | view_local_flags(localecho),
+	    NULL, NULL);
 	view_terminal(&r->v, tcs);
 	filter_init(&r->f, 0, 0, NULL, NULL);
 	filter_charset(&r->f, cs);
@@ -128,8 +130,10 @@ keys(struct run *r, const char *p, size_t n)
 
 	r->usec += 100000;
 	for (i = 0; i < n; i++) {
-		/* A terminal's own echo: the key, Enter as CR LF. */
-		if (r->localecho && p[i] == '\r')
+		/* A terminal's own echo: the key, Enter as CR LF or CR. */
+		if (r->localecho == VIEW_ECHO_CR && p[i] == '\r')
+			run_term(r, "\r", 1);
+		else if (r->localecho && p[i] == '\r')
 			run_term(r, "\r\n", 2);
 		else if (r->localecho && p[i] != 0x7f)
 			run_term(r, p + i, 1);
@@ -496,66 +500,72 @@ test_interleaving(void **state)
  * cursor is before muxd reads it, so the prompt is there beforehand
  * wherever muxd can tell, and a key shown where the judge's line is not
  * (the entity wrote since) is taken back and drawn on the line again.
+ * Terminals that show Enter as CR LF (picocom) and as CR alone (tio)
+ * end with the same screen.
  */
 static void
 test_local_echo(void **state)
 {
 	struct run	*r = &R;
-	int		 cs;
+	int		 cs, echo;
 
 	(void)state;
-	for (cs = 0; cs < 2; cs++) {
-		run_start3(r, cs ? CAP_UTF8 : CAP_LATIN1, cs ? CAP_UTF8 :
-		    CAP_LATIN1, 1);
-		K(r, "Hi\r");
-		K(r, "there\b\b\x7f\r\r");
-		/* The answer ends its row: the prompt comes with it. */
-		O(r, "Yes.\r\n");
-		K(r, "ab");
-		O(r, "Interrupting");
-		O(r, " you!\r\n");
-		K(r, "c\r");
-		/* Left in mid-row: the first key is taken back. */
-		O(r, "Because.");
-		K(r, "ok\tk\r\r");
-		O(r, "More");
-		K(r, "x\b\by\r");
-		/* Across the wrap, and back across it. */
-		K(r, "0123456789012345678901234567890123456789012345678901"
-		    "2345678901234567890123456789");
-		O(r, "z\r\n");
-		K(r, "\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b"
-		    "!\r\r");
-		run_end(r);
-		row_is(r, 0, "Hi");
-		row_is(r, 1, "th");
-		row_is(r, 2, "Yes.");
-		row_is(r, 3, "Interrupting you!");
-		row_is(r, 4, "abc");
-		row_is(r, 5, "Because.");
-		row_is(r, 6, "ok     k");
-		row_is(r, 7, "More");
-		row_is(r, 8, "y");
-		row_is(r, 9, "z");
-		row_is(r, 10, "0123456789012345678901234567890123456789012345678"
-		    "90123456789!");
-		rows_are(r, 11);
-		run_free(r);
+	for (echo = VIEW_ECHO_CRLF; echo <= VIEW_ECHO_CR; echo++) {
+		for (cs = 0; cs < 2; cs++) {
+			run_start3(r, cs ? CAP_UTF8 : CAP_LATIN1,
+			    cs ? CAP_UTF8 : CAP_LATIN1, echo);
+			K(r, "Hi\r");
+			K(r, "there\b\b\x7f\r\r");
+			/* The answer ends its row: the prompt comes with it. */
+			O(r, "Yes.\r\n");
+			K(r, "ab");
+			O(r, "Interrupting");
+			O(r, " you!\r\n");
+			K(r, "c\r");
+			/* Left in mid-row: the first key is taken back. */
+			O(r, "Because.");
+			K(r, "ok\tk\r\r");
+			O(r, "More");
+			K(r, "x\b\by\r");
+			/* Across the wrap, and back across it. */
+			K(r, "012345678901234567890123456789012345678901234"
+			    "56789012345678901234567890123456789");
+			O(r, "z\r\n");
+			K(r, "\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b"
+			    "!\r\r");
+			run_end(r);
+			row_is(r, 0, "Hi");
+			row_is(r, 1, "th");
+			row_is(r, 2, "Yes.");
+			row_is(r, 3, "Interrupting you!");
+			row_is(r, 4, "abc");
+			row_is(r, 5, "Because.");
+			row_is(r, 6, "ok     k");
+			row_is(r, 7, "More");
+			row_is(r, 8, "y");
+			row_is(r, 9, "z");
+			row_is(r, 10, "012345678901234567890123456789012345678"
+			    "901234567890123456789!");
+			rows_are(r, 11);
+			run_free(r);
+		}
 	}
 
 	/* Typographic and wide characters, taken back and erased whole. */
-	run_start3(r, CAP_UTF8, CAP_UTF8, 1);
-	O(r, "\xe2\x80\x9cWell\xe2\x80\xa6\xe2\x80\x9d");
-	K(r, "\xe6\x97\xa5\xe6\x9c\xac\b\xe2\x80\x94ok\r\r");
-	O(r, "Caf\xc3\xa9 \xf0\x9f\x98\x80\r\n");
-	K(r, "\xe2\x80\x98x\xe2\x80\x99\r\r");
-	run_end(r);
-	row_is(r, 0, "\xe2\x80\x9cWell\xe2\x80\xa6\xe2\x80\x9d");
-	row_is(r, 1, "\xe6\x97\xa5\xe2\x80\x94ok");
-	row_is(r, 2, "Caf\xc3\xa9 \xf0\x9f\x98\x80");
-	row_is(r, 3, "\xe2\x80\x98x\xe2\x80\x99");
-	rows_are(r, 4);
-	run_free(r);
+	for (echo = VIEW_ECHO_CRLF; echo <= VIEW_ECHO_CR; echo++) {
+		run_start3(r, CAP_UTF8, CAP_UTF8, echo);
+		O(r, "\xe2\x80\x9cWell\xe2\x80\xa6\xe2\x80\x9d");
+		K(r, "\xe6\x97\xa5\xe6\x9c\xac\b\xe2\x80\x94ok\r\r");
+		O(r, "Caf\xc3\xa9 \xf0\x9f\x98\x80\r\n");
+		K(r, "\xe2\x80\x98x\xe2\x80\x99\r\r");
+		run_end(r);
+		row_is(r, 0, "\xe2\x80\x9cWell\xe2\x80\xa6\xe2\x80\x9d");
+		row_is(r, 1, "\xe6\x97\xa5\xe2\x80\x94ok");
+		row_is(r, 2, "Caf\xc3\xa9 \xf0\x9f\x98\x80");
+		row_is(r, 3, "\xe2\x80\x98x\xe2\x80\x99");
+		rows_are(r, 4);
+		run_free(r);
+	}
 }
 
 /* A line longer than the judge's line holds: its first rows handed out. */
