@@ -33,6 +33,7 @@ struct cap_reader {
 	int		 eof;		/* read(2) returned 0 */
 	int		 done;		/* nothing more to deliver */
 	size_t		 limit;
+	int64_t		 stop;		/* read no further; -1: the end */
 	struct cap_meta	 meta;
 	json_t		*header;
 	unsigned char	*data;
@@ -50,8 +51,9 @@ static int	cap_read_zeros(const char *, size_t);
 static enum cap_err
 cap_read_fill(struct cap_reader *r, struct cap_error *err)
 {
-	size_t	 nsize;
+	size_t	 nsize, want;
 	ssize_t	 n;
+	int64_t	 at;
 	char	*p;
 
 	if (r->start > 0 && (r->end == r->size || r->start > r->size / 2)) {
@@ -74,8 +76,12 @@ cap_read_fill(struct cap_reader *r, struct cap_error *err)
 		r->buf = p;
 		r->size = nsize;
 	}
+	want = r->size - r->end;
+	at = r->off + (int64_t)(r->end - r->start);
+	if (r->stop >= 0 && (int64_t)want > r->stop - at)
+		want = r->stop > at ? (size_t)(r->stop - at) : 0;
 	for (;;) {
-		n = read(r->fd, r->buf + r->end, r->size - r->end);
+		n = want == 0 ? 0 : read(r->fd, r->buf + r->end, want);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
@@ -254,6 +260,7 @@ cap_read_fdopen(int fd, const char *name, struct cap_reader **rp,
 	r->fd = fd;
 	r->size = CAP_READ_CHUNK;
 	r->limit = CAP_LINE_LIMIT;
+	r->stop = -1;
 	if ((e = cap_read_head(r, err)) != CAP_OK) {
 		cap_read_close(r);
 		return (e);
@@ -267,6 +274,23 @@ void
 cap_read_set_limit(struct cap_reader *r, size_t limit)
 {
 	r->limit = limit < 64 ? 64 : limit;
+}
+
+/*
+ * Read no further than file offset end, as if the file ended there (a
+ * capture being written, read as far as it was when asked); -1 is to
+ * its end.
+ */
+void
+cap_read_set_end(struct cap_reader *r, int64_t end)
+{
+	r->stop = end;
+	/* What was read past it already (with the header) is left out. */
+	if (end >= 0 && r->off + (int64_t)(r->end - r->start) > end) {
+		r->end = end > r->off ? r->start + (size_t)(end - r->off) :
+		    r->start;
+		r->eof = 1;
+	}
 }
 
 /*

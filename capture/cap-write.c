@@ -721,6 +721,13 @@ cap_write_unhashed(const struct cap_writer *w)
 	return (w->map != NULL ? w->off - w->hashed : 0);
 }
 
+/* The bytes written so far: where the capture's last line ends. */
+int64_t
+cap_write_offset(const struct cap_writer *w)
+{
+	return ((int64_t)w->off);
+}
+
 /*
  * The recording fault under way: the errno of the write that failed (0
  * when none), the bytes of each direction ("i", "o") and the markers it

@@ -218,6 +218,7 @@ const char	*cap_write_path(const struct cap_writer *);
 const struct cap_meta *cap_write_meta(const struct cap_writer *);
 int64_t		 cap_write_usec(const struct cap_writer *);
 size_t		 cap_write_unhashed(const struct cap_writer *);
+int64_t		 cap_write_offset(const struct cap_writer *);
 enum cap_err	 cap_write_seal(struct cap_writer *, int, struct cap_error *);
 size_t		 cap_write_resume(const struct cap_writer *, char *, size_t,
 		    struct cap_error *);
@@ -253,6 +254,7 @@ enum cap_err	 cap_read_open(const char *, struct cap_reader **,
 enum cap_err	 cap_read_fdopen(int, const char *, struct cap_reader **,
 		    struct cap_error *);
 void		 cap_read_set_limit(struct cap_reader *, size_t);
+void		 cap_read_set_end(struct cap_reader *, int64_t);
 enum cap_err	 cap_read_event(struct cap_reader *, struct cap_event *,
 		    struct cap_error *);
 const struct cap_meta *cap_read_meta(const struct cap_reader *);

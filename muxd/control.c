@@ -48,7 +48,10 @@ struct control_client {
 	TAILQ_ENTRY(control_client) entry;
 	struct bufferevent	*bev;
 	uid_t			 uid;		/* its user; -1: unknown */
+	uint64_t		 num;		/* its number, from 1 */
 	int			 watching;
+	int			 waiting;	/* for a reply made elsewhere
+						   (control-screens.c) */
 	int			 closing;	/* 1: once its reply is out;
 						   2: dropped, not reading */
 };
@@ -62,6 +65,7 @@ static struct event		*control_resume;
 static uint64_t			 control_refused;	/* clients refused */
 static uint64_t			 control_screens_asked;	/* "screens" answered */
 static uint64_t			 control_event_seq;	/* the last event's */
+static uint64_t			 control_num;		/* the last client's */
 static time_t			 control_logged;
 static char			 control_why[128];	/* the last refusal */
 static char			*control_path;
@@ -83,11 +87,12 @@ static void	control_refuse(int, const char *);
 static void	control_accept_error(struct evconnlistener *, void *);
 static void	control_resume_cb(evutil_socket_t, short, void *);
 static void	control_request(struct control_client *, const char *, size_t);
+static void	control_answer(uint64_t, json_t *, json_t *);
 static json_t	*control_status(void);
 static json_t	*control_witness(json_t *, char *, size_t);
 static struct link *control_target(const char *, json_t *, char *, size_t);
 static json_t	*control_dispatch(struct control_client *, const char *,
-		    json_t *, char *, size_t);
+		    json_t *, json_t *, char *, size_t);
 static void	 control_interest(void);
 static void	 control_events(void *, const struct events_ev *);
 static int	 control_backlog_ok(struct control_client *);
@@ -198,6 +203,7 @@ control_close(void)
 	 * pending is written directly, as far as the socket takes it now.
 	 */
 	events_unsubscribe(control_events, NULL);
+	control_screens_stop();
 	control_batch_flush();
 	while ((c = TAILQ_FIRST(&control_clients)) != NULL) {
 		out = bufferevent_get_output(c->bev);
@@ -292,6 +298,7 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 		return;
 	}
 	c->uid = cred.uid;
+	c->num = ++control_num;
 	c->bev = bufferevent_socket_new(muxd_base, fd, BEV_OPT_CLOSE_ON_FREE);
 	if (c->bev == NULL) {
 		close(fd);
@@ -391,7 +398,8 @@ control_free(struct control_client *c)
 
 /*
  * Close a client whose connection ended or failed; one that sent no
- * request for the idle time is told so first.
+ * request for the idle time is told so first, and one that only closed
+ * its side still gets the replies it is owed.
  */
 static void
 control_error(struct bufferevent *bev, short what, void *arg)
@@ -412,6 +420,13 @@ control_error(struct bufferevent *bev, short what, void *arg)
 			bufferevent_enable(bev, EV_WRITE);
 			return;
 		}
+	}
+	if ((what & BEV_EVENT_EOF) && !c->closing &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) > 0) {
+		c->closing = 1;
+		bufferevent_disable(bev, EV_READ);
+		bufferevent_enable(bev, EV_WRITE);
+		return;
 	}
 	control_free(c);
 }
@@ -436,7 +451,7 @@ control_read(struct bufferevent *bev, void *arg)
 	char			*line;
 	size_t			 len;
 
-	while (!c->closing &&
+	while (!c->closing && !c->waiting &&
 	    (line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
 		if (len > PROTOCOL_LINE_MAX) {
 			control_reply(c, NULL, NULL, "request longer than "
@@ -445,6 +460,11 @@ control_read(struct bufferevent *bev, void *arg)
 		} else
 			control_request(c, line, len);
 		free(line);
+	}
+	if (c->waiting) {
+		/* The next requests wait in the socket for the reply. */
+		bufferevent_disable(bev, EV_READ);
+		return;
 	}
 	if (!c->closing && evbuffer_get_length(in) > PROTOCOL_LINE_MAX) {
 		control_reply(c, NULL, NULL, "request longer than 65536 "
@@ -606,6 +626,31 @@ control_reply(struct control_client *c, json_t *id, json_t *result,
 	control_send(c, o);
 }
 
+/*
+ * The reply made elsewhere (control-screens.c) to client number num,
+ * taking result: sent if the client is still there, and its next
+ * requests read.
+ */
+static void
+control_answer(uint64_t num, json_t *id, json_t *result)
+{
+	struct control_client	*c;
+
+	TAILQ_FOREACH(c, &control_clients, entry)
+		if (c->num == num)
+			break;
+	if (c == NULL || !c->waiting || c->closing == 2) {
+		json_decref(result);
+		return;
+	}
+	c->waiting = 0;
+	control_reply(c, id, result, NULL);
+	if (c->closing)
+		return;
+	bufferevent_enable(c->bev, EV_READ);
+	control_read(c->bev, c);
+}
+
 /* Check one request line and carry it out. */
 static void
 control_request(struct control_client *c, const char *line, size_t len)
@@ -641,9 +686,10 @@ control_request(struct control_client *c, const char *line, size_t len)
 		goto garbage;
 	}
 	err[0] = '\0';
-	result = control_dispatch(c, json_string_value(cmd), req, err,
+	result = control_dispatch(c, json_string_value(cmd), req, id, err,
 	    sizeof(err));
-	control_reply(c, id, result, result == NULL ? err : NULL);
+	if (!c->waiting)
+		control_reply(c, id, result, result == NULL ? err : NULL);
 	json_decref(req);
 	return;
 
@@ -741,10 +787,13 @@ control_target(const char *cmd, json_t *req, char *err, size_t errlen)
 	return (l);
 }
 
-/* Carry out one command; NULL with a message in err on failure. */
+/*
+ * Carry out one command, asked with id; NULL with a message in err on
+ * failure, or with the client waiting for a reply made elsewhere.
+ */
 static json_t *
 control_dispatch(struct control_client *c, const char *cmd, json_t *req,
-    char *err, size_t errlen)
+    json_t *id, char *err, size_t errlen)
 {
 	struct port	*a, *b;
 	struct link	*l;
@@ -828,7 +877,10 @@ control_dispatch(struct control_client *c, const char *cmd, json_t *req,
 		return (json_pack("{ss}", "link", l->name));
 	case PROTOCOL_CMD_SCREENS:
 		control_screens_asked++;
-		return (control_screens(req, control_event_seq, err, errlen));
+		if (control_screens_ask(control_answer, c->num, id, req,
+		    control_event_seq, err, errlen) == 0)
+			c->waiting = 1;
+		return (NULL);
 	case PROTOCOL_CMD_WITNESS:
 		return (control_witness(req, err, errlen));
 	case PROTOCOL_CMD_RELOAD:

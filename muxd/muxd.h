@@ -82,6 +82,7 @@ int		 deadline_pending(const struct deadline *);
 
 /* record.c */
 struct record;
+struct cap_writer;
 struct link;
 void		 record_configure(const struct conf *);
 void		 record_init(void);
@@ -108,6 +109,7 @@ void		 record_shutdown(void);
 void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);
 const char	*record_link_capture(const struct link *);
+const struct cap_writer *record_link_writer(const struct link *);
 void		 record_port_close(struct port *);
 void		 record_link_bytes(struct link *, const struct port *,
 		    const unsigned char *, size_t, const struct timeval *);
@@ -273,7 +275,10 @@ json_t		*spawn_json(void);
 int		 priv_drop(const char *, const char **, char *, size_t);
 
 /* control-screens.c */
-json_t		*control_screens(json_t *, uint64_t, char *, size_t);
+typedef void	(*control_screens_fn)(uint64_t, json_t *, json_t *);
+int		 control_screens_ask(control_screens_fn, uint64_t, json_t *,
+		    json_t *, uint64_t, char *, size_t);
+void		 control_screens_stop(void);
 
 /* control.c */
 typedef int	(*control_reload_fn)(char *, size_t);

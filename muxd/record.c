@@ -817,3 +817,11 @@ record_link_capture(const struct link *l)
 	    rec_capture_path(l->record->rec) : NULL);
 }
 
+/* The writer of a link's capture, or NULL when it is not recorded. */
+const struct cap_writer *
+record_link_writer(const struct link *l)
+{
+	return (l->record != NULL && l->record->rec != NULL ?
+	    rec_capture(l->record->rec) : NULL);
+}
+

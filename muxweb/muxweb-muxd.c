@@ -11,8 +11,8 @@
  * new since they were asked, and when the ring has taken half its lines
  * since then, each with the ring's number
  * before it was asked (what came after is in the ring, and must still be
- * when a browser arrives).  muxd reads its captures again for them, in
- * its loop, so they are asked no more often than that.  A link
+ * when a browser arrives).  muxd reads its captures again for them (in
+ * a thread of its own), so they are asked no more often than that.  A link
  * gone stays, "ended", until the next round starts: the page of a late
  * arrival shows the round's conversations as they ended.
  */

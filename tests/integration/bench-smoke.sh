@@ -92,6 +92,20 @@ grep -Eq '^watchers: 20 attached, p50 .* (ok|MISSED)$' "$T/watch" ||
 	fail "watchers: the target was not judged: $(cat "$T/watch")"
 grep -Eq '^web viewers: 20 on muxweb, p50 .* (ok|MISSED)$' "$T/watch" ||
 	fail "watchers: the web viewers' target was not judged: $(cat "$T/watch")"
+# The screens' benchmark: both rows measured, screens answered while the
+# room forwards, the target judged.
+TMPDIR=$T BENCH_SMOKE=1 sh tests/bench/screens.sh "$B" >"$T/screens" 2>"$T/screens.err"
+st=$?
+[ $st -le 1 ] && ! grep -q '^screens:' "$T/screens.err" ||
+	{ cat "$T/screens" "$T/screens.err" >&2; fail "screens.sh failed ($st)"; }
+for row in 'nothing asked' 'screens asked 10 a second'; do
+	grep -Eq "^$row +[0-9.]+ +[0-9.]+ +[0-9.]+$" "$T/screens" ||
+		fail "screens: no row '$row': $(cat "$T/screens")"
+done
+grep -Eq '^\([1-9][0-9]* screens answered\)$' "$T/screens" ||
+	fail "screens: no screens answered: $(cat "$T/screens")"
+grep -Eq '^screens asked: p99 .* (ok|MISSED)$' "$T/screens" ||
+	fail "screens: the target was not judged: $(cat "$T/screens")"
 # The flame graph, where perf can sample here: its stacks, its picture
 # and what the samples fell on.
 if command -v perf >/dev/null && perf record -q -e cpu-clock -o "$T/p.data" true 2>/dev/null; then

@@ -4,11 +4,13 @@
 # name, an unknown name refused, the capture's final verdicts with it;
 # and a refused "round.start" reaches the
 # watchers as a round.refused event with the reply's reason; events are
-# numbered one by one, after the number a screen holds.
+# numbered one by one, after the number a screen holds; a long
+# conversation's screens come whole, to a client that closed its side
+# too.
 . tests/integration/lib.sh
 
 screens() {
-	printf '{"v":1,"id":1,"cmd":"screens"%s}\n' "$1" |
+	printf '{"v":1,"id":1,"cmd":"screens"%s}\n' "${1:-}" |
 	    socat -t2 - "UNIX-CONNECT:$SOCK"
 }
 ENTRY='eol = "lf"; charset = "utf-8";' room1
@@ -37,6 +39,20 @@ screens | jq -e '.result.links | map(.kind) | sort == ["confederate", "entry"]' 
 	fail "screens of every link: $(screens)"
 screens ',"link":"nope"' | jq -e '.ok == false and .error == "no link named nope"' >/dev/null ||
 	fail "an unknown link: $(screens ',"link":"nope"')"
+# A long conversation's screens are read off the loop and come whole,
+# also to a client that closed its side once it asked (socat does): a
+# reply of twice 15 KB.
+long=$(i=1; while [ $i -le 100 ]; do printf 'line %03d %0190d\\r\\n' $i 0; i=$((i + 1)); done)
+tty "$T/e1" "send:$long" >/dev/null
+wait_for "screens ',\"link\":\"$L\"' | jq -e '.result.links[0].screen | test(\"line 100\")' >/dev/null" 10 ||
+	fail "the long answer is not on the screen: $(screens ",\"link\":\"$L\"" | head -c 300)"
+for i in 1 2 3 4 5; do
+	screens >"$T/all"
+	jq -e '.ok and (.result.links | length) == 2 and
+	    (.result.links | map(select(.kind == "entry"))[0] |
+	    (.screen | test("line 100")) and .cut > 0)' "$T/all" >/dev/null ||
+		fail "the screens of a long conversation, asked $i: $(wc -c <"$T/all") bytes: $(tail -c 200 "$T/all")"
+done
 watch_events
 mctl round start 2 >/dev/null 2>&1 && fail "round 2 started over round 1"
 wait_for "grep -q '\"event\":\"round.refused\".*\"number\":2.*\"reason\":\"round 1 is running' '$T/events'" 5 ||

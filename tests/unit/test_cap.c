@@ -729,6 +729,54 @@ test_recover(void **state)
 	free(buf);
 }
 
+/*
+ * A capture being written, read as far as it was at a moment (the
+ * control command "screens"): the events up to that offset and no later
+ * one, the reading ending there whether the header's first read went
+ * past it or not.
+ */
+static void
+test_read_to_offset(void **state)
+{
+	struct cap_writer	*w;
+	struct cap_reader	*r;
+	struct cap_meta		 m;
+	struct cap_error	 e;
+	struct cap_event	 ev;
+	int64_t			 at[3];
+	int			 i, n;
+
+	(void)state;
+	meta_test(&m);
+	assert_int_equal(cap_write_open(fixture_cap_path("live.cast"), &m,
+	    CAP_WRITE_MAP, &w, &e), CAP_OK);
+	at[0] = cap_write_offset(w);
+	assert_int_equal(cap_write_event_usec(w, CAP_INPUT, "one", 3, 1000,
+	    &e), CAP_OK);
+	assert_int_equal(cap_write_event_usec(w, CAP_OUTPUT, "two", 3, 2000,
+	    &e), CAP_OK);
+	at[1] = cap_write_offset(w);
+	assert_true(at[1] > at[0]);
+	for (i = 0; i < 5000; i++)
+		assert_int_equal(cap_write_event_usec(w, CAP_OUTPUT, "later",
+		    5, 3000 + i, &e), CAP_OK);
+	at[2] = cap_write_offset(w);
+	assert_true(at[2] - at[1] > 65536);	/* past the first read */
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(cap_read_open(fixture_cap_path("live.cast"),
+		    &r, &e), CAP_OK);
+		cap_read_set_end(r, at[i]);
+		for (n = 0; cap_read_event(r, &ev, &e) == CAP_OK; n++)
+			if (n < 2)
+				assert_memory_equal(ev.data, n == 0 ? "one" :
+				    "two", 3);
+		assert_int_equal(n, i == 0 ? 0 : i == 1 ? 2 : 5002);
+		assert_int_equal(cap_read_event(r, &ev, &e), CAP_EOF);
+		cap_read_close(r);
+	}
+	assert_int_equal(cap_write_close(w, &e), CAP_OK);
+}
+
 static void
 test_error_sys(void **state)
 {
@@ -775,6 +823,7 @@ main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_full_disk),
 		cmocka_unit_test(test_recover),
+		cmocka_unit_test(test_read_to_offset),
 	};
 
 	return (cmocka_run_group_tests(tests, fixture_cap_setup,
