@@ -6,29 +6,23 @@
  * holds, so what a browser that arrives sees is the record.
  *
  * A long conversation's capture takes milliseconds to read, which the
- * bytes being forwarded must not wait for, so the reading is a thread's.
- * The loop notes what the reply needs of each link, and where its
- * capture ends as it is asked (control_screens_ask): the screen then
- * holds the events up to the "seq" the watchers were last given, and no
- * later one, as the live page relies on.  The thread reads and renders,
- * and the loop sends the reply when it comes back, through the function
- * control.c gave; the client's next requests wait for it.  One request at a time is with the
- * thread, the others queued; the thread never touches the loop's data.
+ * bytes being forwarded must not wait for, so the reading is a thread's
+ * (worker.c, at nice 19).  The loop notes what the reply needs of each
+ * link, and where its capture ends as it is asked (control_screens_ask):
+ * the screen then holds the events up to the "seq" the watchers were
+ * last given, and no later one, as the live page relies on.  The thread
+ * reads and renders, and the loop sends the reply when it comes back,
+ * through the function control.c gave; the client's next requests wait
+ * for it.
  */
-#include <sys/queue.h>
-#include <sys/resource.h>
-
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "muxd.h"
 #include "../capture/capture.h"
+
+#define CONTROL_SCREENS_NICE	19
 
 /* A link as the loop saw it when asked, copied for the thread. */
 struct control_screens_link {
@@ -42,9 +36,9 @@ struct control_screens_link {
 	int64_t		 end;		/* the capture's length when asked */
 };
 
-/* A request: the loop's part (client, id) and the thread's. */
+/* A request: the loop's part (client, id, answer) and the thread's. */
 struct control_screens_job {
-	STAILQ_ENTRY(control_screens_job) entry;
+	struct worker_job job;		/* first: the worker's */
 	uint64_t	 client;	/* control.c's number of the asker */
 	json_t		*id;		/* the request's id: the loop's */
 	control_screens_fn answer;	/* control.c's, for the reply */
@@ -54,28 +48,14 @@ struct control_screens_job {
 	size_t		 n;
 	json_t		*result;	/* the thread's, then the loop's */
 };
-STAILQ_HEAD(control_screens_queue, control_screens_job);
 
-/* Shared with the thread, under control_screens_lock. */
-static pthread_mutex_t	 control_screens_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t	 control_screens_cond = PTHREAD_COND_INITIALIZER;
-static struct control_screens_queue control_screens_todo =
-    STAILQ_HEAD_INITIALIZER(control_screens_todo);
-static struct control_screens_queue control_screens_done =
-    STAILQ_HEAD_INITIALIZER(control_screens_done);
-static int		 control_screens_stopping;
+static struct worker	*control_screens_worker;
 
-/* The loop's own. */
-static pthread_t	 control_screens_thread;
-static int		 control_screens_on;
-static int		 control_screens_pipe[2] = { -1, -1 };
-static struct event	*control_screens_ev;
-
-static void	*control_screens_main(void *);
-static void	 control_screens_back_cb(evutil_socket_t, short, void *);
 static json_t	*control_screens_link(const struct control_screens_link *,
 		    size_t, uint64_t);
-static void	 control_screens_free(struct control_screens_job *);
+static void	 control_screens_run(struct worker_job *);
+static void	 control_screens_back(struct worker_job *);
+static void	 control_screens_free(struct worker_job *);
 
 /*
  * A capture's marker, if it is a final verdict ("verdict PASS judge 07
@@ -160,47 +140,6 @@ control_screens_link(const struct control_screens_link *sl, size_t max,
 	return (o);
 }
 
-/* Start the thread and its way back to the loop; -1 with a reason. */
-static int
-control_screens_start(char *err, size_t errlen)
-{
-	sigset_t	all, old;
-	int		i, flags, e;
-
-	if (pipe2(control_screens_pipe, O_CLOEXEC) == -1) {
-		snprintf(err, errlen, "screens: pipe: %s", strerror(errno));
-		return (-1);
-	}
-	for (i = 0; i < 2; i++)
-		if ((flags = fcntl(control_screens_pipe[i], F_GETFL)) == -1 ||
-		    fcntl(control_screens_pipe[i], F_SETFL, flags |
-		    O_NONBLOCK) == -1)
-			fatal("screens: pipe");
-	if ((control_screens_ev = event_new(muxd_base,
-	    control_screens_pipe[0], EV_READ | EV_PERSIST,
-	    control_screens_back_cb, NULL)) == NULL ||
-	    event_add(control_screens_ev, NULL) == -1)
-		fatalx("screens: cannot watch the thread");
-	/* Signals are the loop's: the thread starts with them blocked. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e = pthread_create(&control_screens_thread, NULL,
-	    control_screens_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e != 0) {
-		event_free(control_screens_ev);
-		control_screens_ev = NULL;
-		close(control_screens_pipe[0]);
-		close(control_screens_pipe[1]);
-		control_screens_pipe[0] = control_screens_pipe[1] = -1;
-		snprintf(err, errlen, "screens: cannot start a thread: %s",
-		    strerror(e));
-		return (-1);
-	}
-	control_screens_on = 1;
-	return (0);
-}
-
 /*
  * Take a request for the screens of every link, or of the one "link"
  * names, from the control client numbered client (its id kept for the
@@ -229,7 +168,9 @@ control_screens_ask(control_screens_fn answer, uint64_t client, json_t *id,
 		snprintf(err, errlen, "no link named %s", name);
 		return (-1);
 	}
-	if (!control_screens_on && control_screens_start(err, errlen) == -1)
+	if (control_screens_worker == NULL &&
+	    (control_screens_worker = worker_start(CONTROL_SCREENS_NICE,
+	    control_screens_run, control_screens_back, err, errlen)) == NULL)
 		return (-1);
 	TAILQ_FOREACH(l, &links, entry)
 		n += one == NULL || l == one;
@@ -259,105 +200,50 @@ control_screens_ask(control_screens_fn answer, uint64_t client, json_t *id,
 			sl->end = cap_write_offset(w);
 		}
 	}
-	pthread_mutex_lock(&control_screens_lock);
-	STAILQ_INSERT_TAIL(&control_screens_todo, j, entry);
-	pthread_cond_signal(&control_screens_cond);
-	pthread_mutex_unlock(&control_screens_lock);
+	worker_put(control_screens_worker, &j->job);
 	return (0);
 }
 
-/* The thread: render each request's screens and hand it back. */
-static void *
-control_screens_main(void *arg)
+/* The thread: render a request's screens. */
+static void
+control_screens_run(struct worker_job *wj)
 {
-	struct control_screens_job	*j;
+	struct control_screens_job	*j = (struct control_screens_job *)wj;
 	json_t				*list;
 	size_t				 i;
 
-	(void)arg;
-	/* The lines first: the thread yields to the loop (nice 19). */
-	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
-	pthread_mutex_lock(&control_screens_lock);
-	for (;;) {
-		while (STAILQ_EMPTY(&control_screens_todo) &&
-		    !control_screens_stopping)
-			pthread_cond_wait(&control_screens_cond,
-			    &control_screens_lock);
-		if (control_screens_stopping)
-			break;
-		j = STAILQ_FIRST(&control_screens_todo);
-		STAILQ_REMOVE_HEAD(&control_screens_todo, entry);
-		pthread_mutex_unlock(&control_screens_lock);
-		list = json_array();
-		for (i = 0; i < j->n; i++)
-			json_array_append_new(list, control_screens_link(
-			    &j->links[i], j->max, j->seq));
-		j->result = json_pack("{so}", "links", list);
-		pthread_mutex_lock(&control_screens_lock);
-		STAILQ_INSERT_TAIL(&control_screens_done, j, entry);
-		/* Wake the loop; a full pipe means it is woken already. */
-		if (write(control_screens_pipe[1], "", 1) == -1)
-			continue;
-	}
-	pthread_mutex_unlock(&control_screens_lock);
-	return (NULL);
+	list = json_array();
+	for (i = 0; i < j->n; i++)
+		json_array_append_new(list, control_screens_link(&j->links[i],
+		    j->max, j->seq));
+	j->result = json_pack("{so}", "links", list);
 }
 
-/* Requests are back from the thread: send their replies. */
+/* A request is back from the thread: its reply goes out. */
 static void
-control_screens_back_cb(evutil_socket_t fd, short what, void *arg)
+control_screens_back(struct worker_job *wj)
 {
-	struct control_screens_queue	 q = STAILQ_HEAD_INITIALIZER(q);
-	struct control_screens_job	*j;
-	char				 buf[64];
+	struct control_screens_job	*j = (struct control_screens_job *)wj;
 
-	(void)what;
-	(void)arg;
-	while (read(fd, buf, sizeof(buf)) > 0)
-		;
-	pthread_mutex_lock(&control_screens_lock);
-	STAILQ_CONCAT(&q, &control_screens_done);
-	pthread_mutex_unlock(&control_screens_lock);
-	while ((j = STAILQ_FIRST(&q)) != NULL) {
-		STAILQ_REMOVE_HEAD(&q, entry);
-		j->answer(j->client, j->id, j->result);
-		j->result = NULL;
-		control_screens_free(j);
-	}
+	j->answer(j->client, j->id, j->result);
+	j->result = NULL;
+	control_screens_free(wj);
 }
 
 /* Stop the thread; requests not answered are dropped with their clients. */
 void
 control_screens_stop(void)
 {
-	struct control_screens_job	*j;
-
-	if (!control_screens_on)
-		return;
-	pthread_mutex_lock(&control_screens_lock);
-	control_screens_stopping = 1;
-	pthread_cond_signal(&control_screens_cond);
-	pthread_mutex_unlock(&control_screens_lock);
-	pthread_join(control_screens_thread, NULL);
-	STAILQ_CONCAT(&control_screens_done, &control_screens_todo);
-	while ((j = STAILQ_FIRST(&control_screens_done)) != NULL) {
-		STAILQ_REMOVE_HEAD(&control_screens_done, entry);
-		control_screens_free(j);
-	}
-	event_free(control_screens_ev);
-	control_screens_ev = NULL;
-	close(control_screens_pipe[0]);
-	close(control_screens_pipe[1]);
-	control_screens_pipe[0] = control_screens_pipe[1] = -1;
-	control_screens_stopping = 0;
-	control_screens_on = 0;
+	worker_stop(control_screens_worker, 0, control_screens_free);
+	control_screens_worker = NULL;
 }
 
 /* Free a request and what it holds. */
 static void
-control_screens_free(struct control_screens_job *j)
+control_screens_free(struct worker_job *wj)
 {
-	size_t	i;
+	struct control_screens_job	*j = (struct control_screens_job *)wj;
+	size_t				 i;
 
 	for (i = 0; i < j->n; i++) {
 		free(j->links[i].name);

@@ -121,6 +121,17 @@ void		 record_port_note(struct port *, const char *, ...)
 void		 record_link_note(struct link *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
+/* worker.c */
+struct worker;
+struct worker_job {
+	STAILQ_ENTRY(worker_job) entry;
+};
+struct worker	*worker_start(int, void (*)(struct worker_job *),
+		    void (*)(struct worker_job *), char *, size_t);
+void		 worker_put(struct worker *, struct worker_job *);
+void		 worker_stop(struct worker *, int,
+		    void (*)(struct worker_job *));
+
 /* record-sync.c */
 void		 record_sync_init(void (*)(const char *, int));
 void		 record_sync_stop(void);

@@ -18,21 +18,13 @@
  * filesystem is fsync'ed, so that the error is told with the file it
  * concerns (Linux reports writeback errors to syncfs since 5.8).
  *
- * One batch at a time is with the thread: what is added meanwhile waits
- * for it to come back, so a slow disk delays the syncs but never piles up
- * descriptors.  The two queues between the loop and the thread are under
- * record_sync_lock; a byte on a pipe tells the loop a batch is back.  The
- * thread sleeps on a condition variable while there is nothing to sync,
- * and the loop watches the pipe without a timeout: an idle room has no
- * wake-up from either.
+ * One batch at a time is with the thread (worker.c): what is added
+ * meanwhile waits for it to come back, so a slow disk delays the syncs
+ * but never piles up descriptors.
  */
-#include <sys/queue.h>
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,67 +41,34 @@ struct record_sync_file {
 };
 
 struct record_sync_batch {
-	STAILQ_ENTRY(record_sync_batch) entry;
+	struct worker_job job;		/* first: the worker's */
 	struct record_sync_file *files;
 	size_t		 n;
 	size_t		 size;
 };
-STAILQ_HEAD(record_sync_queue, record_sync_batch);
 
-/* Shared with the thread, under record_sync_lock. */
-static pthread_mutex_t	 record_sync_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t	 record_sync_cond = PTHREAD_COND_INITIALIZER;
-static struct record_sync_queue record_sync_todo =
-    STAILQ_HEAD_INITIALIZER(record_sync_todo);
-static struct record_sync_queue record_sync_done =
-    STAILQ_HEAD_INITIALIZER(record_sync_done);
-static int		 record_sync_stopping;
-
-/* The loop's own. */
-static pthread_t	 record_sync_thread;
-static int		 record_sync_pipe[2] = { -1, -1 };
-static struct event	*record_sync_ev;
+static struct worker	*record_sync_worker;
 static struct record_sync_batch *record_sync_next;	/* being filled */
 static int		 record_sync_out;	/* batches with the thread */
 static int		 record_sync_wanted;	/* a flush waits for them */
-static int		 record_sync_on;
 static void		(*record_sync_done_cb)(const char *, int);
 
-static void	*record_sync_main(void *);
+static void	 record_sync_run(struct worker_job *);
 static void	 record_sync_batch(struct record_sync_batch *);
 static void	 record_sync_send(void);
-static void	 record_sync_collect(void);
-static void	 record_sync_back_cb(evutil_socket_t, short, void *);
+static void	 record_sync_back(struct worker_job *);
 static void	 record_sync_free(struct record_sync_batch *);
 
 /* Start the thread that syncs; done is told each file synced, or why not. */
 void
 record_sync_init(void (*done)(const char *, int))
 {
-	sigset_t	all, old;
-	int		i, flags, e;
+	char	err[MUXD_ERRLEN];
 
 	record_sync_done_cb = done;
-	if (pipe2(record_sync_pipe, O_CLOEXEC) == -1)
-		fatal("record: pipe");
-	for (i = 0; i < 2; i++)
-		if ((flags = fcntl(record_sync_pipe[i], F_GETFL)) == -1 ||
-		    fcntl(record_sync_pipe[i], F_SETFL, flags | O_NONBLOCK) ==
-		    -1)
-			fatal("record: pipe");
-	if ((record_sync_ev = event_new(muxd_base, record_sync_pipe[0],
-	    EV_READ | EV_PERSIST, record_sync_back_cb, NULL)) == NULL ||
-	    event_add(record_sync_ev, NULL) == -1)
-		fatalx("record: cannot watch the sync thread");
-	/* Signals are the loop's: the thread starts with them blocked. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e = pthread_create(&record_sync_thread, NULL, record_sync_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e != 0)
-		fatalx("record: cannot start the sync thread: %s",
-		    strerror(e));
-	record_sync_on = 1;
+	if ((record_sync_worker = worker_start(0, record_sync_run,
+	    record_sync_back, err, sizeof(err))) == NULL)
+		fatalx("record: the sync thread: %s", err);
 }
 
 /*
@@ -119,23 +78,12 @@ record_sync_init(void (*done)(const char *, int))
 void
 record_sync_stop(void)
 {
-	if (!record_sync_on)
+	if (record_sync_worker == NULL)
 		return;
 	if (record_sync_next != NULL)
 		record_sync_send();
-	pthread_mutex_lock(&record_sync_lock);
-	record_sync_stopping = 1;
-	pthread_cond_signal(&record_sync_cond);
-	pthread_mutex_unlock(&record_sync_lock);
-	pthread_join(record_sync_thread, NULL);
-	record_sync_collect();
-	event_free(record_sync_ev);
-	record_sync_ev = NULL;
-	close(record_sync_pipe[0]);
-	close(record_sync_pipe[1]);
-	record_sync_pipe[0] = record_sync_pipe[1] = -1;
-	record_sync_stopping = 0;
-	record_sync_on = 0;
+	worker_stop(record_sync_worker, 1, NULL);
+	record_sync_worker = NULL;
 }
 
 /*
@@ -150,7 +98,7 @@ record_sync_add(int fd, const char *path)
 
 	if (fd == -1)
 		return;
-	if (!record_sync_on) {
+	if (record_sync_worker == NULL) {
 		close(fd);
 		return;
 	}
@@ -191,41 +139,21 @@ record_sync_flush(void)
 static void
 record_sync_send(void)
 {
-	pthread_mutex_lock(&record_sync_lock);
-	STAILQ_INSERT_TAIL(&record_sync_todo, record_sync_next, entry);
-	pthread_cond_signal(&record_sync_cond);
-	pthread_mutex_unlock(&record_sync_lock);
+	worker_put(record_sync_worker, &record_sync_next->job);
 	record_sync_next = NULL;
 	record_sync_out++;
 }
 
-/* The thread: sync and close each file of each batch, and hand it back. */
-static void *
-record_sync_main(void *arg)
+/* The thread: sync and close each file of a batch. */
+static void
+record_sync_run(struct worker_job *j)
 {
-	struct record_sync_batch	*b;
+	struct record_sync_batch	*b = (struct record_sync_batch *)j;
 	size_t				 i;
 
-	(void)arg;
-	pthread_mutex_lock(&record_sync_lock);
-	for (;;) {
-		while (STAILQ_EMPTY(&record_sync_todo) && !record_sync_stopping)
-			pthread_cond_wait(&record_sync_cond, &record_sync_lock);
-		if ((b = STAILQ_FIRST(&record_sync_todo)) == NULL)
-			break;
-		STAILQ_REMOVE_HEAD(&record_sync_todo, entry);
-		pthread_mutex_unlock(&record_sync_lock);
-		record_sync_batch(b);
-		for (i = 0; i < b->n; i++)
-			close(b->files[i].fd);
-		pthread_mutex_lock(&record_sync_lock);
-		STAILQ_INSERT_TAIL(&record_sync_done, b, entry);
-		/* Wake the loop; a full pipe means it is woken already. */
-		if (write(record_sync_pipe[1], "", 1) == -1)
-			continue;
-	}
-	pthread_mutex_unlock(&record_sync_lock);
-	return (NULL);
+	record_sync_batch(b);
+	for (i = 0; i < b->n; i++)
+		close(b->files[i].fd);
 }
 
 /*
@@ -275,43 +203,24 @@ record_sync_batch(struct record_sync_batch *b)
 	}
 }
 
-/* Take back the batches the thread is done with, logging what failed. */
+/*
+ * A batch is back from the thread: log what failed, tell each file, and
+ * send what waited for it.
+ */
 static void
-record_sync_collect(void)
+record_sync_back(struct worker_job *j)
 {
-	struct record_sync_queue	 q = STAILQ_HEAD_INITIALIZER(q);
-	struct record_sync_batch	*b;
+	struct record_sync_batch	*b = (struct record_sync_batch *)j;
 	size_t				 i;
 
-	pthread_mutex_lock(&record_sync_lock);
-	STAILQ_CONCAT(&q, &record_sync_done);
-	pthread_mutex_unlock(&record_sync_lock);
-	while ((b = STAILQ_FIRST(&q)) != NULL) {
-		STAILQ_REMOVE_HEAD(&q, entry);
-		for (i = 0; i < b->n; i++) {
-			if (b->files[i].error != 0)
-				log_warnx("record %s: sync: %s",
-				    b->files[i].path,
-				    strerror(b->files[i].error));
-			record_sync_done_cb(b->files[i].path,
-			    b->files[i].error);
-		}
-		record_sync_free(b);
-		record_sync_out--;
+	for (i = 0; i < b->n; i++) {
+		if (b->files[i].error != 0)
+			log_warnx("record %s: sync: %s", b->files[i].path,
+			    strerror(b->files[i].error));
+		record_sync_done_cb(b->files[i].path, b->files[i].error);
 	}
-}
-
-/* A batch is back: log it, and send what waited for it. */
-static void
-record_sync_back_cb(evutil_socket_t fd, short what, void *arg)
-{
-	char	buf[64];
-
-	(void)what;
-	(void)arg;
-	while (read(fd, buf, sizeof(buf)) > 0)
-		;
-	record_sync_collect();
+	record_sync_free(b);
+	record_sync_out--;
 	if (record_sync_wanted && record_sync_out == 0) {
 		record_sync_wanted = 0;
 		record_sync_flush();

@@ -58,23 +58,7 @@ probe() {
 }
 
 status=0
-r=1
-while [ $r -le $ROUNDS ]; do
-	# Turn which goes first, so that neither always gets the warmer start.
-	case $((r % 2)) in
-	1) order="none asked" ;;
-	0) order="asked none" ;;
-	esac
-	for k in $order; do
-		probe "$k" "$r" || status=1
-	done
-	r=$((r + 1))
-done
-for k in none asked; do
-	cat "$T"/samples.$k.* >"$T/samples.$k" 2>/dev/null
-	"$PB" stats "$T/samples.$k" | tr ' ' '\n' |
-	    sed -n "s/^\(p50\|p99\|max\)=\(.*\)/$k \1 \2/p" >>"$T/stats"
-done
+bench_rounds $ROUNDS none asked || status=1
 awk -v st=$status -v n="$(awk '{ s += $1 } END { print s + 0 }' \
     "$T/answered" 2>/dev/null)" '
 { v[$1 " " $2] = $3 }

@@ -48,24 +48,7 @@ probe() {
 }
 
 status=0
-r=1
-while [ $r -le $ROUNDS ]; do
-	# Turn which goes first, so that none always gets the warmer start.
-	case $((r % 3)) in
-	1) order="none watchers web" ;;
-	2) order="watchers web none" ;;
-	0) order="web none watchers" ;;
-	esac
-	for k in $order; do
-		probe "$k" "$r" || status=1
-	done
-	r=$((r + 1))
-done
-for k in none watchers web; do
-	cat "$T"/samples.$k.* >"$T/samples.$k" 2>/dev/null
-	"$PB" stats "$T/samples.$k" | tr ' ' '\n' |
-	    sed -n "s/^\(p50\|p99\)=\(.*\)/$k \1 \2/p" >>"$T/stats"
-done
+bench_rounds $ROUNDS none watchers web || status=1
 awk -v nw=$NW -v st=$status '
 { v[$1 " " $2] = $3 }
 function row(k, label) {
