@@ -158,6 +158,7 @@ control_screens_ask(control_screens_fn answer, uint64_t client, json_t *id,
 	struct link			*l, *one = NULL;
 	const struct cap_writer		*w;
 	const char			*name = NULL;
+	char				 why[MUXD_ERRLEN];
 	size_t				 n = 0;
 
 	if (json_unpack(req, "{s?s}", "link", &name) == -1) {
@@ -170,8 +171,12 @@ control_screens_ask(control_screens_fn answer, uint64_t client, json_t *id,
 	}
 	if (control_screens_worker == NULL &&
 	    (control_screens_worker = worker_start(CONTROL_SCREENS_NICE,
-	    control_screens_run, control_screens_back, err, errlen)) == NULL)
+	    control_screens_run, control_screens_back, why,
+	    sizeof(why))) == NULL) {
+		snprintf(err, errlen, "screens: the reading thread: %s", why);
+		log_warnx("control: %s", err);
 		return (-1);
+	}
 	TAILQ_FOREACH(l, &links, entry)
 		n += one == NULL || l == one;
 	j = xcalloc(1, sizeof(*j));
@@ -194,9 +199,8 @@ control_screens_ask(control_screens_fn answer, uint64_t client, json_t *id,
 		sl->kind = en == NULL ? NULL : en->kind == CONF_ENTRY ?
 		    "entry" : "confederate";
 		sl->round = l->round;
-		if (record_link_capture(l) != NULL &&
-		    (w = record_link_writer(l)) != NULL) {
-			sl->capture = xstrdup(record_link_capture(l));
+		if ((w = record_link_writer(l)) != NULL) {
+			sl->capture = xstrdup(cap_write_path(w));
 			sl->end = cap_write_offset(w);
 		}
 	}

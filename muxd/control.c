@@ -12,7 +12,9 @@
  * room's control_idle seconds is told so and closed (a watcher waits for
  * events, and is not), and one user has control_clients_per_user places
  * at most, told by the socket's credentials, so that a program of one
- * user cannot take every place from the operator's.
+ * user cannot take every place from the operator's.  The commands on the
+ * room are control-cmd.c's; "screens" is answered from a thread
+ * (control-screens.c), the client's next requests waiting for it.
  *
  * Events are serialised once and gathered for CONTROL_BATCH_MS, then
  * given to every watcher in one go, at the loop's lowest priority: a key
@@ -63,13 +65,12 @@ static size_t			 control_nclients;
 static int			 control_spare = -1;	/* kept for EMFILE */
 static struct event		*control_resume;
 static uint64_t			 control_refused;	/* clients refused */
-static uint64_t			 control_screens_asked;	/* "screens" answered */
+static uint64_t			 control_screens_asked;	/* "screens" asked */
 static uint64_t			 control_event_seq;	/* the last event's */
 static uint64_t			 control_num;		/* the last client's */
 static time_t			 control_logged;
 static char			 control_why[128];	/* the last refusal */
 static char			*control_path;
-static control_reload_fn	 control_reloader;	/* muxd.c's reload */
 
 static void	control_accept(struct evconnlistener *, evutil_socket_t,
 		    struct sockaddr *, int, void *);
@@ -88,9 +89,6 @@ static void	control_accept_error(struct evconnlistener *, void *);
 static void	control_resume_cb(evutil_socket_t, short, void *);
 static void	control_request(struct control_client *, const char *, size_t);
 static void	control_answer(uint64_t, json_t *, json_t *);
-static json_t	*control_status(void);
-static json_t	*control_witness(json_t *, char *, size_t);
-static struct link *control_target(const char *, json_t *, char *, size_t);
 static json_t	*control_dispatch(struct control_client *, const char *,
 		    json_t *, json_t *, char *, size_t);
 static void	 control_interest(void);
@@ -120,7 +118,7 @@ control_listen(const char *path, control_reload_fn reload, char *err,
 	mode_t			old;
 	int			s;
 
-	control_reloader = reload;
+	control_cmd_reloader(reload);
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
 	if (strlen(path) + 1 >= sizeof(sun.sun_path)) {
@@ -702,202 +700,37 @@ garbage:
 		json_decref(req);
 }
 
-/* Gather the status of every port and link. */
-static json_t *
-control_status(void)
-{
-	struct port	*p;
-	struct link	*l;
-	json_t		*ps, *ls, *o;
-
-	ps = json_array();
-	TAILQ_FOREACH(p, &ports, entry) {
-		o = port_json(p);
-		json_object_set_new(o, "link", link_of(p) != NULL ?
-		    json_string(link_of(p)->name) : json_null());
-		json_object_set_new(o, "record", record_port_status(p));
-		json_array_append_new(ps, o);
-	}
-	ls = json_array();
-	TAILQ_FOREACH(l, &links, entry) {
-		o = link_json(l);
-		json_object_set_new(o, "record", record_link_status(l));
-		json_array_append_new(ls, o);
-	}
-	return (json_pack("{ss ss? so so so so s{sIsIss?sI} s{ss?} so}",
-	    "version", MUXD_VERSION, "config", muxd_conf != NULL ?
-	    muxd_conf->file : NULL, "round", round_json(), "ports", ps,
-	    "links", ls, "ends_waiting", record_closing_status(), "control",
-	    "clients", (json_int_t)control_nclients, "refused",
-	    (json_int_t)control_refused, "refusal", control_refused > 0 ?
-	    control_why : NULL, "screens", (json_int_t)control_screens_asked,
-	    "state", "error", state_failure(), "entries",
-	    spawn_json()));
-}
-
 /*
- * A witness's countersigning: with "signature" (a minisign signature
- * file's text) and "sequence", keep it; else the manifest "sequence"
- * (the newest when absent), a piece from "offset" on.
- */
-static json_t *
-control_witness(json_t *req, char *err, size_t errlen)
-{
-	const char	*sig = NULL;
-	json_int_t	 seq = 0, offset = 0;
-
-	if (json_unpack(req, "{s?I s?I s?s}", "sequence", &seq, "offset",
-	    &offset, "signature", &sig) == -1 || seq < 0 || seq > 9999999 ||
-	    offset < 0) {
-		snprintf(err, errlen, "witness takes \"sequence\": a manifest's "
-		    "number, \"offset\": a byte offset, and \"signature\": "
-		    "a countersignature's text");
-		return (NULL);
-	}
-	if (sig == NULL)
-		return (seal_witness_get((int)seq, (int64_t)offset, err,
-		    errlen));
-	if (seq == 0) {
-		snprintf(err, errlen, "witness: a signature needs the "
-		    "\"sequence\" of the manifest it countersigns");
-		return (NULL);
-	}
-	return (seal_witness_put((int)seq, sig, err, errlen));
-}
-
-/* The link a command's "target" names, itself or by a port; NULL: err. */
-static struct link *
-control_target(const char *cmd, json_t *req, char *err, size_t errlen)
-{
-	struct link	*l;
-	struct port	*p;
-	const char	*target;
-
-	if (json_unpack(req, "{ss}", "target", &target) == -1) {
-		snprintf(err, errlen, "%s needs \"target\": a port or link "
-		    "name", cmd);
-		return (NULL);
-	}
-	if ((l = link_find(target)) == NULL && (p = port_find(target)) !=
-	    NULL)
-		l = link_of(p);
-	if (l == NULL)
-		snprintf(err, errlen, "%s is neither a link nor a linked port",
-		    target);
-	return (l);
-}
-
-/*
- * Carry out one command, asked with id; NULL with a message in err on
- * failure, or with the client waiting for a reply made elsewhere.
+ * Carry out one command, asked with id: the client's own (watch,
+ * screens, the socket's part of status) here, the room's in
+ * control-cmd.c; NULL with a message in err on failure, or with the
+ * client waiting for a reply made elsewhere.
  */
 static json_t *
 control_dispatch(struct control_client *c, const char *cmd, json_t *req,
     json_t *id, char *err, size_t errlen)
 {
-	struct port	*a, *b;
-	struct link	*l;
-	const char	*sa, *sb;
-	char		 name[128];
-	json_int_t	 n;
-	int		 number, force;
-
 	switch (protocol_cmd_find(cmd)) {
 	case PROTOCOL_CMD_STATUS:
-		return (control_status());
-	case PROTOCOL_CMD_SCHEDULE:
-		return (round_schedule_json());
-	case PROTOCOL_CMD_PORTS:
-		return (scanports_json(err, errlen));
-	case PROTOCOL_CMD_CABLECHECK:
-		return (cablecheck_start(json_object_get(req, "ports"),
-		    (int)json_integer_value(json_object_get(req, "window_ms")),
-		    err, errlen));
+		return (control_cmd_status(json_pack("{sIsIss?sI}", "clients",
+		    (json_int_t)control_nclients, "refused",
+		    (json_int_t)control_refused, "refusal", control_refused >
+		    0 ? control_why : NULL, "screens",
+		    (json_int_t)control_screens_asked)));
 	case PROTOCOL_CMD_WATCH:
 		c->watching = 1;
 		control_idle_set(c);
 		control_interest();
 		return (json_pack("{sb}", "watching", 1));
-	case PROTOCOL_CMD_ROUND_START:
-		force = 0;
-		if (json_unpack(req, "{sI s?b}", "round", &n, "force",
-		    &force) == -1 || n < 1 || n > 1000000) {
-			snprintf(err, errlen, "round.start needs \"round\": "
-			    "a positive integer (and \"force\": a boolean)");
-			return (NULL);
-		}
-		number = (int)n;
-		if (round_start(number, force, err, errlen) == -1) {
-			/* The watchers (referees' pages) learn why too. */
-			events_post(PROTOCOL_EV_ROUND_REFUSED, json_pack(
-			    "{si ss}", "number", number, "reason", err));
-			return (NULL);
-		}
-		/* A round waiting for its lines: the reply says so. */
-		return (round_json());
-	case PROTOCOL_CMD_ROUND_STOP:
-		number = round_cur.number;
-		if (round_stop("stopped by operator") == 0)
-			return (json_pack("{si}", "number", number));
-		if ((number = round_cancel("cancelled by operator")) != -1)
-			return (json_pack("{sisb}", "number", number, "waited",
-			    1));
-		snprintf(err, errlen, "no round is running");
-		return (NULL);
-	case PROTOCOL_CMD_CONNECT:
-		if (json_unpack(req, "{ssss}", "a", &sa, "b", &sb) == -1) {
-			snprintf(err, errlen, "connect needs \"a\" and \"b\": "
-			    "two port names");
-			return (NULL);
-		}
-		if ((a = port_find(sa)) == NULL || (b = port_find(sb)) ==
-		    NULL) {
-			snprintf(err, errlen, "no port named %s",
-			    a == NULL ? sa : sb);
-			return (NULL);
-		}
-		snprintf(name, sizeof(name), "%s=%s", sa, sb);
-		if ((l = link_new(name, a, b, LINK_MANUAL, err, errlen)) ==
-		    NULL)
-			return (NULL);
-		link_started(l);
-		state_save();
-		return (json_pack("{so}", "link", link_json(l)));
-	case PROTOCOL_CMD_DISCONNECT:
-		if ((l = control_target(cmd, req, err, errlen)) == NULL)
-			return (NULL);
-		snprintf(name, sizeof(name), "%s", l->name);
-		link_free(l, "disconnected by operator");
-		state_save();
-		return (json_pack("{ss}", "link", name));
-	case PROTOCOL_CMD_RELEASE:
-		if ((l = control_target(cmd, req, err, errlen)) == NULL ||
-		    rules_entity_release(l, err, errlen) == -1)
-			return (NULL);
-		return (json_pack("{ss}", "link", l->name));
 	case PROTOCOL_CMD_SCREENS:
 		control_screens_asked++;
 		if (control_screens_ask(control_answer, c->num, id, req,
 		    control_event_seq, err, errlen) == 0)
 			c->waiting = 1;
 		return (NULL);
-	case PROTOCOL_CMD_WITNESS:
-		return (control_witness(req, err, errlen));
-	case PROTOCOL_CMD_RELOAD:
-		if (control_reloader == NULL) {
-			snprintf(err, errlen, "muxd cannot reload here");
-			return (NULL);
-		}
-		if (control_reloader(err, errlen) == -1)
-			return (NULL);
-		return (json_pack("{ss?}", "config", muxd_conf != NULL ?
-		    muxd_conf->file : NULL));
 	default:
-		break;
+		return (control_cmd_room(cmd, req, err, errlen));
 	}
-	snprintf(err, errlen, "unknown command '%s' (%s)", cmd,
-	    protocol_cmd_list());
-	return (NULL);
 }
 
 /*

@@ -108,7 +108,6 @@ json_t		*seal_witness_put(int, const char *, char *, size_t);
 void		 record_shutdown(void);
 void		 record_link_open(struct link *);
 void		 record_link_close(struct link *, const char *);
-const char	*record_link_capture(const struct link *);
 const struct cap_writer *record_link_writer(const struct link *);
 void		 record_port_close(struct port *);
 void		 record_link_bytes(struct link *, const struct port *,
@@ -291,8 +290,13 @@ int		 control_screens_ask(control_screens_fn, uint64_t, json_t *,
 		    json_t *, uint64_t, char *, size_t);
 void		 control_screens_stop(void);
 
-/* control.c */
+/* control-cmd.c */
 typedef int	(*control_reload_fn)(char *, size_t);
+void		 control_cmd_reloader(control_reload_fn);
+json_t		*control_cmd_status(json_t *);
+json_t		*control_cmd_room(const char *, json_t *, char *, size_t);
+
+/* control.c */
 int		 control_listen(const char *, control_reload_fn, char *,
 		    size_t);
 void		 control_close(void);

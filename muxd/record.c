@@ -809,14 +809,6 @@ record_pass_take(struct record *r)
 	return (record_sync(r) ? n + RECORD_EACH : n);
 }
 
-/* The file of a link's capture, or NULL when it is not recorded. */
-const char *
-record_link_capture(const struct link *l)
-{
-	return (l->record != NULL && l->record->rec != NULL ?
-	    rec_capture_path(l->record->rec) : NULL);
-}
-
 /* The writer of a link's capture, or NULL when it is not recorded. */
 const struct cap_writer *
 record_link_writer(const struct link *l)

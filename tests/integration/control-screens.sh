@@ -6,7 +6,7 @@
 # watchers as a round.refused event with the reply's reason; events are
 # numbered one by one, after the number a screen holds; a long
 # conversation's screens come whole, to a client that closed its side
-# too.
+# too, and requests after them on one connection wait for their reply.
 . tests/integration/lib.sh
 
 screens() {
@@ -53,6 +53,14 @@ for i in 1 2 3 4 5; do
 	    (.screen | test("line 100")) and .cut > 0)' "$T/all" >/dev/null ||
 		fail "the screens of a long conversation, asked $i: $(wc -c <"$T/all") bytes: $(tail -c 200 "$T/all")"
 done
+# Requests after a "screens" on one connection wait for its reply: the
+# replies come in the order asked.
+printf '{"v":1,"id":1,"cmd":"screens"}\n{"v":1,"id":2,"cmd":"status"}\n{"v":1,"id":3,"cmd":"screens","link":"%s"}\n' "$L" |
+    socat -t5 - "UNIX-CONNECT:$SOCK" >"$T/three"
+[ "$(jq -s -c 'map([.id, .ok])' "$T/three")" = '[[1,true],[2,true],[3,true]]' ] ||
+	fail "three requests on one connection: $(jq -s -c 'map([.id, .ok, .error])' "$T/three")"
+jq -s -e '.[1].result.control.screens >= 2 and (.[2].result.links | length) == 1' "$T/three" >/dev/null ||
+	fail "the status or the last screens between them: $(jq -s -c '[.[1].result.control, (.[2].result.links | length)]' "$T/three")"
 watch_events
 mctl round start 2 >/dev/null 2>&1 && fail "round 2 started over round 1"
 wait_for "grep -q '\"event\":\"round.refused\".*\"number\":2.*\"reason\":\"round 1 is running' '$T/events'" 5 ||

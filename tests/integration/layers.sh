@@ -281,7 +281,7 @@ MUXD_ORDER="events tap deadline worker notify priv scanports spawn-box spawn-cgr
     spawn-serve spawn link-flow record-sync state cablecheck seal
     record-recover record-write record
     rules-verdict rules-screen rules-entity rules ballot link round
-    control-screens control muxd"
+    control-screens control-cmd control muxd"
 
 # Print "CALLER CALLEE" for each call between two files of muxd/ in build
 # tree $1 (an object whose source is gone is left out).
