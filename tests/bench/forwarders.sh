@@ -4,7 +4,10 @@
 # link and watches the forwarder through /proc; fwd starts the forwarder:
 #   baseline    no forwarder: one pty hop, the kernel's own cost
 #   minifwd     the floor: a minimal poll() forwarder, two pty hops and
-#               one wake-up per chunk (minifwd+log: a text line per byte)
+#               one wake-up per chunk (minifwd+log: a text line per byte;
+#               minifwd+epoll, in the CPU rows: minifwd waiting with
+#               epoll, level-triggered, as libevent's loop (muxd's) and
+#               ser2net's do)
 #   socat       socat between the two slaves
 #   ser2net     ser2net with its defaults, a serial device on each side
 #   muxd quick  muxd --link a b
@@ -293,7 +296,7 @@ ran bulk && phase bulk
 ran cpu && for round in $(rounds $CPU_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
-		for f in $(inorder "$round" minifwd-log $FWDS $ECHOS); do
+		for f in $(inorder "$round" minifwd-log minifwd-epoll $FWDS $ECHOS); do
 			probe "cpu.$pin.$f.$round" $pin rate "$f" 1 -r 960 -w 1 \
 			    -t $CPU_S -o "$T/cpu.$pin.$f.$round"
 			[ "$f" = minifwd-log ] && continue
@@ -303,7 +306,7 @@ ran cpu && for round in $(rounds $CPU_ROUNDS); do
 	done
 done
 for pin in u p; do
-	for f in minifwd-log $FWDS $ECHOS; do
+	for f in minifwd-log minifwd-epoll $FWDS $ECHOS; do
 		for m in cpu turn; do
 			k=$m.$pin.$f
 			[ -s "$T/$k.$CPU_ROUNDS" ] || continue
@@ -393,6 +396,8 @@ function has(k, f) { return ((k, f) in r) }
 function ran(p) { return index(" " phasesrun " ", " " p " ") > 0 }
 # The forwarders with minifwd+log after minifwd.
 function with_log(l) { sub(/minifwd/, "minifwd minifwd-log", l); return (l) }
+# The forwarders with minifwd+epoll after minifwd.
+function with_epoll(l) { sub(/minifwd/, "minifwd minifwd-epoll", l); return (l) }
 function v(k, f) { return has(k, f) ? r[k, f] + 0 : -1 }
 # The floor of a forwarder: minifwd, or minifwd+echo for one that echoes.
 function floor(f) { return f ~ /-echo$/ ? "minifwd-echo" : "minifwd" }
@@ -422,6 +427,7 @@ function name(f) {
 	if (f == "muxd-room") return "muxd room"
 	if (f == "minifwd-log") return "minifwd+log"
 	if (f == "minifwd-echo") return "minifwd+echo"
+	if (f == "minifwd-epoll") return "minifwd+epoll"
 	if (f == "muxd-echo") return "muxd room+echo"
 	if (f == "muxd-links") return "muxd links"
 	return f
@@ -458,7 +464,8 @@ END {
 	printf("\nforwarders: muxd against its references, one run: %s\n", machine)
 	printf("  load average %s at the start, %s at the end; %d s:%s\n", load0, load1, took, phases)
 	printf("  xfl: ratio to the floor (minifwd; for a forwarder that echoes the judge, minifwd+echo: minifwd -e -l, which also\n")
-	printf("  echoes and logs each byte); xbl: ratio to the baseline (no forwarder, one pty hop)\n")
+	printf("  echoes and logs each byte); xbl: ratio to the baseline (no forwarder, one pty hop); minifwd+epoll (CPU rows):\n")
+	printf("  minifwd waiting with epoll, level-triggered, as libevent'"'"'s loop (muxd'"'"'s) and ser2net'"'"'s do, in place of poll\n")
 	printf("  muxd room: rules and recording on, the judges'"'"' programs drawing the 1996 convention (comprog --local-echo), so muxd\n")
 	printf("  forwards each byte once, as the others do; muxd room+echo: muxd draws the convention (its default): prompts, the\n")
 	printf("  echo of the judge'"'"'s bytes (one more pty write for each), the judge'"'"'s line again when the entity interrupts it\n")
@@ -563,7 +570,7 @@ END {
 	printf("interleave byte by byte, so muxd room+echo draws the judge'"'"'s line again for each of the judge'"'"'s keys: a worst\n")
 	printf("case for a room that draws the convention, no contest'"'"'s pattern (turns, below, are)\n")
 	printf("%-24s  %7s%6s %6s   %7s %7s %7s%6s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered")
-	nc = split(with_log(fwds) " " echos, CF, " ")
+	nc = split(with_epoll(with_log(fwds)) " " echos, CF, " ")
 	for (pi = 1; pi <= 2; pi++) for (j = 1; j <= nc; j++) {
 		pin = pi == 1 ? "u" : "p"
 		f = CF[j]
@@ -578,7 +585,7 @@ END {
 	printf("each once the other'"'"'s line has arrived, a key every 1/960 s; one link, median of %d rounds of %s s (the rounds of\n", cpur, cpus)
 	printf("the table above); muxd room+echo draws a prompt once a line, as in a contest; latency from when each key was due\n")
 	printf("%-24s  %7s%6s %6s   %7s %7s %7s%6s  %-9s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered", "lines")
-	nc = split(fwds " " echos, CF, " ")
+	nc = split(with_epoll(fwds) " " echos, CF, " ")
 	for (pi = 1; pi <= 2; pi++) for (j = 1; j <= nc; j++) {
 		pin = pi == 1 ? "u" : "p"
 		f = CF[j]

@@ -6,10 +6,13 @@
  * text line per byte (time, end, value) to a log, one write(2) per chunk:
  * the floor of a forwarder that keeps evidence of every byte.  With -e
  * it also writes each chunk read from an a end back to that end, as a
- * forwarder that echoes the judge does.
+ * forwarder that echoes the judge does.  With -E it waits with epoll(7),
+ * level-triggered, as libevent's loop does (muxd's) and as ser2net's
+ * does, in place of poll(2): the floor of a forwarder built on epoll.
  *
- *	minifwd [-e] [-l log] path-a path-b [path-a path-b ...]
+ *	minifwd [-Ee] [-l log] path-a path-b [path-a path-b ...]
  */
+#include <sys/epoll.h>
 #include <sys/time.h>
 
 #include <err.h>
@@ -25,6 +28,7 @@
 #define MINIFWD_LOGLINE	32
 
 static int	minifwd_open(const char *);
+static int	minifwd_wait(int, struct pollfd *, int, int *);
 static void	minifwd_log(int, int, const unsigned char *, ssize_t);
 static void	minifwd_write(int, const char *, const unsigned char *,
 		    ssize_t);
@@ -43,6 +47,32 @@ minifwd_open(const char *path)
 		tcsetattr(fd, TCSANOW, &t);
 	}
 	return (fd);
+}
+
+/*
+ * Wait until ends can be read, with poll(2), or with epoll(7) when ep is
+ * an epoll instance watching them all; put their indices in ready and
+ * return how many there are.
+ */
+static int
+minifwd_wait(int ep, struct pollfd *pfd, int nfd, int *ready)
+{
+	struct epoll_event	ev[MINIFWD_FDS];
+	int			i, n = 0, ne;
+
+	if (ep != -1) {
+		if ((ne = epoll_wait(ep, ev, nfd, -1)) == -1)
+			err(1, "epoll_wait");
+		for (i = 0; i < ne; i++)
+			ready[n++] = ev[i].data.u32;
+		return (n);
+	}
+	if (poll(pfd, nfd, -1) == -1)
+		err(1, "poll");
+	for (i = 0; i < nfd; i++)
+		if (pfd[i].revents != 0)
+			ready[n++] = i;
+	return (n);
 }
 
 /* Log a chunk, a line per byte, with one write. */
@@ -78,13 +108,19 @@ minifwd_write(int fd, const char *path, const unsigned char *buf, ssize_t n)
 int
 main(int argc, char *argv[])
 {
-	struct pollfd	pfd[MINIFWD_FDS];
-	unsigned char	buf[MINIFWD_CHUNK];
-	ssize_t		n;
-	int		i, nfd, ch, log = -1, echo = 0;
+	struct pollfd		pfd[MINIFWD_FDS];
+	struct epoll_event	ev;
+	unsigned char		buf[MINIFWD_CHUNK];
+	ssize_t			n;
+	int			ready[MINIFWD_FDS];
+	int			i, j, nr, nfd, ch, log = -1, echo = 0, ep = -1;
 
-	while ((ch = getopt(argc, argv, "el:")) != -1) {
+	while ((ch = getopt(argc, argv, "Eel:")) != -1) {
 		switch (ch) {
+		case 'E':
+			if ((ep = epoll_create1(EPOLL_CLOEXEC)) == -1)
+				err(1, "epoll_create1");
+			break;
 		case 'e':
 			echo = 1;
 			break;
@@ -104,13 +140,16 @@ main(int argc, char *argv[])
 	for (nfd = 0; nfd < argc; nfd++) {
 		pfd[nfd].fd = minifwd_open(argv[nfd]);
 		pfd[nfd].events = POLLIN;
+		ev.events = EPOLLIN;
+		ev.data.u32 = nfd;
+		if (ep != -1 && epoll_ctl(ep, EPOLL_CTL_ADD, pfd[nfd].fd,
+		    &ev) == -1)
+			err(1, "epoll_ctl %s", argv[nfd]);
 	}
 	for (;;) {
-		if (poll(pfd, nfd, -1) == -1)
-			err(1, "poll");
-		for (i = 0; i < nfd; i++) {
-			if (pfd[i].revents == 0)
-				continue;
+		nr = minifwd_wait(ep, pfd, nfd, ready);
+		for (j = 0; j < nr; j++) {
+			i = ready[j];
 			if ((n = read(pfd[i].fd, buf, sizeof(buf))) <= 0)
 				err(1, "read %s", argv[i]);
 			if (echo && i % 2 == 0)
@@ -121,7 +160,7 @@ main(int argc, char *argv[])
 		}
 	}
 usage:
-	fprintf(stderr, "usage: minifwd [-e] [-l log] path-a path-b "
+	fprintf(stderr, "usage: minifwd [-Ee] [-l log] path-a path-b "
 	    "[path-a path-b ...]\n");
 	return (2);
 }

@@ -50,9 +50,11 @@ grep '^ *muxd quick' "$T/bulk" | awk '{ if ($8 + 0 <= 0) bad = 1 } END { exit ba
     { cat "$T/bulk" >&2; fail "bulk: no CPU per byte for muxd quick"; }
 
 # CPU, byte by byte and in turns: every byte of every forwarder checked,
-# muxd room+echo's echo and redraws too, none lost or wrong.
+# muxd room+echo's echo and redraws too, none lost or wrong; the epoll
+# floor beside the others.
 sed -n '/^CPU at 960 bytes/,/^$/p' "$T/bench" >"$T/cpu"
 [ "$(grep -c '^ *muxd room+echo  ' "$T/cpu")" = 4 ] || { cat "$T/cpu" >&2; fail "CPU: not 4 rows of muxd room+echo"; }
+[ "$(grep -c '^ *minifwd+epoll  ' "$T/cpu")" = 4 ] || { cat "$T/cpu" >&2; fail "CPU: not 4 rows of minifwd+epoll"; }
 ! grep -q 'lost, [0-9]* wrong' "$T/cpu" || { cat "$T/cpu" >&2; fail "CPU: bytes lost or wrong"; }
 
 # Scaling: nothing lost, in any row.
