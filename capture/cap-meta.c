@@ -19,6 +19,10 @@ static enum cap_err cap_meta_get_int(json_t *, const char *, long long,
 		    long long, int, long long *, struct cap_error *);
 static enum cap_err cap_meta_get_encoding(json_t *, const char *,
 		    enum cap_encoding *, struct cap_error *);
+static enum cap_err cap_meta_get_bool(json_t *, const char *, int, int *,
+		    struct cap_error *);
+static enum cap_err cap_meta_get_localecho(json_t *, int *,
+		    struct cap_error *);
 
 /* The string fields of a meta, for copying and freeing them alike. */
 #define CAP_META_STRINGS(m) { &(m)->title, &(m)->term, &(m)->station, \
@@ -354,6 +358,47 @@ cap_meta_get_encoding(json_t *o, const char *key, enum cap_encoding *enc,
 }
 
 /*
+ * Read a true or false member into *v (negated when not is set); absent
+ * leaves *v.
+ */
+static enum cap_err
+cap_meta_get_bool(json_t *o, const char *key, int not, int *v,
+    struct cap_error *err)
+{
+	json_t	*j;
+
+	if ((j = json_object_get(o, key)) == NULL)
+		return (CAP_OK);
+	if (!json_is_boolean(j)) {
+		cap_error_set(err, CAP_EHEADER, NULL, 1, 0,
+		    "header: %s is not true or false", key);
+		return (CAP_EHEADER);
+	}
+	*v = json_is_true(j) != not;
+	return (CAP_OK);
+}
+
+/* Read "localecho": true, false or "cr"; absent leaves *echo. */
+static enum cap_err
+cap_meta_get_localecho(json_t *o, int *echo, struct cap_error *err)
+{
+	json_t	*j;
+
+	if ((j = json_object_get(o, "localecho")) == NULL)
+		return (CAP_OK);
+	if (json_is_boolean(j))
+		*echo = json_is_true(j) ? VIEW_ECHO_CRLF : VIEW_ECHO_NONE;
+	else if (json_is_string(j) && strcmp(json_string_value(j), "cr") == 0)
+		*echo = VIEW_ECHO_CR;
+	else {
+		cap_error_set(err, CAP_EHEADER, NULL, 1, 0,
+		    "header: localecho is not true, false or \"cr\"");
+		return (CAP_EHEADER);
+	}
+	return (CAP_OK);
+}
+
+/*
  * Read a header object into m (initialised here; free with
  * cap_meta_free()).  A header without "muxd" is a plain asciicast: UTF-8
  * text, no judge, UTC.
@@ -422,16 +467,12 @@ cap_meta_from_json(json_t *h, struct cap_meta *m, struct cap_error *err)
 		goto out;
 	}
 	m->has_muxd = 1;
-	if ((v = json_object_get(x, "screen")) != NULL)
-		m->screen = json_is_true(v);
-	if ((v = json_object_get(x, "convention")) != NULL)
-		m->noconvention = json_is_false(v);
-	if ((v = json_object_get(x, "filter")) != NULL)
-		m->nofilter = json_is_false(v);
-	if ((v = json_object_get(x, "localecho")) != NULL)
-		m->localecho = json_is_true(v) ? VIEW_ECHO_CRLF :
-		    json_is_string(v) && strcmp(json_string_value(v), "cr") ==
-		    0 ? VIEW_ECHO_CR : VIEW_ECHO_NONE;
+	if ((e = cap_meta_get_bool(x, "screen", 0, &m->screen, err)) != 0 ||
+	    (e = cap_meta_get_bool(x, "convention", 1, &m->noconvention,
+	    err)) != 0 || (e = cap_meta_get_bool(x, "filter", 1, &m->nofilter,
+	    err)) != 0 || (e = cap_meta_get_localecho(x, &m->localecho,
+	    err)) != 0)
+		goto out;
 	if ((e = cap_meta_get_encoding(x, "encoding", &m->encoding,
 	    err)) != 0 || (e = cap_meta_get_encoding(x, "charset",
 	    &m->charset, err)) != 0)

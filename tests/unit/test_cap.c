@@ -413,6 +413,12 @@ test_headers(void **state)
 		    "{\"encoding\": \"koi8-r\"}}\n", CAP_EHEADER },
 		{ "{\"version\": 2, \"width\": 80, \"height\": 24, \"muxd\": "
 		    "{\"judge\": 100}}\n", CAP_EHEADER },
+		{ "{\"version\": 2, \"width\": 80, \"height\": 24, \"muxd\": "
+		    "{\"localecho\": \"crlf\"}}\n", CAP_EHEADER },
+		{ "{\"version\": 2, \"width\": 80, \"height\": 24, \"muxd\": "
+		    "{\"convention\": \"no\"}}\n", CAP_EHEADER },
+		{ "{\"version\": 2, \"width\": 80, \"height\": 24, \"muxd\": "
+		    "{\"filter\": 0}}\n", CAP_EHEADER },
 	};
 	struct cap_reader	*r;
 	struct cap_error	 e;
@@ -446,6 +452,31 @@ test_headers(void **state)
 	assert_int_equal(cap_read_meta(r)->judge, TX_JUDGE_NONE);
 	expect_event(r, 'o', "\xe2\x98\xba");
 	cap_read_close(r);
+
+	/* How the screen was drawn: each flag as written, or an error. */
+	p = "{\"version\": 2, \"width\": 80, \"height\": 24, \"muxd\": "
+	    "{\"convention\": false, \"filter\": true, \"screen\": true, "
+	    "\"localecho\": \"cr\"}}\n";
+	fixture_cap_put("flags.cast", p, strlen(p));
+	r = open_ok("flags.cast");
+	assert_int_equal(cap_read_meta(r)->noconvention, 1);
+	assert_int_equal(cap_read_meta(r)->nofilter, 0);
+	assert_int_equal(cap_read_meta(r)->screen, 1);
+	assert_int_equal(cap_read_meta(r)->localecho, VIEW_ECHO_CR);
+	cap_read_close(r);
+	p = "{\"version\": 2, \"width\": 80, \"height\": 24, \"muxd\": "
+	    "{\"localecho\": false}}\n";
+	fixture_cap_put("flags.cast", p, strlen(p));
+	r = open_ok("flags.cast");
+	assert_int_equal(cap_read_meta(r)->localecho, VIEW_ECHO_NONE);
+	cap_read_close(r);
+	p = "{\"version\": 2, \"width\": 80, \"height\": 24, \"muxd\": "
+	    "{\"localecho\": \"lf\"}}\n";
+	fixture_cap_put("flags.cast", p, strlen(p));
+	assert_int_equal(cap_read_open(fixture_cap_path("flags.cast"), &r, &e),
+	    CAP_EHEADER);
+	assert_non_null(strstr(e.msg, "localecho is not true, false or"));
+	unlink(fixture_cap_path("flags.cast"));
 }
 
 /* A line of megabytes reads; over the limit it is skipped alone. */
