@@ -172,6 +172,8 @@ record_free(struct record *r)
 	    !record_stopping) {
 		log_warnx("record %s: its end cannot be written yet (%s); "
 		    "kept open and tried again at each sync", r->what, why);
+		events_post(PROTOCOL_EV_FAULT, json_pack("{ssssss}", "what",
+		    "record end", "record", r->what, "error", why));
 		r->next = record_closing;
 		record_closing = r;
 		record_write_arm();
@@ -235,12 +237,18 @@ record_closing_retry(void)
 			record_write_arm();
 			continue;
 		}
-		if (rc == 0)
+		if (rc == 0) {
 			log_info("record %s: its end written, closed", r->what);
-		else
+			events_post(PROTOCOL_EV_FAULT, json_pack("{sssssn}",
+			    "what", "record end", "record", r->what, "error"));
+		} else {
 			log_warnx("record %s: closed without its end (%s): the "
 			    "capture is taken for a crash's at the next start",
 			    r->what, why);
+			events_post(PROTOCOL_EV_FAULT, json_pack("{sssss+}",
+			    "what", "record end", "record", r->what, "error",
+			    "closed without its end: ", why));
+		}
 		*rp = r->next;
 		record_close_files(r);
 	}

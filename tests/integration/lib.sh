@@ -133,6 +133,19 @@ relay() {
 	tty "$2" "expect:$3" >/dev/null || fail "${4:-"$3" did not go from $1 to $2}"
 }
 
+# Thirty long lines each way between the judge's terminal $J and the
+# entry's line e1, each forwarded, or fail saying so after the prefix
+# $1: lines enough to need the recordings' next pages (a tmpfs file
+# writes into the page it has, full or not), to meet a full disk.
+talk_long() {
+	_long=$(printf '%060d' 0 | tr 0 x) _i=0
+	while [ "$_i" -lt 30 ]; do
+		_i=$((_i + 1))
+		relay "$J" "$T/e1" "FULL judge $_i $_long\\r" "${1:-}line $_i not forwarded"
+		relay "$T/e1" "$J" "FULL entry $_i $_long\\r\\n" "${1:-}line $_i not forwarded"
+	done
+}
+
 # Run muxctl against the scenario's daemon.
 mctl() {
 	"$MUXCTL" -s "$SOCK" "$@"

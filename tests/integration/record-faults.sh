@@ -250,17 +250,7 @@ else
 	J=$(facing E1)
 	relay "$T/e1" "$J" 'Hello, my name is Ada and I am the human\r\n' "full disk: no greeting"
 	dd if=/dev/zero of="$T/small/filler" bs=64k 2>/dev/null
-	# Lines enough to need the transcript's next pages (a tmpfs file
-	# writes into the page it has, full or not).
-	long=$(printf '%060d' 0 | tr 0 x)
-	talk_full() {
-		i=0
-		while [ "$i" -lt 30 ]; do
-			i=$((i + 1))
-			relay "$J" "$T/e1" "FULL judge $i $long\\r" "full disk: line $i not forwarded"
-			relay "$T/e1" "$J" "FULL entry $i $long\\r\\n" "full disk: line $i not forwarded"
-		done
-	}
+	talk_full() { talk_long "full disk: "; }
 	talk_full
 	faulty || { umount_small; fail "full disk: status shows no recording fault"; }
 	rm -f "$T/small/filler"
