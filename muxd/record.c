@@ -627,7 +627,9 @@ record_closing_status(void)
 
 	a = json_array();
 	for (r = record_closing; r != NULL; r = r->next) {
-		if (!json_is_object(o = record_write_status(r)))
+		/* Not in json_is_object(), which reads its argument twice. */
+		o = record_write_status(r);
+		if (!json_is_object(o))
 			o = json_object();	/* a fault cleared, not its end */
 		json_object_set_new(o, "record", json_string(r->what));
 		json_array_append_new(a, o);

@@ -12,7 +12,8 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
 # Start muxd afresh with FAULTSIM=$1, a round running, watched.
 start() {
-	rm -rf "$T/state" "$T/events" "$T/muxd.log"
+	log_reset
+	rm -rf "$T/state" "$T/events"
 	room1
 	FAULTSIM="$1" LD_PRELOAD="$SO" "$MUXD" -v -f "$T/room.conf" >>"$T/muxd.log" 2>&1 &
 	MUXD_PID=$!

@@ -28,9 +28,9 @@ cleanup() {
 	for p in $PIDS $MUXD_PID; do kill -9 "$p" 2>/dev/null; done
 	[ -S "$T/tmux-$(id -u)/default" ] && tmux kill-server 2>/dev/null
 	_sanitized=0
-	if grep -q 'Sanitizer\|runtime error:' "$T/muxd.log" 2>/dev/null; then
+	if sanitizer_said; then
 		echo "FAIL: a sanitizer reported errors in muxd:" >&2
-		grep -A20 'Sanitizer\|runtime error:' "$T/muxd.log" | head -60 >&2
+		sanitizer_said show >&2
 		_sanitized=1
 	fi
 	if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi
@@ -38,6 +38,23 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+
+# Whether a sanitizer reported errors in muxd's log so far; with "show",
+# print the reports.
+sanitizer_said() {
+	if [ "${1:-}" = show ]; then
+		grep -A20 'Sanitizer\|runtime error:' "$T/muxd.log" | head -60
+	else
+		grep -q 'Sanitizer\|runtime error:' "$T/muxd.log" 2>/dev/null
+	fi
+}
+
+# Start muxd's log afresh (for a muxd started again), first failing the
+# scenario if a sanitizer reported errors in the ones before.
+log_reset() {
+	sanitizer_said && fail "a sanitizer reported errors in muxd: $(sanitizer_said show)"
+	: >"$T/muxd.log"
+}
 
 # Fail the scenario with a message saying what was expected, then what
 # muxd logged; a library sourcing this one may name a function in

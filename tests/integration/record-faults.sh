@@ -23,7 +23,8 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 RULES='sync = 60;'
 
 start() {
-	rm -rf "$T/state" "$T/events" "$T/muxd.log"
+	log_reset
+	rm -rf "$T/state" "$T/events"
 	room1
 	FAULTSIM="$1" LD_PRELOAD="$SO" "$MUXD" -v -f "$T/room.conf" >>"$T/muxd.log" 2>&1 &
 	MUXD_PID=$!
@@ -187,7 +188,8 @@ row "pwrite, msync, rename (captures, transcripts)" "never called"
 # comes: what is past that is given up, a cut line in its place says how
 # much, verify tells it as a recording fault (the capture renders it
 # all), and the transcript goes on once it can be written.
-rm -rf "$T/state" "$T/events" "$T/muxd.log"
+log_reset
+rm -rf "$T/state" "$T/events"
 room1
 FAULTSIM_WHILE="$T/full" FAULTSIM='write:LP*.TXT:ENOSPC:1:0' LD_PRELOAD="$SO" \
     "$MUXD" -v -f "$T/room.conf" >>"$T/muxd.log" 2>&1 &
@@ -338,7 +340,7 @@ else
 	[ "$(mctl -j status | jq '.ends_waiting | length')" = 0 ] ||
 		{ umount_small; fail "full at the end: status still shows ends waiting: $(mctl -j status | jq -c .ends_waiting)"; }
 	muxd_stop
-	: >"$T/muxd.log"
+	log_reset
 	muxd_start -f "$T/room.conf"
 	muxd_stop
 	grep -i 'crash' "$T/muxd.log" && { umount_small; fail "full at the end: a capture was taken for a crash's"; }

@@ -51,14 +51,14 @@ tty "$T/j1" 'send:hello\n' 'expect:E1 heard: hello' >/dev/null ||
 muxd_stop
 
 room "entry_cgroups = true;"
-: >"$T/muxd.log"
+log_reset
 "$MUXD" -v -f "$T/room.conf" >>"$T/muxd.log" 2>&1 && fail "muxd started though the room requires control groups it cannot make"
 grep -q "muxd: exec: entries cannot have control groups of their own: .*\($forced\).*; the room may leave entry_cgroups out" "$T/muxd.log" ||
 	fail "the refusal does not say why: $(tail -3 "$T/muxd.log")"
 grep -q ' running, ' "$T/muxd.log" && fail "muxd ran"
 
 room "entry_cgroups = false;"
-: >"$T/muxd.log"
+log_reset
 muxd_start -f "$T/room.conf"
 wait_port e1 up
 grep -q "no control groups: the room says entry_cgroups = false" "$T/muxd.log" ||

@@ -184,7 +184,7 @@ fi
 if command -v minisign >/dev/null; then
 	minisign -G -W -p "$T/keys/mini.pub" -s "$T/keys/mini.key" >/dev/null 2>&1 <&- || fail "minisign -G"
 	sed -i "s|^room_key = .*|room_key = \"$T/keys/mini.key\";|" "$T/room.conf"
-	: >"$T/muxd.log"
+	log_reset
 	muxd_start -f "$T/room.conf"
 	muxd_stop
 	grep -q "room key [0-9A-F]\{16\} ($T/keys/mini.key)" "$T/muxd.log" ||

@@ -107,7 +107,7 @@ muxd_stop
 grep -q 'STOPPING=1' "$T/notify" || fail "no STOPPING=1: $(cat "$T/notify")"
 
 # Its standard error the journal's stream: no time stamp, the priority.
-: >"$T/muxd.log"
+log_reset
 JOURNAL_STREAM=$(stat -c '%d:%i' "$T/muxd.log") muxd_start -f "$T/room.conf"
 muxd_stop
 grep -q '^<6>muxd 0.1.0 running, 4 ports$' "$T/muxd.log" ||
