@@ -29,7 +29,7 @@ cleanup() {
 	[ -S "$T/tmux-$(id -u)/default" ] && tmux kill-server 2>/dev/null
 	_sanitized=0
 	if sanitizer_said; then
-		echo "FAIL: a sanitizer reported errors in muxd:" >&2
+		echo "FAIL: a sanitizer reported errors:" >&2
 		sanitizer_said show >&2
 		_sanitized=1
 	fi
@@ -39,20 +39,27 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# Whether a sanitizer reported errors in muxd's log so far; with "show",
-# print the reports.
+# Whether a sanitizer reported errors in any file of the scenario so far
+# (muxd's log, the output of a muxd run apart, muxweb's, comprog's): an
+# AddressSanitizer "==PID==ERROR: ...Sanitizer" or an UBSan "FILE.c:LINE:
+# COL: runtime error: " (neither pattern matches its own text, so a copy
+# of this file in the scenario's directory is no report); with "show",
+# print the reports, each file's name first.
+SANITIZER_RE='==[0-9]+==ERROR: [A-Za-z]+Sanitizer|\.[ch]:[0-9]+:[0-9]+: runtime error: '
 sanitizer_said() {
-	if [ "${1:-}" = show ]; then
-		grep -A20 'Sanitizer\|runtime error:' "$T/muxd.log" | head -60
-	else
-		grep -q 'Sanitizer\|runtime error:' "$T/muxd.log" 2>/dev/null
-	fi
+	_files=$(grep -rIlE --exclude-dir='org.chromium.*' "$SANITIZER_RE" "$T" 2>/dev/null)
+	[ -n "$_files" ] || return 1
+	[ "${1:-}" = show ] || return 0
+	for _f in $_files; do
+		echo "$_f:"
+		grep -A20 -E "$SANITIZER_RE" "$_f" | head -60
+	done
 }
 
 # Start muxd's log afresh (for a muxd started again), first failing the
 # scenario if a sanitizer reported errors in the ones before.
 log_reset() {
-	sanitizer_said && fail "a sanitizer reported errors in muxd: $(sanitizer_said show)"
+	sanitizer_said && fail "a sanitizer reported errors: $(sanitizer_said show)"
 	: >"$T/muxd.log"
 }
 
