@@ -434,7 +434,7 @@ function name(f) {
 }
 # One target line: what, measured text, reference text, met.
 function target(what, got, ref, ok) {
-	printf("%-40s %-22s %-20s %-11s %-7s %s\n", what, got, ref, "", "", ok ? "ok" : "MISSED")
+	printf("%-40s %-22s %-20s %-17s %-7s %s\n", what, got, ref, "", "", ok ? "ok" : "MISSED")
 	if (!ok) missed++
 }
 # A figure in its unit: us, ms (kept in us), cpu (ns a byte, told in us), %.
@@ -455,7 +455,7 @@ function vs(what, k, pk, metric, out, peer, u,    x, y, ok, lo, hi, noise) {
 	if (lo < 0) noise = "-"
 	else if ((ok && hi <= 1) || (!ok && lo > 1)) noise = "beyond"
 	else noise = "within"
-	printf("%-40s %-22s %-20s %-11s %-7s %s\n", what ": " peer, sprintf("%s %s", fig(x, u), y > 0 && x >= 0 ? sprintf("%.2fx", x / y) : "-"), peer " " fig(y, u), lo < 0 ? "-" : sprintf("%.2f-%.2f", lo, hi), noise, ok ? "ok" : "MISSED")
+	printf("%-40s %-22s %-20s %-17s %-7s %s\n", what ": " peer, sprintf("%s %s", fig(x, u), y > 0 && x >= 0 ? sprintf("%.2fx", x / y) : "-"), peer " " fig(y, u), lo < 0 ? "-" : sprintf("%.2f-%.2f %d/%d", lo, hi, v(out, "spread_above"), v(out, "spread_n")), noise, ok ? "ok" : "MISSED")
 	if (!ok) missed++
 }
 { r[$1, $2] = $3 }
@@ -632,9 +632,9 @@ END {
 
 	printf("\ntargets for muxd room (rules, captures and transcripts on; the judges'"'"' programs draw the convention)\n")
 	printf("against a peer: the ratio of the whole run (pooled samples; CPU: the median round), then the lowest and highest\n")
-	printf("ratio of the rounds (each round runs the forwarders in turn): noise says whether every round agrees with the verdict\n")
-	printf("(beyond) or the rounds fall on both sides of the target (within)\n")
-	printf("%-40s %-22s %-20s %-11s %-7s %s\n", "benchmark", "measured", "reference", "rounds", "noise", "")
+	printf("ratio of the rounds (each round runs the forwarders in turn) and in how many of them muxd was above the peer;\n")
+	printf("noise says whether every round agrees with the verdict (beyond) or the rounds fall on both sides of it (within)\n")
+	printf("%-40s %-22s %-20s %-17s %-7s %s\n", "benchmark", "measured", "reference", "rounds", "noise", "")
 	for (q = 1; q <= 2; q++) {
 		peer = q == 1 ? "socat" : "ser2net"
 		if (index(" " fwds " ", " " peer " ") == 0) continue

@@ -21,14 +21,14 @@ printf '%s\n' 'c.f.1 cpu_ns 1000' 'c.f.1 moved 100' 'c.m.1 cpu_ns 1100' \
 
 # A target against a peer is judged with the spread of its rounds: the
 # ratios of the rounds that both ran (0.5, 1.5 and 2; round 4 has no
-# run of the peer), lowest, median and highest.
+# run of the peer), lowest, median and highest, and how many are above 1.
 printf '%s\n' 'a.m.1 p50 10' 'a.m.2 p50 30' 'a.m.3 p50 20' 'a.s.1 p50 20' \
     'a.s.2 p50 20' 'a.s.3 p50 10' 'a.s.4 p50 5' 'a.m p50 99' \
     'c.m.1 cpu_ns 100' 'c.m.1 moved 10' 'c.s.1 cpu_ns 400' 'c.s.1 moved 20' >"$T/spread"
 (. tests/bench/common && bench_spread x a.m a.s p50 "$T/spread" &&
     bench_spread y c.m c.s cpu "$T/spread")
-[ "$(grep '^x spread' "$T/spread" | tr '\n' ' ')" = "x spread_n 3 x spread_lo 0.5000 x spread_med 1.5000 x spread_hi 2.0000 " ] ||
-	fail "bench_spread: $(grep '^x' "$T/spread" | tr '\n' ' '), expected 3 rounds 0.5 1.5 2"
+[ "$(grep '^x spread' "$T/spread" | tr '\n' ' ')" = "x spread_n 3 x spread_lo 0.5000 x spread_med 1.5000 x spread_hi 2.0000 x spread_above 2 " ] ||
+	fail "bench_spread: $(grep '^x' "$T/spread" | tr '\n' ' '), expected 3 rounds 0.5 1.5 2, 2 above 1"
 grep -qx 'y spread_med 0.5000' "$T/spread" ||
 	fail "bench_spread: CPU per byte $(grep '^y spread_med' "$T/spread"), expected 0.5"
 
