@@ -1,8 +1,9 @@
 # The benchmark's harness (make bench) computes what it claims: the
-# paired CPU-per-byte ratio, and a forwarder that exits at once is
-# reported without leaving its processes behind.  It measures nothing:
-# the benchmark run at its smallest sizes is the scenario bench-smoke,
-# which make bench runs first.
+# paired CPU-per-byte ratio, the spread of the rounds and its sign test,
+# the paired rows of tests/bench/paired told whole, and a forwarder that
+# exits at once is reported without leaving its processes behind.  No
+# figure is looked at: the benchmark run at its smallest sizes is the
+# scenario bench-smoke, which make bench runs first.
 . tests/integration/lib.sh
 
 [ -x "$B/tests/bench/ptybench" ] || fail "$B/tests/bench/ptybench is not built"
@@ -31,6 +32,21 @@ printf '%s\n' 'a.m.1 p50 10' 'a.m.2 p50 30' 'a.m.3 p50 20' 'a.s.1 p50 20' \
 	fail "bench_spread: $(grep '^x' "$T/spread" | tr '\n' ' '), expected 3 rounds 0.5 1.5 2, 2 above 1"
 grep -qx 'y spread_med 0.5000' "$T/spread" ||
 	fail "bench_spread: CPU per byte $(grep '^y spread_med' "$T/spread"), expected 0.5"
+
+# The sign test of the paired rows: 2 rounds of 15 on one side, 0.7% by
+# luck (242 / 32768); 0 of 6, 3.1%; 3 of 6, no sign at all.
+(. tests/bench/common && [ "$(bench_sign 2 15) $(bench_sign 13 15) $(bench_sign 0 6) $(bench_sign 3 6)" = "0.7 0.7 3.1 100.0" ]) ||
+	fail "bench_sign: $(. tests/bench/common && bench_sign 2 15), expected 0.7"
+
+# The paired rows (tests/bench/paired) tell each of their four pairs with
+# its rounds, the count above and that chance, whatever the figures.
+if command -v socat >/dev/null; then
+	BENCH_PEER=socat BENCH_ROUNDS=2 BENCH_S=0.3 BENCH_PIN=u \
+	    sh tests/bench/paired "$B" >"$T/paired" 2>&1 ||
+		fail "tests/bench/paired failed: $(cat "$T/paired")"
+	[ "$(grep -cE '^(muxd room|muxd quick|socat) / (socat|muxd quick|minifwd) +[0-9.]+ +[0-9.]+-[0-9.]+ +[0-2] of 2 +[0-9.]+%$' "$T/paired")" = 4 ] ||
+		fail "tests/bench/paired did not tell its four pairs: $(cat "$T/paired")"
+fi
 
 # A forwarder that exits at once is reported, and what it left in its
 # process group does not outlive the probe.
