@@ -92,43 +92,6 @@ phase() {
 }
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# Run the probe: probe KEY PIN MODE FWD LINKS [options]; its figures are
-# kept in $R as "KEY name value" lines.  PIN: u unpinned, p everything on
-# CPU 0, s split: the probe on CPU 0, the forwarder on CPU 1.
-probe() {
-	_key=$1 _pin=$2 _mode=$3 _fwd=$4 _links=$5
-	shift 5
-	_x=
-	case $_fwd in *-echo) _x=-e ;; esac
-	case $_fwd in muxd-room|muxd-echo)
-		[ $((_links % 2)) = 1 ] && _x="$_x -x 1" ;;
-	esac
-	_cmd="-- sh tests/bench/fwd $_fwd $T/run/$_key"
-	[ "$_fwd" = baseline ] && _cmd=
-	_ts=
-	case $_pin in
-	p)	_ts="taskset -c 0" ;;
-	s)	_ts="taskset -c 0"
-		[ -n "$_cmd" ] && _cmd="-- taskset -c 1 ${_cmd#-- }" ;;
-	esac
-	# Each run starts with nothing of the last one left to write back
-	# (a room's captures, minifwd's log), and leaves nothing behind; a
-	# run that failed tells the end of the forwarder's logs.
-	sync
-	# shellcheck disable=SC2086
-	if B=$B $_ts "$PB" "$_mode" -l "$_links" $_x "$@" $_cmd \
-	    >"$T/out.$_key" 2>"$T/err.$_key"; then
-		tr ' ' '\n' <"$T/out.$_key" | sed -n "s/^\([a-z_0-9]*\)=\(.*\)/$_key \1 \2/p" >>"$R"
-		rm -rf "$T/run/$_key"
-	else
-		echo "forwarders: $_key failed: $(tail -1 "$T/err.$_key")" >&2
-		echo "$_key failed 1" >>"$R"
-		[ -d "$T/run/$_key" ] && for _f in "$T/run/$_key"/*.log; do
-			[ -s "$_f" ] && sed "s|^|forwarders: $_key: ${_f##*/}: |" "$_f" | tail -20 >&2
-		done
-	fi
-}
-
 # The rounds 1 to $1, one a line.
 rounds() {
 	_i=1
@@ -211,7 +174,7 @@ ran latency && for round in $(rounds $LAT_ROUNDS); do
 		for f in $(inorder "$round" baseline $FWDS $ECHOS); do
 			n=$((NLAT / LAT_ROUNDS))
 			[ "$f" = ser2net ] && n=$((NLAT_S2N / LAT_ROUNDS))
-			probe "lat.$pin.$f.$round" $pin lat "$f" 1 -n $n -g $GAPS \
+			bench_probe "lat.$pin.$f.$round" $pin lat "$f" 1 -n $n -g $GAPS \
 			    -o "$T/samples.lat.$pin.$f.$round"
 		done
 	done
@@ -232,7 +195,7 @@ ran lockstep && for round in $(rounds $LOCK_ROUNDS); do
 		for f in $(inorder "$round" baseline $FWDS); do
 			n=$((NLOCK / LOCK_ROUNDS))
 			[ "$f" = ser2net ] && n=$((NLOCK_S2N / LOCK_ROUNDS))
-			probe "lock.$pin.$f.$round" $pin lock "$f" 1 -n $n \
+			bench_probe "lock.$pin.$f.$round" $pin lock "$f" 1 -n $n \
 			    -o "$T/samples.lock.$pin.$f.$round"
 		done
 	done
@@ -252,7 +215,7 @@ ran line && for round in $(rounds $LAT_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
 		for f in $(inorder "$round" baseline $FWDS $ECHOS); do
-			probe "line.$pin.$f.$round" $pin line "$f" 1 -n $n \
+			bench_probe "line.$pin.$f.$round" $pin line "$f" 1 -n $n \
 			    -o "$T/samples.line.$pin.$f.$round"
 		done
 	done
@@ -274,7 +237,7 @@ ran bulk && for round in $(rounds $BULK_ROUNDS); do
 	for pin in $BULK_PINS; do
 		# shellcheck disable=SC2086
 		for f in $(inorder "$round" baseline minifwd-log $FWDS); do
-			probe "bulk.$pin.$f.$round" $pin bulk "$f" 1 -t $BULK_S
+			bench_probe "bulk.$pin.$f.$round" $pin bulk "$f" 1 -t $BULK_S
 		done
 	done
 done
@@ -297,10 +260,10 @@ ran cpu && for round in $(rounds $CPU_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
 		for f in $(inorder "$round" minifwd-log minifwd-epoll $FWDS $ECHOS); do
-			probe "cpu.$pin.$f.$round" $pin rate "$f" 1 -r 960 -w 1 \
+			bench_probe "cpu.$pin.$f.$round" $pin rate "$f" 1 -r 960 -w 1 \
 			    -t $CPU_S -o "$T/cpu.$pin.$f.$round"
 			[ "$f" = minifwd-log ] && continue
-			probe "turn.$pin.$f.$round" $pin turn "$f" 1 -r 960 \
+			bench_probe "turn.$pin.$f.$round" $pin turn "$f" 1 -r 960 \
 			    -c $TURN_CHARS -t $CPU_S -o "$T/turn.$pin.$f.$round"
 		done
 	done
@@ -327,7 +290,7 @@ ran cpu && phase cpu
 # Idle, every forwarder at once (an idle process wakes only for itself).
 ran idle && for f in $FWDS; do
 	for l in 1 128; do
-		probe "idle.$l.$f" u idle "$f" $l -t $IDLE_S &
+		bench_probe "idle.$l.$f" u idle "$f" $l -t $IDLE_S &
 	done
 done
 wait
@@ -345,7 +308,7 @@ scale_row() {
 	# shellcheck disable=SC2046
 	for _f in $(inorder "$_r" "$@"); do
 		case " $FWDS muxd-links " in *" $_f "*) ;; *) continue ;; esac
-		probe "scale.$_f.$_l.$_w.$_r" u rate "$_f" "$_l" -r 960 -w "$_w" \
+		bench_probe "scale.$_f.$_l.$_w.$_r" u rate "$_f" "$_l" -r 960 -w "$_w" \
 		    -t $SCALE_S -W $SCALE_W -o "$T/samples.scale.$_f.$_l.$_w.$_r"
 	done
 }
