@@ -28,8 +28,10 @@ hog() {
 	rm -f "$T"/small/hog.*
 }
 
-# A sync every 5 s: an end that waits is tried again at each.
-RULES='sync = 5;' room1
+# A sync every 20 s: an end that waits is tried again at each, and may
+# be written before there is space (into a page its file has), so the
+# page is loaded well before the first.
+RULES='sync = 20;' room1
 sed -i "s|state = \"$T/state\"|state = \"$T/small/state\"|" "$T/room.conf"
 muxd_start -f "$T/room.conf"
 muxweb_start
@@ -62,7 +64,7 @@ try:
     assert v, "the page loaded in round 2 does not show round 1's end waiting: %r" % b.js(now)
     print("loaded in round 2, the page shows round 1's end waiting for the disk")
     open(free, "w").close()
-    v, _ = b.wait_js("return !/waits for the disk/.test(document.getElementById('faults-now').textContent) && /record end J1-[a-z]+: cleared/.test(document.getElementById('faults').textContent)", 20)
+    v, _ = b.wait_js("return !/waits for the disk/.test(document.getElementById('faults-now').textContent) && /record end J1-[a-z]+: cleared/.test(document.getElementById('faults').textContent)", 40)
     b.screenshot(png)
     assert v, "once written, the end does not leave the faults now, or is not said cleared: now %r, as they came %r" % (b.js(now), b.js(came))
     print("once there is space, the end leaves the faults now and is said cleared")
