@@ -35,17 +35,27 @@ struct fuzz_filter_trial {
 	struct filter_span span[FUZZ_SPANS];	/* text not kept */
 	uint64_t	 removed;	/* bytes in reported runs */
 	uint64_t	 controls;	/* bytes in reported control runs */
+	const unsigned char *data;	/* the input */
 };
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static void	fuzz_filter_span(void *, const struct filter_span *);
 static int	fuzz_filter_string(enum filter_kind);
+static int	fuzz_filter_introducer(unsigned char);
 static void	fuzz_filter_run(struct fuzz_filter_trial *, int, size_t,
 		    unsigned, enum cap_encoding, const unsigned char *, size_t);
 static int	fuzz_filter_harmful(unsigned char);
 static int	fuzz_filter_harmful_utf8(const unsigned char *, size_t);
 static void	fuzz_filter_same(const struct fuzz_filter_trial *,
 		    const struct fuzz_filter_trial *);
+
+/* Tell whether a byte after ESC begins a control string (], P, X, ^, _). */
+static int
+fuzz_filter_introducer(unsigned char c)
+{
+	c &= 0x7f;
+	return (c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_');
+}
 
 /*
  * Tell whether a kind is a control string, cut at a line end or at its
@@ -77,9 +87,15 @@ fuzz_filter_span(void *arg, const struct filter_span *s)
 	    (s->len < r->f.limit || s->len > r->f.limit +
 	    (r->f.charset == CAP_UTF8 ? FILTER_HELDMAX : 0)))
 		abort();	/* cut anywhere but at the limit (its character) */
+	/*
+	 * A string is cut at its bound, or at once when the escape sequence
+	 * it grew out of (ESC, ignored bytes, then its introducer) was past
+	 * that bound already: the cut run then ends at the introducer.
+	 */
 	if (s->end == FILTER_END_CUT && fuzz_filter_string(s->kind) &&
 	    s->len > (r->f.limit < FILTER_STRMAX ? r->f.limit :
-	    FILTER_STRMAX) + (r->f.charset == CAP_UTF8 ? FILTER_HELDMAX : 0))
+	    FILTER_STRMAX) + (r->f.charset == CAP_UTF8 ? FILTER_HELDMAX : 0) &&
+	    !fuzz_filter_introducer(r->data[s->in + s->len - 1]))
 		abort();	/* a control string past its bound */
 	r->removed += s->len;
 	if (s->kind == FILTER_CONTROL)
@@ -99,6 +115,7 @@ fuzz_filter_run(struct fuzz_filter_trial *r, int passthrough, size_t limit,
 
 	r->nout = r->nspan = 0;
 	r->removed = r->controls = 0;
+	r->data = data;
 	filter_init(&r->f, passthrough, limit, fuzz_filter_span, r);
 	filter_charset(&r->f, charset);
 	while (i < size) {
