@@ -35,13 +35,13 @@ struct fuzz_filter_trial {
 	struct filter_span span[FUZZ_SPANS];	/* text not kept */
 	uint64_t	 removed;	/* bytes in reported runs */
 	uint64_t	 controls;	/* bytes in reported control runs */
-	const unsigned char *data;	/* the input */
 };
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static void	fuzz_filter_span(void *, const struct filter_span *);
 static int	fuzz_filter_string(enum filter_kind);
-static int	fuzz_filter_introducer(unsigned char);
+static int	fuzz_filter_introducer(const struct filter_span *,
+		    enum cap_encoding);
 static void	fuzz_filter_run(struct fuzz_filter_trial *, int, size_t,
 		    unsigned, enum cap_encoding, const unsigned char *, size_t);
 static int	fuzz_filter_harmful(unsigned char);
@@ -49,10 +49,27 @@ static int	fuzz_filter_harmful_utf8(const unsigned char *, size_t);
 static void	fuzz_filter_same(const struct fuzz_filter_trial *,
 		    const struct fuzz_filter_trial *);
 
-/* Tell whether a byte after ESC begins a control string (], P, X, ^, _). */
+/*
+ * Tell whether a run ends with the character that, after ESC, begins a
+ * control string (], P, X, ^, _; 0xa0-0xff count as their 7-bit
+ * equivalents, a UTF-8 character above U+00FF as 0xff).  Its text is the
+ * bytes removed: a control the terminal executes inside the sequence is
+ * forwarded and not in it.
+ */
 static int
-fuzz_filter_introducer(unsigned char c)
+fuzz_filter_introducer(const struct filter_span *s, enum cap_encoding cs)
 {
+	const unsigned char	*t = s->text;
+	unsigned int		 c;
+
+	if (s->ntext != s->len)
+		return (0);
+	c = t[s->len - 1];
+	if (cs == CAP_UTF8 && s->len >= 2 && (c & 0xc0) == 0x80) {
+		if ((t[s->len - 2] & 0xe0) != 0xc0)
+			return (0);	/* three bytes or more: above U+00FF */
+		c = (t[s->len - 2] & 0x1fu) << 6 | (c & 0x3f);
+	}
 	c &= 0x7f;
 	return (c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_');
 }
@@ -95,7 +112,7 @@ fuzz_filter_span(void *arg, const struct filter_span *s)
 	if (s->end == FILTER_END_CUT && fuzz_filter_string(s->kind) &&
 	    s->len > (r->f.limit < FILTER_STRMAX ? r->f.limit :
 	    FILTER_STRMAX) + (r->f.charset == CAP_UTF8 ? FILTER_HELDMAX : 0) &&
-	    !fuzz_filter_introducer(r->data[s->in + s->len - 1]))
+	    !fuzz_filter_introducer(s, r->f.charset))
 		abort();	/* a control string past its bound */
 	r->removed += s->len;
 	if (s->kind == FILTER_CONTROL)
@@ -115,7 +132,6 @@ fuzz_filter_run(struct fuzz_filter_trial *r, int passthrough, size_t limit,
 
 	r->nout = r->nspan = 0;
 	r->removed = r->controls = 0;
-	r->data = data;
 	filter_init(&r->f, passthrough, limit, fuzz_filter_span, r);
 	filter_charset(&r->f, charset);
 	while (i < size) {
