@@ -1,11 +1,14 @@
 /*
  * The service manager: under systemd (Type=notify, NOTIFY_SOCKET set)
  * muxd says when it is ready, reloading and stopping, and keeps a status
- * line for systemctl status: how many lines are up, the round, and a
- * fault while there is one.  Elsewhere sd_notify() does nothing.
+ * line for systemctl status: how many lines are up, the round, the faults
+ * that last now (those muxctl status tells: the state, the recordings,
+ * their ends), and the last fault told, with its time.  Elsewhere
+ * sd_notify() does nothing.
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <systemd/sd-daemon.h>
 
@@ -13,17 +16,86 @@
 
 static int	notify_ready;	/* READY=1 was sent: statuses follow */
 static int	notify_round;	/* the round running, 0: none */
-static char	notify_fault[128];
+static char	notify_last[160];	/* the last fault told, and when */
 
 static void	notify_events(void *, const struct events_ev *);
+static int	notify_record(char *, size_t, int, const char *, json_t *);
+static int	notify_lasting(char *, size_t);
 
-/* Send the status line: lines up, the round, a fault. */
+/*
+ * Count a recording's fault (o, a status object or null, released) into
+ * the lasting ones, buf holding the first; the new count.
+ */
+static int
+notify_record(char *buf, size_t len, int n, const char *what, json_t *o)
+{
+	const char	*err;
+
+	if (json_is_object(o)) {
+		err = json_string_value(json_object_get(o, "error"));
+		if (n == 0)
+			snprintf(buf, len, "%s: %s", what, err != NULL ? err :
+			    "?");
+		n++;
+	}
+	json_decref(o);
+	return (n);
+}
+
+/*
+ * Put the first fault that lasts now in buf; how many there are.  The
+ * same as muxctl status: the state that cannot be saved, the recordings
+ * that cannot write, the ends that wait for the disk.
+ */
+static int
+notify_lasting(char *buf, size_t len)
+{
+	struct link	*l;
+	struct port	*p;
+	json_t		*a, *o;
+	const char	*err;
+	char		 what[96];
+	size_t		 i;
+	int		 n = 0;
+
+	buf[0] = '\0';
+	if ((err = state_failure()) != NULL) {
+		snprintf(buf, len, "the state cannot be saved: %s", err);
+		n++;
+	}
+	TAILQ_FOREACH(l, &links, entry) {
+		snprintf(what, sizeof(what), "the recording of link %s",
+		    l->name);
+		n = notify_record(buf, len, n, what, record_link_status(l));
+	}
+	TAILQ_FOREACH(p, &ports, entry) {
+		snprintf(what, sizeof(what), "the recording of port %s",
+		    p->name);
+		n = notify_record(buf, len, n, what, record_port_status(p));
+	}
+	a = record_closing_status();
+	json_array_foreach(a, i, o) {
+		if (n++ > 0)
+			continue;
+		err = json_string_value(json_object_get(o, "error"));
+		snprintf(buf, len, "the end of the recording of %s waits for "
+		    "the disk%s%s", json_string_value(json_object_get(o,
+		    "record")), err != NULL ? ": " : "", err != NULL ? err : "");
+	}
+	json_decref(a);
+	return (n);
+}
+
+/*
+ * Send the status line: lines up, the round, the faults that last, the
+ * last fault told.
+ */
 static void
 notify_status(const char *state)
 {
 	struct port	*p;
-	int		 up = 0, all = 0;
-	char		 round[32];
+	int		 up = 0, all = 0, n;
+	char		 round[32], fault[256], more[32];
 
 	if (!notify_ready)
 		return;
@@ -35,9 +107,13 @@ notify_status(const char *state)
 		snprintf(round, sizeof(round), "round %d running", notify_round);
 	else
 		snprintf(round, sizeof(round), "no round running");
-	sd_notifyf(0, "%sSTATUS=%d of %d lines up, %s%s%s", state != NULL ?
-	    state : "", up, all, round, notify_fault[0] != '\0' ?
-	    "; FAULT: " : "", notify_fault);
+	more[0] = '\0';
+	if ((n = notify_lasting(fault, sizeof(fault))) > 1)
+		snprintf(more, sizeof(more), " (and %d more)", n - 1);
+	sd_notifyf(0, "%sSTATUS=%d of %d lines up, %s%s%s%s%s%s", state !=
+	    NULL ? state : "", up, all, round, n > 0 ? "; FAULT: " : "",
+	    fault, more, notify_last[0] != '\0' ? "; last fault " : "",
+	    notify_last);
 }
 
 /* Follow lines, rounds and faults into the status line. */
@@ -46,6 +122,8 @@ notify_events(void *arg, const struct events_ev *ev)
 {
 	json_t		*v;
 	const char	*what, *err;
+	time_t		 now;
+	char		 hms[16];
 
 	(void)arg;
 	switch (ev->type) {
@@ -62,10 +140,11 @@ notify_events(void *arg, const struct events_ev *ev)
 		what = json_string_value(json_object_get(ev->fields, "what"));
 		err = json_string_value(json_object_get(ev->fields, "error"));
 		if (err == NULL)
-			notify_fault[0] = '\0';
-		else
-			snprintf(notify_fault, sizeof(notify_fault), "%s: %s",
-			    what != NULL ? what : "?", err);
+			break;	/* a fault cleared: no longer among the lasting */
+		now = time(NULL);
+		strftime(hms, sizeof(hms), "%H:%M:%S", localtime(&now));
+		snprintf(notify_last, sizeof(notify_last), "%s %s: %s", hms,
+		    what != NULL ? what : "?", err);
 		break;
 	default:
 		break;

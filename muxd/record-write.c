@@ -175,13 +175,15 @@ record_write_fault(struct record *r, enum cap_err e,
 	    "input, %llu output, %llu markers (marked)", r->what,
 	    (unsigned long long)r->lost[0], (unsigned long long)r->lost[1],
 	    (unsigned long long)r->lost[2]);
-	events_post(PROTOCOL_EV_FAULT, json_pack("{sssssnsIsIsI}", "what",
-	    "record", "record", r->what, "error", "lost_input",
-	    (json_int_t)r->lost[0], "lost_output", (json_int_t)r->lost[1],
-	    "lost_markers", (json_int_t)r->lost[2]));
+	/* Cleared before it is told: status then shows it gone. */
+	memcpy(lost, r->lost, sizeof(lost));
 	r->fault = 0;
 	r->error[0] = '\0';
 	memset(r->lost, 0, sizeof(r->lost));
+	events_post(PROTOCOL_EV_FAULT, json_pack("{sssssnsIsIsI}", "what",
+	    "record", "record", r->what, "error", "lost_input",
+	    (json_int_t)lost[0], "lost_output", (json_int_t)lost[1],
+	    "lost_markers", (json_int_t)lost[2]));
 }
 
 /* A recording fault begins: logged, posted, shown in status. */

@@ -237,6 +237,7 @@ record_closing_retry(void)
 			record_write_arm();
 			continue;
 		}
+		*rp = r->next;	/* out of the list before it is told */
 		if (rc == 0) {
 			log_info("record %s: its end written, closed", r->what);
 			events_post(PROTOCOL_EV_FAULT, json_pack("{sssssn}",
@@ -249,7 +250,6 @@ record_closing_retry(void)
 			    "what", "record end", "record", r->what, "error",
 			    "closed without its end: ", why));
 		}
-		*rp = r->next;
 		record_close_files(r);
 	}
 }

@@ -277,9 +277,9 @@ layers_names "$ROOT" >"$T/names.out"
 # registers a function instead (the state's parts, the round's wait, the
 # control socket's reload).  A file of muxd/ not in the order fails too:
 # a new file takes its place here.
-MUXD_ORDER="events tap deadline worker notify priv scanports spawn-box spawn-cgroup spawn-msg
+MUXD_ORDER="events tap deadline worker priv scanports spawn-box spawn-cgroup spawn-msg
     spawn-serve spawn link-flow record-sync state cablecheck seal
-    record-recover record-write record
+    record-recover record-write record notify
     rules-verdict rules-screen rules-entity rules ballot link round
     control-screens control-cmd control muxd"
 

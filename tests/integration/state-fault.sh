@@ -1,7 +1,10 @@
 # A state that cannot be saved is a fault the operator sees: a "fault"
 # event on watch, the error in status (and in muxctl status), one log
 # line; round start refuses, naming it, unless --force; once the state
-# saves again, the fault is cleared the same ways.
+# saves again, the fault is cleared the same ways.  The status line
+# for systemctl status (sd_notify) shows the faults that last while they
+# last: a recording fault that comes and clears meanwhile does not take
+# the state's off it, and the last fault told stays with its time.
 . tests/integration/lib.sh
 
 room1
@@ -29,4 +32,47 @@ wait_for "grep -q '\"event\":\"fault\".*\"what\":\"state\",\"error\":null' '$T/e
 	fail "the end of the fault was not told: $(grep fault "$T/events")"
 [ "$(mctl -j status | jq '.state.error')" = null ] || fail "status still shows the fault"
 jq -e '.round.active' "$T/state/state.json" >/dev/null || fail "the state was not saved again"
+mctl round stop >/dev/null
+muxd_stop
+
+# The status line, with a recording fault (the transcript's first write
+# refused, tests/tools/faultsim.so) coming and going during the state's.
+SO=$ROOT/$B/tests/tools/faultsim.so
+[ -f "$SO" ] || fail "faultsim.so is not built (make $B/tests/tools/faultsim.so)"
+bg socat -u "UNIX-RECV:$T/notify.sock" "OPEN:$T/notify,creat,append"
+wait_for "[ -S '$T/notify.sock' ]" 5 || fail "no notify socket"
+# The last status line sent (the datagrams are kept end to end).
+last() {
+	sed 's/\(READY=1\|RELOADING=1\|STOPPING=1\|STATUS=\)/\n\1/g' "$T/notify" |
+	    grep -a '^STATUS=' | tail -1
+}
+mkdir "$T/state/state.json.tmp"
+touch "$T/state/state.json.tmp/keep"
+log_reset
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+    NOTIFY_SOCKET=$T/notify.sock FAULTSIM='write:LP*.TXT:ENOSPC:1' \
+    LD_PRELOAD="$SO" muxd_start -f "$T/room.conf"
+wait_port e1 up
+rm -f "$T/events"
+watch_events
+mctl round start 1 --force >/dev/null || fail "round start --force refused"
+wait_for "last | grep -q 'FAULT: the state cannot be saved: .*File exists'" 5 ||
+	fail "the status line does not show the state's fault: $(last)"
+J=$(facing E1)
+relay "$T/e1" "$J" 'Hello, my name is Ada and I am the human\r\n'
+relay "$J" "$T/e1" 'judge line\r'
+relay "$T/e1" "$J" 'entry line\r\n'
+wait_for "grep -q '\"what\":\"record\",.*\"error\":null' '$T/events'" 10 ||
+	fail "no recording fault came and cleared: $(grep fault "$T/events")"
+s=$(last)
+echo "$s" | grep -q '; FAULT: the state cannot be saved: .*File exists' ||
+	fail "a recording fault's end took the state's fault off the status line: $s"
+echo "$s" | grep -q 'FAULT: .*(and ' && fail "a cleared fault is counted: $s"
+echo "$s" | grep -Eq '; last fault [0-9]{2}:[0-9]{2}:[0-9]{2} (record|state): ' ||
+	fail "the status line does not tell the last fault: $s"
+rm -r "$T/state/state.json.tmp"
+mctl round stop >/dev/null
+wait_for "! last | grep -q 'FAULT:'" 5 ||
+	fail "the status line still shows a fault once the state saves: $(last)"
+last | grep -q '; last fault ' || fail "the last fault is no longer told: $(last)"
 echo ok
