@@ -10,6 +10,9 @@
 #               ser2net's do)
 #   socat       socat between the two slaves
 #   ser2net     ser2net with its defaults, a serial device on each side
+#               (ser2net-now, in the CPU rows: with chardelay off, each
+#               byte sent as it comes, as the contest's rules want,
+#               where the default holds a byte 1 ms or more for more)
 #   muxd quick  muxd --link a b
 #   muxd room   muxd -f room.conf with a round started by muxctl: rules,
 #               captures and transcripts on; the judges' programs draw
@@ -78,8 +81,10 @@ ran() {
 command -v socat >/dev/null || { echo "forwarders: socat not installed"; exit 1; }
 FWDS="minifwd socat ser2net muxd-quick muxd-room"
 ECHOS="minifwd-echo muxd-echo"	# echoing the judge: latency, line, CPU
+CPUX=ser2net-now		# in the CPU rows alone
 if ! command -v ser2net >/dev/null; then
 	FWDS="minifwd socat muxd-quick muxd-room"
+	CPUX=
 	echo "forwarders: ser2net not installed (apt-get install ser2net); its column is empty"
 fi
 started=$(date +%s)
@@ -259,7 +264,7 @@ ran bulk && phase bulk
 ran cpu && for round in $(rounds $CPU_ROUNDS); do
 	for pin in u p; do
 		# shellcheck disable=SC2086
-		for f in $(inorder "$round" minifwd-log minifwd-epoll $FWDS $ECHOS); do
+		for f in $(inorder "$round" minifwd-log minifwd-epoll $FWDS $CPUX $ECHOS); do
 			bench_probe "cpu.$pin.$f.$round" $pin rate "$f" 1 -r 960 -w 1 \
 			    -t $CPU_S -o "$T/cpu.$pin.$f.$round"
 			[ "$f" = minifwd-log ] && continue
@@ -269,7 +274,7 @@ ran cpu && for round in $(rounds $CPU_ROUNDS); do
 	done
 done
 for pin in u p; do
-	for f in minifwd-log minifwd-epoll $FWDS $ECHOS; do
+	for f in minifwd-log minifwd-epoll $FWDS $CPUX $ECHOS; do
 		for m in cpu turn; do
 			k=$m.$pin.$f
 			[ -s "$T/$k.$CPU_ROUNDS" ] || continue
@@ -332,7 +337,7 @@ ran scaling && phase scaling
 
 # The spread of each of muxd room's targets against its peers over the
 # rounds (bench_spread): OUT is "vs.MODE.PEER".
-for peer in socat ser2net; do
+for peer in socat ser2net $CPUX; do
 	bench_spread "vs.lat.$peer" lat.p.muxd-room "lat.p.$peer" p50 "$R"
 	bench_spread "vs.lock.$peer" lock.p.muxd-room "lock.p.$peer" p50 "$R"
 	bench_spread "vs.line.$peer" line.p.muxd-room "line.p.$peer" p50 "$R"
@@ -349,7 +354,7 @@ took=$(( $(date +%s) - started ))
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 
-awk -v fwds="$FWDS" -v echos="$ECHOS" -v phasesrun="$PHASES" -v turnc=$TURN_CHARS -v nlat=$NLAT -v nlat2=$NLAT_S2N -v gaps=$GAPS \
+awk -v fwds="$FWDS" -v cpux="$CPUX" -v echos="$ECHOS" -v phasesrun="$PHASES" -v turnc=$TURN_CHARS -v nlat=$NLAT -v nlat2=$NLAT_S2N -v gaps=$GAPS \
     -v nlock=$NLOCK -v nlock2=$NLOCK_S2N -v lockr=$LOCK_ROUNDS -v scaler=$SCALE_ROUNDS \
     -v nline=$NLINE -v bulks=$BULK_S -v bulkr=$BULK_ROUNDS -v cpus=$CPU_S -v cpur=$CPU_ROUNDS -v latr=$LAT_ROUNDS -v idles=$IDLE_S \
     -v scales=$SCALE_S -v scalew=$SCALE_W -v took=$took -v phases="${phases%,}" -v load0="$load0" -v load1="$load1" \
@@ -361,6 +366,8 @@ function ran(p) { return index(" " phasesrun " ", " " p " ") > 0 }
 function with_log(l) { sub(/minifwd/, "minifwd minifwd-log", l); return (l) }
 # The forwarders with minifwd+epoll after minifwd.
 function with_epoll(l) { sub(/minifwd/, "minifwd minifwd-epoll", l); return (l) }
+# The forwarders with ser2net-now after ser2net (in the CPU rows).
+function with_now(l) { if (cpux != "") sub(/ser2net/, "ser2net " cpux, l); return (l) }
 function v(k, f) { return has(k, f) ? r[k, f] + 0 : -1 }
 # The floor of a forwarder: minifwd, or minifwd+echo for one that echoes.
 function floor(f) { return f ~ /-echo$/ ? "minifwd-echo" : "minifwd" }
@@ -397,7 +404,7 @@ function name(f) {
 }
 # One target line: what, measured text, reference text, met.
 function target(what, got, ref, ok) {
-	printf("%-40s %-22s %-20s %-17s %-7s %s\n", what, got, ref, "", "", ok ? "ok" : "MISSED")
+	printf("%-44s %-22s %-20s %-17s %-7s %s\n", what, got, ref, "", "", ok ? "ok" : "MISSED")
 	if (!ok) missed++
 }
 # A figure in its unit: us, ms (kept in us), cpu (ns a byte, told in us), %.
@@ -418,7 +425,7 @@ function vs(what, k, pk, metric, out, peer, u,    x, y, ok, lo, hi, noise) {
 	if (lo < 0) noise = "-"
 	else if ((ok && hi <= 1) || (!ok && lo > 1)) noise = "beyond"
 	else noise = "within"
-	printf("%-40s %-22s %-20s %-17s %-7s %s\n", what ": " peer, sprintf("%s %s", fig(x, u), y > 0 && x >= 0 ? sprintf("%.2fx", x / y) : "-"), peer " " fig(y, u), lo < 0 ? "-" : sprintf("%.2f-%.2f %d/%d", lo, hi, v(out, "spread_above"), v(out, "spread_n")), noise, ok ? "ok" : "MISSED")
+	printf("%-44s %-22s %-20s %-17s %-7s %s\n", what ": " peer, sprintf("%s %s", fig(x, u), y > 0 && x >= 0 ? sprintf("%.2fx", x / y) : "-"), peer " " fig(y, u), lo < 0 ? "-" : sprintf("%.2f-%.2f %d/%d", lo, hi, v(out, "spread_above"), v(out, "spread_n")), noise, ok ? "ok" : "MISSED")
 	if (!ok) missed++
 }
 { r[$1, $2] = $3 }
@@ -533,7 +540,7 @@ END {
 	printf("interleave byte by byte, so muxd room+echo draws the judge'"'"'s line again for each of the judge'"'"'s keys: a worst\n")
 	printf("case for a room that draws the convention, no contest'"'"'s pattern (turns, below, are)\n")
 	printf("%-24s  %7s%6s %6s   %7s %7s %7s%6s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered")
-	nc = split(with_epoll(with_log(fwds)) " " echos, CF, " ")
+	nc = split(with_now(with_epoll(with_log(fwds))) " " echos, CF, " ")
 	for (pi = 1; pi <= 2; pi++) for (j = 1; j <= nc; j++) {
 		pin = pi == 1 ? "u" : "p"
 		f = CF[j]
@@ -548,7 +555,7 @@ END {
 	printf("each once the other'"'"'s line has arrived, a key every 1/960 s; one link, median of %d rounds of %s s (the rounds of\n", cpur, cpus)
 	printf("the table above); muxd room+echo draws a prompt once a line, as in a contest; latency from when each key was due\n")
 	printf("%-24s  %7s%6s %6s   %7s %7s %7s%6s  %-9s  %s\n", "", "us/byte", "xfl", "CPU %", "p50 us", "p99", "p99.9", "xfl", "delivered", "lines")
-	nc = split(with_epoll(fwds) " " echos, CF, " ")
+	nc = split(with_now(with_epoll(fwds)) " " echos, CF, " ")
 	for (pi = 1; pi <= 2; pi++) for (j = 1; j <= nc; j++) {
 		pin = pi == 1 ? "u" : "p"
 		f = CF[j]
@@ -597,15 +604,15 @@ END {
 	printf("against a peer: the ratio of the whole run (pooled samples; CPU: the median round), then the lowest and highest\n")
 	printf("ratio of the rounds (each round runs the forwarders in turn) and in how many of them muxd was above the peer;\n")
 	printf("noise says whether every round agrees with the verdict (beyond) or the rounds fall on both sides of it (within)\n")
-	printf("%-40s %-22s %-20s %-17s %-7s %s\n", "benchmark", "measured", "reference", "rounds", "noise", "")
-	for (q = 1; q <= 2; q++) {
-		peer = q == 1 ? "socat" : "ser2net"
-		if (index(" " fwds " ", " " peer " ") == 0) continue
-		if (ran("latency"))
+	printf("%-44s %-22s %-20s %-17s %-7s %s\n", "benchmark", "measured", "reference", "rounds", "noise", "")
+	for (q = 1; q <= 3; q++) {
+		peer = q == 1 ? "socat" : q == 2 ? "ser2net" : cpux
+		if (peer == "" || index(" " fwds " " cpux " ", " " peer " ") == 0) continue
+		if (ran("latency") && peer != cpux)
 			vs("one-way p50, pinned", "lat.p.muxd-room", "lat.p." peer, "p50", "vs.lat." peer, peer, "us")
-		if (ran("lockstep"))
+		if (ran("lockstep") && peer != cpux)
 			vs("lockstep p50, pinned", "lock.p.muxd-room", "lock.p." peer, "p50", "vs.lock." peer, peer, "us")
-		if (ran("line"))
+		if (ran("line") && peer != cpux)
 			vs("typed line p50, pinned", "line.p.muxd-room", "line.p." peer, "p50", "vs.line." peer, peer, "ms")
 		if (!ran("cpu"))
 			continue

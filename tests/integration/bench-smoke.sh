@@ -66,13 +66,15 @@ grep -q '^muxd links  *500 x 16 B ' "$T/scale" || { cat "$T/scale" >&2; fail "sc
 # Every target judged, ok or MISSED, and the exit status says which; each
 # against a peer (one-way, lockstep and typed line p50, CPU per byte
 # in turns and byte by byte, unpinned and pinned, against socat and
-# ser2net; the 128- and 500-link rows against ser2net) with the spread
-# of its rounds, in how many muxd was above the peer, and whether the
-# verdict is beyond them.
+# ser2net, and the CPU ones against ser2net-now; the 128- and 500-link
+# rows against ser2net) with the spread of its rounds, in how many muxd
+# was above the peer, and whether the verdict is beyond them.
 n=$(grep -c ' \(ok\|MISSED\)$' "$T/bench")
-peers=$(grep -Ec ': (socat|ser2net) .* [0-9.]+-[0-9.]+ [0-9]+/[0-9]+ +(beyond|within) +(ok|MISSED)$' "$T/bench")
+peers=$(grep -Ec ': (socat|ser2net|ser2net-now) .* [0-9.]+-[0-9.]+ [0-9]+/[0-9]+ +(beyond|within) +(ok|MISSED)$' "$T/bench")
 want=24 wantp=7
-command -v ser2net >/dev/null && want=35 wantp=18
+command -v ser2net >/dev/null && want=39 wantp=22
+grep -q '^ *ser2net-now ' "$T/bench" || ! command -v ser2net >/dev/null ||
+	fail "no CPU row of ser2net-now"
 [ "$(nproc)" -ge 2 ] && want=$((want + 1))
 [ "$peers" -ge $wantp ] || fail "$peers targets against a peer with their rounds' spread, expected $wantp"
 [ "$n" -ge $want ] || fail "$n targets judged, expected $want"
