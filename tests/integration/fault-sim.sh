@@ -5,10 +5,7 @@
 # absorbed with nothing lost.  The matrix this prints is README's.
 . tests/integration/lib.sh
 
-SO=$ROOT/$B/tests/tools/faultsim.so
-[ -f "$SO" ] || fail "faultsim.so is not built (make $B/tests/tools/faultsim.so)"
-# A muxd built with AddressSanitizer takes a preloaded library after it.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+faultsim_use
 
 # Start muxd afresh with FAULTSIM=$1, a round running, watched.
 start() {

@@ -157,6 +157,36 @@ relay() {
 	tty "$2" "expect:$3" >/dev/null || fail "${4:-"$3" did not go from $1 to $2}"
 }
 
+# Fault injection (tests/tools/faultsim.so): set SO to the library, to
+# preload with FAULTSIM=..., and let a muxd built with AddressSanitizer
+# take a preloaded library after it.
+faultsim_use() {
+	SO=$ROOT/$B/tests/tools/faultsim.so
+	[ -f "$SO" ] || fail "faultsim.so is not built (make $B/tests/tools/faultsim.so)"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+}
+
+# sd_notify to a socket of ours, $T/notify.sock (muxd's NOTIFY_SOCKET):
+# its datagrams are kept end to end in $T/notify.
+notify_listen() {
+	bg socat -u "UNIX-RECV:$T/notify.sock" "OPEN:$T/notify,creat,append"
+	wait_for "[ -S '$T/notify.sock' ]" 5 || fail "no notify socket"
+}
+
+# The last status line muxd sent to $T/notify.
+notify_last() {
+	sed 's/\(READY=1\|RELOADING=1\|STOPPING=1\|STATUS=\)/\n\1/g' "$T/notify" |
+	    grep -a '^STATUS=' | tail -1
+}
+
+# Make every save of the room's state ($T/state) fail, or work again: a
+# directory where its temporary file goes.
+state_block() {
+	mkdir -p "$T/state/state.json.tmp"
+	touch "$T/state/state.json.tmp/keep"
+}
+state_unblock() { rm -r "$T/state/state.json.tmp"; }
+
 # Thirty long lines each way between the judge's terminal $J and the
 # entry's line e1, each forwarded, or fail saying so after the prefix
 # $1: lines enough to need the recordings' next pages (a tmpfs file

@@ -6,18 +6,13 @@
 # waits for a full disk is muxweb-faults' (root).
 . tests/integration/lib.sh
 
-SO=$ROOT/$B/tests/tools/faultsim.so
-[ -f "$SO" ] || fail "faultsim.so is not built (make $B/tests/tools/faultsim.so)"
-bg socat -u "UNIX-RECV:$T/notify.sock" "OPEN:$T/notify,creat,append"
-wait_for "[ -S '$T/notify.sock' ]" 5 || fail "no notify socket"
+faultsim_use
+notify_listen
 room1
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-    NOTIFY_SOCKET=$T/notify.sock FAULTSIM='write:LP*.TXT:ENOSPC:1:0' \
+NOTIFY_SOCKET=$T/notify.sock FAULTSIM='write:LP*.TXT:ENOSPC:1:0' \
     LD_PRELOAD="$SO" muxd_start -f "$T/room.conf"
 wait_port e1 up
-# A directory where the temporary state file goes: every save fails.
-mkdir -p "$T/state/state.json.tmp"
-touch "$T/state/state.json.tmp/keep"
+state_block
 mctl round start 1 --force >/dev/null || fail "round 1 did not start"
 J=$(facing E1)
 relay "$T/e1" "$J" 'Hello, my name is Ada and I am the human\r\n' "no greeting"
@@ -29,9 +24,8 @@ grep -q '^FAULT: the state cannot be saved' "$T/mstatus" ||
 	fail "muxctl status does not show the state's fault: $(cat "$T/mstatus")"
 [ "$(grep -c '^FAULT: the recording of link J1-\(left\|right\): .*No space left' "$T/mstatus")" = 2 ] ||
 	fail "muxctl status does not show both recordings' faults: $(cat "$T/mstatus")"
-# The last status line sent (the datagrams are kept end to end).
-wait_for "sed 's/STATUS=/\n&/g' '$T/notify' | tail -1 | grep -q 'FAULT: the state cannot be saved: .* (and 2 more)'" 5 ||
-	fail "the status line does not count the three faults: $(sed 's/STATUS=/\n&/g' "$T/notify" | tail -1)"
+wait_for "notify_last | grep -q 'FAULT: the state cannot be saved: .* (and 2 more)'" 5 ||
+	fail "the status line does not count the three faults: $(notify_last)"
 
 muxweb_start
 wait_for "wcurl -sf http://127.0.0.1:$W/status >/dev/null" 5 || fail "muxweb does not answer"

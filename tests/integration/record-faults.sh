@@ -14,10 +14,8 @@
 # (the recordings' ends written once there is space).
 . tests/integration/lib.sh
 
-SO=$ROOT/$B/tests/tools/faultsim.so
+faultsim_use
 TX=$ROOT/$B/transcripts/transcripts
-[ -f "$SO" ] || fail "faultsim.so is not built (make $B/tests/tools/faultsim.so)"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 # A long sync: a fault lasts until the next line is recorded, so that
 # status is asked while it lasts, whatever the machine's speed.
 RULES='sync = 60;'

@@ -11,9 +11,7 @@ room1
 muxd_start -f "$T/room.conf"
 wait_port e1 up
 watch_events
-# A directory where the temporary state file goes: every save fails.
-mkdir "$T/state/state.json.tmp"
-touch "$T/state/state.json.tmp/keep"
+state_block
 mctl round start 1 >"$T/out" 2>"$T/err" && fail "round 1 started while the state cannot be saved"
 grep -q 'the state cannot be saved (.*state.json.tmp: File exists): a restart would not resume round 1; start it anyway with --force' "$T/err" ||
 	fail "the refusal does not say why: $(cat "$T/err")"
@@ -26,7 +24,7 @@ mctl round stop >/dev/null
 [ "$(grep -c 'state: cannot be saved' "$T/muxd.log")" = 1 ] ||
 	fail "the fault was logged $(grep -c 'state: cannot be saved' "$T/muxd.log") times, not once"
 
-rm -r "$T/state/state.json.tmp"
+state_unblock
 mctl round start 1 >/dev/null || fail "round 1 refused once the state saves again"
 wait_for "grep -q '\"event\":\"fault\".*\"what\":\"state\",\"error\":null' '$T/events'" 5 ||
 	fail "the end of the fault was not told: $(grep fault "$T/events")"
@@ -37,42 +35,33 @@ muxd_stop
 
 # The status line, with a recording fault (the transcript's first write
 # refused, tests/tools/faultsim.so) coming and going during the state's.
-SO=$ROOT/$B/tests/tools/faultsim.so
-[ -f "$SO" ] || fail "faultsim.so is not built (make $B/tests/tools/faultsim.so)"
-bg socat -u "UNIX-RECV:$T/notify.sock" "OPEN:$T/notify,creat,append"
-wait_for "[ -S '$T/notify.sock' ]" 5 || fail "no notify socket"
-# The last status line sent (the datagrams are kept end to end).
-last() {
-	sed 's/\(READY=1\|RELOADING=1\|STOPPING=1\|STATUS=\)/\n\1/g' "$T/notify" |
-	    grep -a '^STATUS=' | tail -1
-}
-mkdir "$T/state/state.json.tmp"
-touch "$T/state/state.json.tmp/keep"
+faultsim_use
+notify_listen
+state_block
 log_reset
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-    NOTIFY_SOCKET=$T/notify.sock FAULTSIM='write:LP*.TXT:ENOSPC:1' \
+NOTIFY_SOCKET=$T/notify.sock FAULTSIM='write:LP*.TXT:ENOSPC:1' \
     LD_PRELOAD="$SO" muxd_start -f "$T/room.conf"
 wait_port e1 up
 rm -f "$T/events"
 watch_events
 mctl round start 1 --force >/dev/null || fail "round start --force refused"
-wait_for "last | grep -q 'FAULT: the state cannot be saved: .*File exists'" 5 ||
-	fail "the status line does not show the state's fault: $(last)"
+wait_for "notify_last | grep -q 'FAULT: the state cannot be saved: .*File exists'" 5 ||
+	fail "the status line does not show the state's fault: $(notify_last)"
 J=$(facing E1)
 relay "$T/e1" "$J" 'Hello, my name is Ada and I am the human\r\n'
 relay "$J" "$T/e1" 'judge line\r'
 relay "$T/e1" "$J" 'entry line\r\n'
 wait_for "grep -q '\"what\":\"record\",.*\"error\":null' '$T/events'" 10 ||
 	fail "no recording fault came and cleared: $(grep fault "$T/events")"
-s=$(last)
+s=$(notify_last)
 echo "$s" | grep -q '; FAULT: the state cannot be saved: .*File exists' ||
 	fail "a recording fault's end took the state's fault off the status line: $s"
 echo "$s" | grep -q 'FAULT: .*(and ' && fail "a cleared fault is counted: $s"
 echo "$s" | grep -Eq '; last fault [0-9]{2}:[0-9]{2}:[0-9]{2} (record|state): ' ||
 	fail "the status line does not tell the last fault: $s"
-rm -r "$T/state/state.json.tmp"
+state_unblock
 mctl round stop >/dev/null
-wait_for "! last | grep -q 'FAULT:'" 5 ||
-	fail "the status line still shows a fault once the state saves: $(last)"
-last | grep -q '; last fault ' || fail "the last fault is no longer told: $(last)"
+wait_for "! notify_last | grep -q 'FAULT:'" 5 ||
+	fail "the status line still shows a fault once the state saves: $(notify_last)"
+notify_last | grep -q '; last fault ' || fail "the last fault is no longer told: $(notify_last)"
 echo ok

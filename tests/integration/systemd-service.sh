@@ -70,8 +70,7 @@ for d in var/lib/muxd run/muxd; do
 done
 
 # sd_notify, to a socket of ours.
-bg socat -u "UNIX-RECV:$T/notify.sock" "OPEN:$T/notify,creat,append"
-wait_for "[ -S '$T/notify.sock' ]" 5 || fail "no notify socket"
+notify_listen
 room1
 NOTIFY_SOCKET=$T/notify.sock muxd_start -f "$T/room.conf"
 wait_for "grep -q 'READY=1' '$T/notify'" 5 || fail "no READY=1: $(cat "$T/notify")"
