@@ -39,13 +39,16 @@ grep -qx 'y spread_med 0.5000' "$T/spread" ||
 	fail "bench_sign: $(. tests/bench/common && bench_sign 2 15), expected 0.7"
 
 # The paired rows (tests/bench/paired) tell each of their four pairs with
-# its rounds, the count above and that chance, whatever the figures.
+# its rounds, the count above and that chance, whatever the figures, and
+# each forwarder's latency a byte over its rounds.
 if command -v socat >/dev/null; then
 	BENCH_PEER=socat BENCH_ROUNDS=2 BENCH_S=0.3 BENCH_PIN=u \
 	    sh tests/bench/paired "$B" >"$T/paired" 2>&1 ||
 		fail "tests/bench/paired failed: $(cat "$T/paired")"
 	[ "$(grep -cE '^(muxd room|muxd quick|socat) / (socat|muxd quick|minifwd) +[0-9.]+ +[0-9.]+-[0-9.]+ +[0-2] of 2 +[0-9.]+%$' "$T/paired")" = 4 ] ||
 		fail "tests/bench/paired did not tell its four pairs: $(cat "$T/paired")"
+	[ "$(grep -cE '^(muxd room|socat|muxd quick|minifwd) +p50 +[0-9.]+ +p99 +[0-9.]+$' "$T/paired")" = 4 ] ||
+		fail "tests/bench/paired did not tell each forwarder's latency: $(cat "$T/paired")"
 fi
 
 # A forwarder that exits at once is reported, and what it left in its
